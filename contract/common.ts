@@ -1,0 +1,61 @@
+import { Type, type Static, type TSchema } from 'typebox';
+
+/** Actors of spec §1: 1 tester, 2 checker, 3 test manager, 4 system manager, 5 supervisor. */
+export const ACTOR = { tester: 1, checker: 2, testManager: 3, systemManager: 4, supervisor: 5 } as const;
+export type Actor = (typeof ACTOR)[keyof typeof ACTOR];
+export const ALL_ACTORS: readonly Actor[] = [1, 2, 3, 4, 5];
+export const MANAGER_ACTORS: readonly Actor[] = [3, 4, 5];
+export const ADMIN_ACTORS: readonly Actor[] = [4, 5];
+
+/** Every response: `{status, message, result}`; success is HTTP 200 with body status 200 (spec §5). */
+export const Envelope = <T extends TSchema>(result: T) =>
+  Type.Object({
+    status: Type.Integer(),
+    message: Type.String(),
+    result,
+    code: Type.Optional(Type.String()),
+  });
+
+export const ErrorEnvelope = Type.Object({
+  status: Type.Integer(),
+  message: Type.String(),
+  result: Type.Null(),
+  /** Machine-readable reason; the SPA maps it to a message in the user's language. */
+  code: Type.Optional(Type.String()),
+});
+export type ErrorEnvelope = Static<typeof ErrorEnvelope>;
+
+export interface ApiEnvelope<T> {
+  status: number;
+  message: string;
+  result: T;
+  code?: string;
+}
+
+/** Error codes the reference server puts in `code`; anything else falls back to the status text. */
+export const ERROR_CODES = [
+  'bad_request',
+  'validation',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'method_not_allowed',
+  'payload_too_large',
+  'unsupported_media_type',
+  'too_many_requests',
+  'login_failed',
+  'account_locked',
+  'ip_not_allowed',
+  'kicked',
+  'conflict',
+  'invalid_transition',
+  'internal',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Integer-ish value from a PHP-style form or query: accept "3" as well as 3. */
+export const IntLike = Type.Union([Type.Integer(), Type.String({ pattern: '^-?[0-9]+$', maxLength: 18 })]);
+export const Id = Type.Union([
+  Type.Integer({ minimum: 1 }),
+  Type.String({ pattern: '^[1-9][0-9]{0,17}$' }),
+]);

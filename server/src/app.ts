@@ -1,0 +1,56 @@
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import websocket from '@fastify/websocket';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { ServerConfig } from './config';
+import type { Db } from './db/db';
+import type { App } from './lib/app-types';
+import { envelopePlugin } from './plugins/envelope';
+import { authPlugin } from './plugins/auth';
+import { securityHeadersPlugin } from './plugins/security-headers';
+import { spaPlugin } from './plugins/spa';
+import { loadApiRoutes } from './routes/loader';
+import { loadStandins } from './standins/loader';
+import { LocalCredentialIssuer } from './lib/credentials';
+
+export interface BuildOptions {
+  config: ServerConfig;
+  db: Db;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * Builds the reference server. Load order (fastify/demo): external plugins, then app plugins, then routes,
+ * then the cloud stand-ins, then the SPA (whose catch-all must come last).
+ */
+export async function buildApp({ config, db, logger }: BuildOptions): Promise<App> {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('config', config);
+  app.decorate('db', db);
+  // Local stand-ins for KVS and S3 unless the server points at AWS (then an STS issuer is decorated instead).
+  const local = new LocalCredentialIssuer();
+  app.decorate('localCredentials', local);
+  app.decorate('credentialIssuer', local);
+
+  await app.register(formbody, { bodyLimit: 1024 * 1024 });
+  await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 2, fields: 20 } });
+  await app.register(rateLimit, { global: false });
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+
+  await app.register(securityHeadersPlugin);
+  await app.register(envelopePlugin);
+  await app.register(authPlugin);
+
+  await loadApiRoutes(app);
+  await loadStandins(app);
+  await app.register(spaPlugin);
+  return app;
+}

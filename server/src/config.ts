@@ -1,0 +1,85 @@
+import path from 'node:path';
+
+/** Extra allowed environment rows for the SPA's browser/OS check (spec §5 table format). */
+export interface AllowedEnvironment {
+  os: string;
+  browser: string;
+  minOs: number;
+  minBrowser: number;
+}
+
+export interface ServerConfig {
+  host: string;
+  port: number;
+  /** Origin the browser uses to reach this server, e.g. http://127.0.0.1:8080 (for printed URLs and stand-in endpoints). */
+  publicOrigin: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  staticDir: string;
+  /** Trusted proxy hops/CIDRs (Fastify trustProxy); false = use the socket address. */
+  trustProxy: boolean | string;
+  tokenTtlSeconds: number;
+  managerIdleSeconds: number;
+  login: { maxFailures: number; windowSeconds: number; lockSeconds: number; perIpPerMinute: number };
+  demo: boolean;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Runtime configuration served at /config.json for the SPA. */
+  spa: {
+    apiBaseUrl: string;
+    desktopApp: { userAgentToken: string; setupUrl: string } | null;
+    extraAllowedEnvironments: AllowedEnvironment[];
+    logLevel: number;
+  };
+  /** Test-only hooks (/__kvs, /__s3, clock); never on in production. */
+  testHooks: boolean;
+}
+
+function int(v: string | undefined, d: number): number {
+  if (v === undefined || v === '') return d;
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new Error(`Invalid number in environment: ${v}`);
+  return n;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const host = env.HOST ?? '127.0.0.1';
+  const port = int(env.PORT, 8080);
+  const demo = (env.DEMO ?? '1') !== '0';
+  const desktopToken = env.DESKTOP_APP_UA_TOKEN ?? '';
+  let extra: AllowedEnvironment[] = [];
+  if (env.EXTRA_ALLOWED_ENVIRONMENTS) {
+    extra = JSON.parse(env.EXTRA_ALLOWED_ENVIRONMENTS) as AllowedEnvironment[];
+  } else if (demo) {
+    // ARCHITECTURE.md: the demo adds Linux desktop Chrome/Chromium >= 80.
+    extra = [
+      { os: 'Linux', browser: 'Chrome', minOs: 0, minBrowser: 80 },
+      { os: 'Linux', browser: 'Chromium', minOs: 0, minBrowser: 80 },
+    ];
+  }
+  return {
+    host,
+    port,
+    publicOrigin: env.PUBLIC_ORIGIN ?? `http://${host}:${port}`,
+    dataDir: path.resolve(env.DATA_DIR ?? './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    staticDir: path.resolve(env.STATIC_DIR ?? './dist'),
+    trustProxy: env.TRUST_PROXY ? (env.TRUST_PROXY === 'true' ? true : env.TRUST_PROXY) : false,
+    tokenTtlSeconds: int(env.TOKEN_TTL_SECONDS, 8 * 3600),
+    managerIdleSeconds: int(env.MANAGER_IDLE_SECONDS, 30 * 60),
+    login: {
+      maxFailures: int(env.LOGIN_MAX_FAILURES, 10),
+      windowSeconds: int(env.LOGIN_WINDOW_SECONDS, 15 * 60),
+      lockSeconds: int(env.LOGIN_LOCK_SECONDS, 15 * 60),
+      perIpPerMinute: int(env.LOGIN_PER_IP_PER_MINUTE, 60),
+    },
+    demo,
+    logLevel: (env.LOG_LEVEL as ServerConfig['logLevel']) ?? 'info',
+    spa: {
+      apiBaseUrl: env.SPA_API_BASE_URL ?? '/api',
+      desktopApp: desktopToken ? { userAgentToken: desktopToken, setupUrl: env.DESKTOP_APP_SETUP_URL ?? '' } : null,
+      extraAllowedEnvironments: extra,
+      logLevel: int(env.SPA_LOG_LEVEL, 2),
+    },
+    testHooks: env.TEST_HOOKS === '1',
+  };
+}

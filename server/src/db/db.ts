@@ -1,0 +1,109 @@
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import pg from 'pg';
+
+export interface QueryResult<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+/**
+ * The one database interface of the server: parameterised SQL ($1, $2 …) on PostgreSQL, served either by
+ * embedded PGlite (default) or a PostgreSQL server (DATABASE_URL). Queries are the same on both.
+ */
+export interface Db {
+  readonly kind: 'pglite' | 'postgres';
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+  /** Runs fn in one transaction; a thrown error rolls back. */
+  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+class PgliteDb implements Db {
+  readonly kind = 'pglite' as const;
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly tx?: { query: PGlite['query']; exec: PGlite['exec'] },
+  ) {}
+  async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
+    const target = this.tx ?? this.pglite;
+    const r = await target.query<T>(sql, params as unknown[]);
+    return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+  }
+  async exec(sql: string): Promise<void> {
+    await (this.tx ?? this.pglite).exec(sql);
+  }
+  async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+    if (this.tx) return fn(this);
+    return this.pglite.transaction((t) => fn(new PgliteDb(this.pglite, t)));
+  }
+  async close(): Promise<void> {
+    if (!this.tx) await this.pglite.close();
+  }
+}
+
+class PostgresDb implements Db {
+  readonly kind = 'postgres' as const;
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly client?: pg.PoolClient,
+  ) {}
+  async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
+    const r = await (this.client ?? this.pool).query(sql, params);
+    return { rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length };
+  }
+  async exec(sql: string): Promise<void> {
+    await (this.client ?? this.pool).query(sql);
+  }
+  async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+    if (this.client) return fn(this);
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const out = await fn(new PostgresDb(this.pool, client));
+      await client.query('COMMIT');
+      return out;
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    } finally {
+      client.release();
+    }
+  }
+  async close(): Promise<void> {
+    if (!this.client) await this.pool.end();
+  }
+}
+
+// Return timestamps and bigints as strings from node-postgres, the same as PGlite's text handling below.
+pg.types.setTypeParser(20, (v) => Number(v)); // int8 -> number (ids stay far below 2^53)
+
+export interface OpenDbOptions {
+  databaseUrl?: string | undefined;
+  /** Directory for PGlite files, or 'memory://'. */
+  dataDir?: string;
+  /** A PGlite data-dir snapshot (from dumpDataDir) to start from; used by tests. */
+  loadDataDir?: Blob | File;
+}
+
+export async function openDb(opts: OpenDbOptions): Promise<Db> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    return new PostgresDb(pool);
+  }
+  const pglite = await PGlite.create({
+    dataDir: opts.dataDir ?? 'memory://',
+    extensions: { pg_trgm },
+    ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+    parsers: { 20: (v: string) => Number(v) },
+  });
+  return new PgliteDb(pglite);
+}
+
+/** For tests: a snapshot of a migrated PGlite database. */
+export async function dumpPglite(db: Db): Promise<Blob> {
+  const inner = (db as unknown as { pglite: PGlite }).pglite;
+  return inner.dumpDataDir('none');
+}

@@ -1,0 +1,46 @@
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Actor } from '../../../contract/common';
+import type { ServerConfig } from '../config';
+import type { Db } from '../db/db';
+
+/** The Fastify instance type every route module receives. */
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+/** Who is asking: set by the auth plugin from the bearer token. */
+export interface AuthContext {
+  userId: number;
+  sessionId: number;
+  actor: Actor;
+  loginId: string;
+  name: string;
+  groupId: number | null;
+}
+
+/** Route access: 'public' (no login), or the actors allowed to call it. Every /api route must declare it. */
+export type RouteAccess = 'public' | readonly Actor[];
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: ServerConfig;
+    db: Db;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+    /** Skip the IP access-limit check (only for routes that must answer anyone, e.g. login reports its own error). */
+    skipIpLimit?: boolean;
+  }
+  interface FastifyReply {
+    /** Sends the success envelope `{status: 200, message: 'OK', result}`. */
+    ok<T>(result: T): FastifyReply;
+  }
+}

@@ -1,0 +1,87 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Actor } from '../../../contract/common';
+import { ApiError } from '../lib/api-error';
+import { hashToken } from '../lib/tokens';
+import type { AuthContext } from '../lib/app-types';
+import { checkIpAllowed } from '../lib/access-limits';
+
+interface SessionRow {
+  session_id: number;
+  user_id: number;
+  actor: Actor;
+  login_id: string;
+  name: string;
+  group_id: number | null;
+  expires_at: Date | string;
+  last_seen_at: Date | string;
+  disabled: boolean;
+}
+
+function bearer(request: FastifyRequest): string | null {
+  const h = request.headers.authorization;
+  if (!h) return null;
+  const m = /^Bearer\s+([A-Za-z0-9_-]{20,200})$/.exec(h.trim());
+  return m?.[1] ?? null;
+}
+
+/** Resolves the bearer token to a live session; null when absent, unknown, revoked, expired or idle too long. */
+export async function resolveAuth(app: FastifyInstance, request: FastifyRequest): Promise<AuthContext | null> {
+  const token = bearer(request);
+  if (!token) return null;
+  const { rows } = await app.db.query<SessionRow>(
+    `SELECT s.id AS session_id, s.user_id, u.actor, u.login_id, u.name, u.group_id, s.expires_at, s.last_seen_at, u.disabled
+       FROM sessions s JOIN users u ON u.id = s.user_id
+      WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()`,
+    [hashToken(token)],
+  );
+  const row = rows[0];
+  if (!row || row.disabled) return null;
+  // Managers' sessions also end after an idle period (perf-reliability §5: 30 min).
+  if (row.actor >= 3) {
+    const idleMs = Date.now() - new Date(row.last_seen_at).getTime();
+    if (idleMs > app.config.managerIdleSeconds * 1000) return null;
+  }
+  void app.db
+    .query('UPDATE sessions SET last_seen_at = now() WHERE id = $1', [row.session_id])
+    .catch((err) => request.log.warn({ err }, 'session touch failed'));
+  return {
+    userId: row.user_id,
+    sessionId: row.session_id,
+    actor: row.actor,
+    loginId: row.login_id,
+    name: row.name,
+    groupId: row.group_id,
+  };
+}
+
+/**
+ * Every /api route declares `config.access`: 'public' or the actors allowed. A route without it fails at
+ * start-up, so no endpoint can be added without deciding who may call it.
+ */
+export const authPlugin = fp(async (app: FastifyInstance) => {
+  app.decorateRequest('auth', null);
+
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/')) return;
+    if (route.method === 'HEAD' || route.method === 'OPTIONS') return;
+    if (!route.config || route.config.access === undefined) {
+      throw new Error(`Route ${String(route.method)} ${route.url} does not declare config.access`);
+    }
+  });
+
+  app.addHook('preHandler', async (request) => {
+    const access = request.routeOptions.config?.access;
+    if (access === undefined) return;
+    request.auth = await resolveAuth(app, request);
+    if (access === 'public') return;
+    if (!request.auth) throw new ApiError(401, 'unauthorized', 'Login required, or the session has expired.');
+    if (!access.includes(request.auth.actor)) {
+      throw new ApiError(403, 'forbidden', 'This endpoint is not available to your role.');
+    }
+    if (request.auth.actor !== 1 && !request.routeOptions.config?.skipIpLimit) {
+      const ok = await checkIpAllowed(app, request.auth.actor, request.ip, request.hostname);
+      if (!ok) throw new ApiError(403, 'ip_not_allowed', 'Access from this IP address is not allowed.');
+    }
+  });
+});

@@ -1,0 +1,44 @@
+import fp from 'fastify-plugin';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiError } from '../lib/api-error';
+import type { ErrorCode } from '../../../contract/common';
+
+const STATUS_CODES: Record<number, ErrorCode> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'too_many_requests',
+};
+
+/**
+ * The one error handler: every error leaves as `{status, message, result: null, code}`. Client mistakes keep
+ * their 4xx status and a readable message; anything else is logged in full and answered as a masked 500.
+ */
+export const envelopePlugin = fp(async (app: FastifyInstance) => {
+  app.decorateReply('ok', function <T>(this: import('fastify').FastifyReply, result: T) {
+    return this.code(200).send({ status: 200, message: 'OK', result });
+  });
+
+  app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
+    if (err instanceof ApiError) {
+      for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+      return reply.code(err.status).send({ status: err.status, message: err.message, result: null, code: err.code });
+    }
+    const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
+    if (err.validation) {
+      const message = `Invalid request: ${err.message}`.slice(0, 500);
+      return reply.code(400).send({ status: 400, message, result: null, code: 'validation' });
+    }
+    if (status >= 400 && status < 500) {
+      const code = STATUS_CODES[status] ?? 'bad_request';
+      return reply.code(status).send({ status, message: err.message, result: null, code });
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.code(500).send({ status: 500, message: 'Internal server error', result: null, code: 'internal' });
+  });
+
+});

@@ -1,0 +1,38 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Security headers on every response, including a strict Content-Security-Policy: scripts only from this
+ * origin (the Vite build has no inline script), no plugins, no framing by other sites, no base-uri tricks.
+ * Extra origins for production AWS endpoints come from CSP_CONNECT_EXTRA / CSP_MEDIA_EXTRA.
+ */
+export const securityHeadersPlugin = fp(async (app: FastifyInstance) => {
+  const connectExtra = (process.env.CSP_CONNECT_EXTRA ?? '').trim();
+  const mediaExtra = (process.env.CSP_MEDIA_EXTRA ?? '').trim();
+  const csp = [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data: blob:" + (mediaExtra ? ' ' + mediaExtra : ''),
+    "media-src 'self' blob:" + (mediaExtra ? ' ' + mediaExtra : ''),
+    "connect-src 'self'" + (connectExtra ? ' ' + connectExtra : ''),
+    "font-src 'self' data:",
+    "worker-src 'self'",
+    "frame-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'self'",
+  ].join('; ');
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('Content-Security-Policy', csp);
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
+    reply.header('X-Frame-Options', 'SAMEORIGIN');
+    reply.header('Cross-Origin-Opener-Policy', 'same-origin-allow-popups');
+    reply.header('Permissions-Policy', 'camera=(self), microphone=(self), geolocation=(), payment=()');
+    if (request.protocol === 'https') reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store');
+    return payload;
+  });
+});

@@ -1,0 +1,41 @@
+import type { AppStartListening } from './listener';
+import type { AppStore } from './store';
+import { onApiError, setAccessTokenProvider } from '../api/client';
+import { apiErrorRecorded } from '../features/errors/errors-slice';
+import { loggedOut, selectAccessToken } from '../features/session/session-slice';
+import { navigateTo } from './navigation';
+import { SYSTEM_ERROR_PATH, href } from '../routes/paths';
+import { addSessionListeners } from '../features/session/session-listeners';
+
+let unsubscribeApi: (() => void) | null = null;
+
+/**
+ * Connects the API client to the store and wires every feature's listeners. The error rules of spec §6 and
+ * §8 live here, in one place: record every error; 401 → logout and login page; 405 on tester detail →
+ * logged out; 500 for a tester not logged in to the test system → /alerting/system-error.
+ */
+export function addAppListeners(startListening: AppStartListening, store: Pick<AppStore, 'getState' | 'dispatch'>): void {
+  setAccessTokenProvider(() => selectAccessToken(store.getState()));
+  unsubscribeApi?.();
+  unsubscribeApi = onApiError((err) => {
+    store.dispatch(apiErrorRecorded({ ...err.toSerializable(), at: Date.now() }));
+    const state = store.getState();
+    const actor = state.session.login?.actor ?? null;
+    if (err.status === 401 && state.session.login) {
+      store.dispatch(loggedOut({ reasonKey: 'errors:sessionExpired' }));
+      navigateTo(href('login'), { replace: true });
+    } else if (err.status === 405 && err.endpoint === 'tester/detail' && state.session.login) {
+      store.dispatch(loggedOut({ reasonKey: 'errors:testerLoggedOut' }));
+      navigateTo(href('login'), { replace: true });
+    } else if (err.status >= 500 && actor === 1 && !loggedInToTestSystem(state)) {
+      navigateTo(SYSTEM_ERROR_PATH, { replace: true });
+    }
+  });
+  addSessionListeners(startListening);
+}
+
+/** Whether the tester has logged in to the external test system (the tester slice, once present, says so). */
+function loggedInToTestSystem(state: object): boolean {
+  const tester = (state as { tester?: { loggedInToTestSystem?: boolean } }).tester;
+  return tester?.loggedInToTestSystem === true;
+}

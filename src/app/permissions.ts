@@ -1,0 +1,102 @@
+import type { Actor } from '../../contract/common';
+
+export type { Actor };
+export const ACTOR = { tester: 1, checker: 2, testManager: 3, systemManager: 4, supervisor: 5 } as const;
+export const ACTORS: readonly Actor[] = [1, 2, 3, 4, 5];
+
+export function isActor(v: unknown): v is Actor {
+  return typeof v === 'number' && (ACTORS as readonly number[]).includes(v);
+}
+
+/** Page identifiers of spec §2: every routed page has one. */
+export type PageId =
+  | 'login'
+  | 'redirect'
+  | 'iframe'
+  | 'alerting'
+  | 'terms'
+  | 'privacy'
+  | 'inquiry'
+  | 'close'
+  | 'envSetting'
+  | 'identification'
+  | 'identificationAi'
+  | 'examining'
+  | 'examEnd'
+  | 'monitoring'
+  | 'management'
+  | 'examinees'
+  | 'examineeDetail'
+  | 'examineeLogin'
+  | 'checkersMonitoring'
+  | 'accessLimit'
+  | 'logview'
+  | 'deleteSetting'
+  | 'deletePlan'
+  | 'logins'
+  | 'createShorturl'
+  | 'createShorturlList'
+  | 'analysisRequest';
+
+/** Open to everyone, logged in or not (spec §6). */
+export const OPEN_PAGES: readonly PageId[] = ['login', 'redirect', 'iframe', 'alerting', 'terms', 'privacy', 'inquiry', 'close'];
+
+const ADMIN_PAGES: readonly PageId[] = [
+  'management',
+  'examinees',
+  'examineeDetail',
+  'checkersMonitoring',
+  'accessLimit',
+  'logview',
+  'deleteSetting',
+  'deletePlan',
+  'logins',
+];
+
+/**
+ * Spec §6 as data: the pages each actor may open besides the open pages. `/examinees/{id}/login`, the
+ * short-URL pages and `/analysis-request` are in no actor's list in the spec, so no one may open them here;
+ * issue #7 records the decision to open them to actors 4 and 5.
+ */
+export const PAGE_ACCESS: Record<Actor, readonly PageId[]> = {
+  1: ['envSetting', 'identification', 'identificationAi', 'examining', 'examEnd'],
+  2: ['monitoring', 'examineeDetail'],
+  3: ['examinees', 'examineeDetail'],
+  4: ADMIN_PAGES,
+  5: ADMIN_PAGES,
+};
+
+/** First page of each actor (spec §2 start-up checks, step 6). */
+export const FIRST_PAGE: Record<Actor, PageId> = {
+  1: 'envSetting',
+  2: 'monitoring',
+  3: 'examinees',
+  4: 'management',
+  5: 'management',
+};
+
+export type AccessDecision = 'allow' | 'login' | 'forbidden';
+
+/** Whether `actor` (null when not logged in) may open `page`. Pure: the router guard and tests use it. */
+export function decideAccess(page: PageId, actor: Actor | null): AccessDecision {
+  if (OPEN_PAGES.includes(page)) return 'allow';
+  if (actor === null) return 'login';
+  return PAGE_ACCESS[actor].includes(page) ? 'allow' : 'forbidden';
+}
+
+export function canAccess(page: PageId, actor: Actor | null): boolean {
+  return decideAccess(page, actor) === 'allow';
+}
+
+/** Spec §6: "An actor outside the five causes an error ('undefined actor specified')". */
+export class UndefinedActorError extends Error {
+  constructor(value: unknown) {
+    super(`undefined actor specified: ${String(value)}`);
+    this.name = 'UndefinedActorError';
+  }
+}
+
+export function assertActor(v: unknown): Actor {
+  if (!isActor(v)) throw new UndefinedActorError(v);
+  return v;
+}

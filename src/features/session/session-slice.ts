@@ -1,0 +1,58 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { Actor } from '../../app/permissions';
+
+/** The login result of spec §3, camelCase. */
+export interface LoginInfo {
+  accessToken: string;
+  examUserName: string;
+  loginId: string;
+  actor: Actor;
+  kicked: number | null;
+  groupId: number | null;
+  group: string | null;
+}
+
+export interface SessionState {
+  status: 'loggedOut' | 'loggingIn' | 'loggedIn' | 'loggingOut';
+  login: LoginInfo | null;
+  /** Why the last session ended, for the login page to say (i18n key), e.g. after a 401. */
+  endedReasonKey: string | null;
+}
+
+const initialState: SessionState = { status: 'loggedOut', login: null, endedReasonKey: null };
+
+const sessionSlice = createSlice({
+  name: 'session',
+  initialState,
+  reducers: {
+    /** The login request was sent. */
+    loginStarted(state) {
+      state.status = 'loggingIn';
+    },
+    /** The server accepted the login (status 200). */
+    loggedIn(state, action: PayloadAction<LoginInfo>) {
+      state.status = 'loggedIn';
+      state.login = action.payload;
+      state.endedReasonKey = null;
+    },
+    /** The login was refused or failed. */
+    loginFailed(state) {
+      state.status = 'loggedOut';
+    },
+    /** The session ended: by logout, a 401, a 405 on tester detail, or kick-out. */
+    loggedOut(state, action: PayloadAction<{ reasonKey?: string } | undefined>) {
+      state.status = 'loggedOut';
+      state.login = null;
+      state.endedReasonKey = action.payload?.reasonKey ?? null;
+    },
+  },
+});
+
+export const { loginStarted, loggedIn, loginFailed, loggedOut } = sessionSlice.actions;
+export default sessionSlice.reducer;
+
+type WithSession = { session: SessionState };
+export const selectLogin = (s: WithSession) => s.session.login;
+export const selectActor = (s: WithSession): Actor | null => s.session.login?.actor ?? null;
+export const selectAccessToken = (s: WithSession) => s.session.login?.accessToken ?? null;
+export const selectIsLoggedIn = (s: WithSession) => s.session.status === 'loggedIn' && s.session.login !== null;

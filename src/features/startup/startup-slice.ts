@@ -1,0 +1,42 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { defaultStartupParams, type StartupParams } from './startup-fields';
+
+export interface StartupState {
+  params: StartupParams;
+  /** Progress of the start-up checks of spec §2. */
+  status: 'pending' | 'checking' | 'done' | 'stopped';
+}
+
+const initialState: StartupState = { params: defaultStartupParams(), status: 'pending' };
+
+const startupSlice = createSlice({
+  name: 'startup',
+  initialState,
+  reducers: {
+    /** The start-up parameters were read from the query (or restored from sessionStorage). */
+    startupParamsLoaded(state, action: PayloadAction<StartupParams>) {
+      state.params = action.payload;
+    },
+    /** The start-up checks began. */
+    startupChecksStarted(state) {
+      state.status = 'checking';
+    },
+    /** The checks passed and the app routed to its first page. */
+    startupChecksPassed(state) {
+      state.status = 'done';
+    },
+    /** A check failed and the app went to an alerting page. */
+    startupChecksStopped(state) {
+      state.status = 'stopped';
+    },
+  },
+});
+
+export const { startupParamsLoaded, startupChecksStarted, startupChecksPassed, startupChecksStopped } = startupSlice.actions;
+export default startupSlice.reducer;
+
+type WithStartup = { startup: StartupState };
+export const selectStartupParams = (s: WithStartup) => s.startup.params;
+/** Spec §3: a session is a JT start-up when loginId is non-empty. */
+export const selectIsJtStartup = (s: WithStartup) => s.startup.params.loginId !== '';
+export const selectLang = (s: WithStartup) => s.startup.params.lang;

@@ -1,0 +1,70 @@
+/** One extra allowed environment row (spec §5 table shape), e.g. the demo's Linux Chrome. */
+export interface AllowedEnvironment {
+  os: string;
+  browser: string;
+  minOs: number;
+  minBrowser: number;
+}
+
+/** The SPA's runtime configuration, read from /config.json so one build serves many deployments. */
+export interface RuntimeConfig {
+  /** Base URL of the API: `${apiBaseUrl}/v1/login.php`. Default '/api'. */
+  apiBaseUrl: string;
+  /** The desktop proctoring application: its user-agent token and setup page; null when not required. */
+  desktopApp: { userAgentToken: string; setupUrl: string } | null;
+  extraAllowedEnvironments: AllowedEnvironment[];
+  /** Spec §9 log level: 1 trace, 2 error, 3 debug. */
+  logLevel: number;
+}
+
+export const DEFAULT_RUNTIME_CONFIG: RuntimeConfig = {
+  apiBaseUrl: '/api',
+  desktopApp: null,
+  extraAllowedEnvironments: [],
+  logLevel: 2,
+};
+
+let current: RuntimeConfig = DEFAULT_RUNTIME_CONFIG;
+
+function parse(raw: unknown): RuntimeConfig {
+  if (!raw || typeof raw !== 'object') return DEFAULT_RUNTIME_CONFIG;
+  const r = raw as Partial<RuntimeConfig>;
+  const desktop =
+    r.desktopApp && typeof r.desktopApp.userAgentToken === 'string' && r.desktopApp.userAgentToken
+      ? { userAgentToken: r.desktopApp.userAgentToken, setupUrl: String(r.desktopApp.setupUrl ?? '') }
+      : null;
+  const extra = Array.isArray(r.extraAllowedEnvironments)
+    ? r.extraAllowedEnvironments.filter(
+        (e): e is AllowedEnvironment =>
+          !!e && typeof e.os === 'string' && typeof e.browser === 'string' && typeof e.minOs === 'number' && typeof e.minBrowser === 'number',
+      )
+    : [];
+  return {
+    apiBaseUrl: typeof r.apiBaseUrl === 'string' && r.apiBaseUrl ? r.apiBaseUrl.replace(/\/+$/, '') : '/api',
+    desktopApp: desktop,
+    extraAllowedEnvironments: extra,
+    logLevel: typeof r.logLevel === 'number' ? r.logLevel : 2,
+  };
+}
+
+/** Loads /config.json once at start-up; on failure keeps the defaults (and says so on the console). */
+export async function loadRuntimeConfig(url = '/config.json'): Promise<RuntimeConfig> {
+  try {
+    const res = await fetch(url, { cache: 'no-cache' });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    current = parse(await res.json());
+  } catch (e) {
+    console.error('Could not load /config.json; using defaults.', e);
+    current = DEFAULT_RUNTIME_CONFIG;
+  }
+  return current;
+}
+
+export function getRuntimeConfig(): RuntimeConfig {
+  return current;
+}
+
+/** For tests. */
+export function setRuntimeConfig(cfg: Partial<RuntimeConfig>): void {
+  current = parse({ ...DEFAULT_RUNTIME_CONFIG, ...cfg });
+}

@@ -1,0 +1,21 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import 'bootstrap/dist/css/bootstrap.min.css';
+import './styles.css';
+import { loadRuntimeConfig } from './lib/runtime-config';
+import { bootstrapApp } from './app/bootstrap';
+import { App } from './app/app';
+
+async function main() {
+  const config = await loadRuntimeConfig();
+  const { store, router } = await bootstrapApp(config);
+  const el = document.getElementById('root');
+  if (!el) throw new Error('#root missing');
+  createRoot(el).render(
+    <StrictMode>
+      <App store={store} router={router} />
+    </StrictMode>,
+  );
+}
+
+void main();
