@@ -1,7 +1,8 @@
 import { Type, type Static } from 'typebox';
 
 export const LoginBody = Type.Object({
-  login_id: Type.String({ minLength: 1, maxLength: 128 }),
+  // No NUL: PostgreSQL text cannot hold it, so it would otherwise surface as a server error.
+  login_id: Type.String({ minLength: 1, maxLength: 128, pattern: '^[^\\u0000]*$' }),
   password: Type.String({ minLength: 1, maxLength: 256 }),
 });
 export type LoginBody = Static<typeof LoginBody>;
@@ -18,4 +19,6 @@ export const LoginResult = Type.Object({
 });
 export type LoginResult = Static<typeof LoginResult>;
 
-export const LogoutQuery = Type.Object({ p: Type.Optional(Type.String({ maxLength: 16 })) });
+/** logout: `p=self` ends the caller's own session (spec §7); it is also the default. */
+export const LogoutQuery = Type.Object({ p: Type.Optional(Type.Literal('self')) });
+export type LogoutQuery = Static<typeof LogoutQuery>;

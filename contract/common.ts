@@ -55,7 +55,4 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** Integer-ish value from a PHP-style form or query: accept "3" as well as 3. */
 export const IntLike = Type.Union([Type.Integer(), Type.String({ pattern: '^-?[0-9]+$', maxLength: 18 })]);
-export const Id = Type.Union([
-  Type.Integer({ minimum: 1 }),
-  Type.String({ pattern: '^[1-9][0-9]{0,17}$' }),
-]);
+export const Id = Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[1-9][0-9]{0,17}$' })]);

@@ -27,7 +27,12 @@ export type TemplateResult = Static<typeof TemplateResult>;
 
 export const TemplateListResult = Type.Object({
   list: Type.Array(
-    Type.Object({ template_id: Type.Integer(), title: Type.String(), lang: Type.String(), updated_at: Type.String() }),
+    Type.Object({
+      template_id: Type.Integer(),
+      title: Type.String(),
+      lang: Type.String(),
+      updated_at: Type.String(),
+    }),
   ),
 });
 export type TemplateListResult = Static<typeof TemplateListResult>;

@@ -12,6 +12,9 @@ import { authPlugin } from './plugins/auth';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import { spaPlugin } from './plugins/spa';
 import { loadApiRoutes } from './routes/loader';
+import servertimeRootRoutes from './routes/servertime-root';
+import shortUrlRoutes from './routes/shorturl';
+import demoExamRoutes from './routes/demo-exam';
 import { loadStandins } from './standins/loader';
 import { LocalCredentialIssuer } from './lib/credentials';
 
@@ -30,7 +33,9 @@ export async function buildApp({ config, db, logger }: BuildOptions): Promise<Ap
     logger: logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },
+    ajv: {
+      customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false },
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('config', config);
@@ -50,6 +55,9 @@ export async function buildApp({ config, db, logger }: BuildOptions): Promise<Ap
   await app.register(authPlugin);
 
   await loadApiRoutes(app);
+  await app.register(servertimeRootRoutes); // GET /api/servertime (spec §7: the one call outside /api/v1)
+  await app.register(shortUrlRoutes); // GET|HEAD /s/:url_key → start-up URL
+  await app.register(demoExamRoutes); // the demo exam behind exam_url
   await loadStandins(app);
   await app.register(spaPlugin);
   return app;

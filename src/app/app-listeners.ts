@@ -1,5 +1,5 @@
-import type { AppStartListening } from './listener';
-import type { AppStore } from './store';
+import type { AppStartListening, ListenerDispatch } from './listener';
+import type { RootState } from './store';
 import { onApiError, setAccessTokenProvider } from '../api/client';
 import { apiErrorRecorded } from '../features/errors/errors-slice';
 import { loggedOut, selectAccessToken } from '../features/session/session-slice';
@@ -14,7 +14,10 @@ let unsubscribeApi: (() => void) | null = null;
  * §8 live here, in one place: record every error; 401 → logout and login page; 405 on tester detail →
  * logged out; 500 for a tester not logged in to the test system → /alerting/system-error.
  */
-export function addAppListeners(startListening: AppStartListening, store: Pick<AppStore, 'getState' | 'dispatch'>): void {
+export function addAppListeners(
+  startListening: AppStartListening,
+  store: { getState: () => RootState; dispatch: ListenerDispatch },
+): void {
   setAccessTokenProvider(() => selectAccessToken(store.getState()));
   unsubscribeApi?.();
   unsubscribeApi = onApiError((err) => {

@@ -39,7 +39,16 @@ export type PageId =
   | 'analysisRequest';
 
 /** Open to everyone, logged in or not (spec §6). */
-export const OPEN_PAGES: readonly PageId[] = ['login', 'redirect', 'iframe', 'alerting', 'terms', 'privacy', 'inquiry', 'close'];
+export const OPEN_PAGES: readonly PageId[] = [
+  'login',
+  'redirect',
+  'iframe',
+  'alerting',
+  'terms',
+  'privacy',
+  'inquiry',
+  'close',
+];
 
 const ADMIN_PAGES: readonly PageId[] = [
   'management',

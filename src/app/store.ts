@@ -3,7 +3,7 @@ import startup from '../features/startup/startup-slice';
 import session from '../features/session/session-slice';
 import errors from '../features/errors/errors-slice';
 import layout from '../features/layout/layout-slice';
-import { createAppListenerMiddleware, type AppStartListening } from './listener';
+import { createAppListenerMiddleware } from './listener';
 import { addAppListeners } from './app-listeners';
 
 /** One reducer per spec store module (STYLE habit 1). */
@@ -18,7 +18,7 @@ export function setupStore(preloadedState?: Partial<RootState>) {
     preloadedState: preloadedState as RootState | undefined,
     middleware: (getDefault) => getDefault().prepend(listener.middleware),
   });
-  addAppListeners(listener.startListening as AppStartListening, store);
+  addAppListeners(listener.startListening, store);
   return store;
 }
 

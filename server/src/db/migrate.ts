@@ -10,7 +10,9 @@ export async function migrate(db: Db): Promise<string[]> {
   await db.query(
     `CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
   );
-  const done = new Set((await db.query<{ version: string }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
+  const done = new Set(
+    (await db.query<{ version: string }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version),
+  );
   const files = (await readdir(dir)).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
   const applied: string[] = [];
   for (const f of files) {

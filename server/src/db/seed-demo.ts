@@ -82,7 +82,9 @@ const FIXED_NOTIFICATIONS = [
 ];
 
 export async function hasDemoData(db: Db): Promise<boolean> {
-  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM users WHERE login_id = 'tester01'`);
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM users WHERE login_id = 'tester01'`,
+  );
   return (rows[0]?.n ?? 0) > 0;
 }
 
@@ -122,13 +124,10 @@ export async function seedDemo(db: Db, opts: { reset?: boolean } = {}): Promise<
       );
     }
     for (const [i, m] of MARKS.entries()) {
-      await tx.query(`INSERT INTO marks (message, label, order_id, display, score, reason_code) VALUES ($1,$2,$3,1,$4,$5)`, [
-        m.message,
-        m.label,
-        i + 1,
-        m.score,
-        m.reason,
-      ]);
+      await tx.query(
+        `INSERT INTO marks (message, label, order_id, display, score, reason_code) VALUES ($1,$2,$3,1,$4,$5)`,
+        [m.message, m.label, i + 1, m.score, m.reason],
+      );
     }
     for (const [i, message] of FIXED_NOTIFICATIONS.entries()) {
       await tx.query(`INSERT INTO fixed_notifications (message, order_id) VALUES ($1, $2)`, [message, i + 1]);

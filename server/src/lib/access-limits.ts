@@ -13,7 +13,12 @@ interface LimitRow {
  * server, or for every server when `server` is empty), the caller must match one by IP/CIDR or by domain.
  * No rows for the actor means no limit.
  */
-export async function checkIpAllowed(app: FastifyInstance, actor: Actor, ip: string, hostname: string): Promise<boolean> {
+export async function checkIpAllowed(
+  app: FastifyInstance,
+  actor: Actor,
+  ip: string,
+  hostname: string,
+): Promise<boolean> {
   if (actor === 1) return true;
   const host = hostname.split(':')[0]?.toLowerCase() ?? '';
   const { rows } = await app.db.query<LimitRow>(

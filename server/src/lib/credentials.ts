@@ -9,7 +9,8 @@ export interface TemporaryCredentials {
 }
 
 /** What a credential may be used for: a signaling channel (by name) or one S3 object key. */
-export type CredentialScope = { kind: 'kvs'; channelName: string } | { kind: 's3'; bucket: string; key: string };
+export type CredentialScope =
+  { kind: 'kvs'; channelName: string } | { kind: 's3'; bucket: string; key: string };
 
 /**
  * Issues temporary credentials. Production uses STS (AssumeRole with a session policy scoped to the one
@@ -44,9 +45,15 @@ export class LocalCredentialIssuer implements CredentialIssuer {
   lookup(accessKeyId: string, sessionToken?: string | null): Entry | null {
     const e = this.byKeyId.get(accessKeyId);
     if (!e) return null;
-    if (sessionToken !== undefined && sessionToken !== null && sessionToken !== e.creds.sessionToken) return null;
+    if (sessionToken !== undefined && sessionToken !== null && sessionToken !== e.creds.sessionToken)
+      return null;
     if (e.creds.expiration.getTime() <= Date.now()) return null;
     return e;
+  }
+
+  /** The entry for an access key id even when expired (to tell ExpiredToken from an unknown key). */
+  peek(accessKeyId: string): Entry | null {
+    return this.byKeyId.get(accessKeyId) ?? null;
   }
 
   /** Test hook: make a credential expire now. */
@@ -57,7 +64,8 @@ export class LocalCredentialIssuer implements CredentialIssuer {
 
   private sweep(): void {
     const now = Date.now();
-    for (const [k, e] of this.byKeyId) if (e.creds.expiration.getTime() < now - 3600_000) this.byKeyId.delete(k);
+    for (const [k, e] of this.byKeyId)
+      if (e.creds.expiration.getTime() < now - 3600_000) this.byKeyId.delete(k);
   }
 }
 

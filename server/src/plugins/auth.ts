@@ -26,7 +26,10 @@ function bearer(request: FastifyRequest): string | null {
 }
 
 /** Resolves the bearer token to a live session; null when absent, unknown, revoked, expired or idle too long. */
-export async function resolveAuth(app: FastifyInstance, request: FastifyRequest): Promise<AuthContext | null> {
+export async function resolveAuth(
+  app: FastifyInstance,
+  request: FastifyRequest,
+): Promise<AuthContext | null> {
   const token = bearer(request);
   if (!token) return null;
   const { rows } = await app.db.query<SessionRow>(

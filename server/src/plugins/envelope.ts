@@ -26,7 +26,14 @@ export const envelopePlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
     if (err instanceof ApiError) {
       for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
-      return reply.code(err.status).send({ status: err.status, message: err.message, result: null, code: err.code });
+      return reply
+        .code(err.status)
+        .send({ status: err.status, message: err.message, result: null, code: err.code });
+    }
+    // PostgreSQL refuses NUL bytes and invalid encodings in text: that is bad input, not a server fault.
+    const pgCode = (err as { code?: unknown }).code;
+    if (pgCode === '22021' || pgCode === '22P05') {
+      return reply.code(400).send({ status: 400, message: 'Invalid characters in the request.', result: null, code: 'bad_request' });
     }
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
     if (err.validation) {
@@ -38,7 +45,18 @@ export const envelopePlugin = fp(async (app: FastifyInstance) => {
       return reply.code(status).send({ status, message: err.message, result: null, code });
     }
     request.log.error({ err }, 'unhandled error');
-    return reply.code(500).send({ status: 500, message: 'Internal server error', result: null, code: 'internal' });
+    return reply
+      .code(500)
+      .send({ status: 500, message: 'Internal server error', result: null, code: 'internal' });
   });
 
+  // Anything no route matched: an envelope for API paths and non-GET methods (the SPA's catch-all serves GETs).
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send({
+      status: 404,
+      message: `No such endpoint: ${request.method} ${request.url.split('?')[0] ?? ''}`.slice(0, 300),
+      result: null,
+      code: 'not_found',
+    });
+  });
 });

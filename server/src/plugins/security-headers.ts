@@ -31,7 +31,8 @@ export const securityHeadersPlugin = fp(async (app: FastifyInstance) => {
     reply.header('X-Frame-Options', 'SAMEORIGIN');
     reply.header('Cross-Origin-Opener-Policy', 'same-origin-allow-popups');
     reply.header('Permissions-Policy', 'camera=(self), microphone=(self), geolocation=(), payment=()');
-    if (request.protocol === 'https') reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    if (request.protocol === 'https')
+      reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
     if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store');
     return payload;
   });

@@ -67,7 +67,9 @@ export const spaPlugin = fp(async (app: FastifyInstance) => {
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const urlPath = decodeURIComponent(request.url.split('?')[0] ?? '/');
       if (urlPath.startsWith('/api/')) {
-        return reply.code(404).send({ status: 404, message: 'No such endpoint.', result: null, code: 'not_found' });
+        return reply
+          .code(404)
+          .send({ status: 404, message: 'No such endpoint.', result: null, code: 'not_found' });
       }
       const rel = path.normalize(urlPath).replace(/^([/\\])+/, '');
       const file = path.join(root, rel);

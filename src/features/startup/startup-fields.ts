@@ -58,7 +58,10 @@ export const STARTUP_FIELDS = {
   privacyPolicyTemplate: { type: 'number', default: -1 },
   inquiryTemplate: { type: 'number', default: -1 },
   videoCodec: { type: 'string', default: '' },
-} as const satisfies Record<string, { type: 'string'; default: string } | { type: 'number'; default: number | null }>;
+} as const satisfies Record<
+  string,
+  { type: 'string'; default: string } | { type: 'number'; default: number | null }
+>;
 
 type Fields = typeof STARTUP_FIELDS;
 export type StartupKey = keyof Fields;

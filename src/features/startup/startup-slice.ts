@@ -32,7 +32,8 @@ const startupSlice = createSlice({
   },
 });
 
-export const { startupParamsLoaded, startupChecksStarted, startupChecksPassed, startupChecksStopped } = startupSlice.actions;
+export const { startupParamsLoaded, startupChecksStarted, startupChecksPassed, startupChecksStopped } =
+  startupSlice.actions;
 export default startupSlice.reducer;
 
 type WithStartup = { startup: StartupState };

@@ -1,0 +1,254 @@
+import { LoginBody, LoginResult, LogoutQuery } from '../../../../../../contract/auth';
+import { ALL_ACTORS, Envelope, type Actor } from '../../../../../../contract/common';
+import { checkIpAllowed } from '../../../../lib/access-limits';
+import { ApiError } from '../../../../lib/api-error';
+import type { App } from '../../../../lib/app-types';
+import { audit } from '../../../../lib/audit';
+import { dummyHash, verifyPassword } from '../../../../lib/passwords';
+import { hashToken, newToken } from '../../../../lib/tokens';
+import type { Db } from '../../../../db/db';
+
+interface UserRow {
+  id: number;
+  login_id: string;
+  password_hash: string;
+  actor: Actor;
+  name: string;
+  group_id: number | null;
+  group_code: string | null;
+  kicked: number;
+  disabled: boolean;
+}
+
+const LOGIN_FAILED = 'The login ID or password is incorrect.';
+
+function lockedError(retryAfterSeconds: number): ApiError {
+  const s = Math.max(1, Math.ceil(retryAfterSeconds));
+  return new ApiError(429, 'account_locked', `Too many failed logins. Try again in ${s} seconds.`, {
+    'Retry-After': String(s),
+  });
+}
+
+/** Seconds the account stays locked, or 0 when it is not locked. */
+async function lockedFor(db: Db, loginId: string): Promise<number> {
+  const { rows } = await db.query<{ secs: number }>(
+    `SELECT ceil(extract(epoch FROM locked_until - now()))::int AS secs
+       FROM login_failures WHERE login_id = $1 AND locked_until > now()`,
+    [loginId],
+  );
+  return rows[0]?.secs ?? 0;
+}
+
+/**
+ * Counts one failure in the current window (perf-reliability §5: per-account soft lockout) and returns the
+ * lock length in seconds when this failure reached the limit, else 0.
+ */
+async function recordFailure(app: App, loginId: string): Promise<number> {
+  const { maxFailures, windowSeconds, lockSeconds } = app.config.login;
+  return app.db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ failures: number }>(
+      `INSERT INTO login_failures AS f (login_id, failures, window_start) VALUES ($1, 1, now())
+       ON CONFLICT (login_id) DO UPDATE SET
+         failures = CASE WHEN f.window_start <= now() - $2::int * interval '1 second' THEN 1 ELSE f.failures + 1 END,
+         window_start = CASE WHEN f.window_start <= now() - $2::int * interval '1 second' THEN now() ELSE f.window_start END,
+         locked_until = NULL
+       RETURNING failures`,
+      [loginId, windowSeconds],
+    );
+    if ((rows[0]?.failures ?? 0) < maxFailures) return 0;
+    // The count restarts after the lock, so the next lock needs maxFailures new failures.
+    await tx.query(
+      `UPDATE login_failures SET locked_until = now() + $2::int * interval '1 second', failures = 0, window_start = now()
+        WHERE login_id = $1`,
+      [loginId, lockSeconds],
+    );
+    return lockSeconds;
+  });
+}
+
+/**
+ * Opens (or resumes) the tester's sitting: the newest `tests` row not finished (status < 7), or a new one
+ * carrying the names of the previous sitting. Marks it logged in (spec §4: status 1 login, log 'login').
+ */
+async function openTesterSitting(tx: Db, user: UserRow): Promise<{ testId: number; kicked: number }> {
+  const open = await tx.query<{ id: number; kicked: number }>(
+    `SELECT id, kicked FROM tests WHERE user_id = $1 AND status < 7 ORDER BY id DESC LIMIT 1`,
+    [user.id],
+  );
+  let test = open.rows[0];
+  if (!test) {
+    const created = await tx.query<{ id: number; kicked: number }>(
+      `INSERT INTO tests (user_id, group_id, login_id, test_name, region, exam_name, status)
+       SELECT $1, $2, $3, coalesce(p.test_name, ''), coalesce(p.region, ''), coalesce(p.exam_name, ''), 1
+         FROM (SELECT 1) one
+         LEFT JOIN LATERAL (SELECT test_name, region, exam_name FROM tests WHERE user_id = $1 ORDER BY id DESC LIMIT 1) p ON true
+       RETURNING id, kicked`,
+      [user.id, user.group_id, user.login_id],
+    );
+    test = created.rows[0]!;
+  }
+  await tx.query(`UPDATE tests SET status = 1, login_at = now(), updated_at = now() WHERE id = $1`, [
+    test.id,
+  ]);
+  await tx.query(`INSERT INTO examinee_logs (test_id, event) VALUES ($1, 'login')`, [test.id]);
+  return { testId: test.id, kicked: test.kicked };
+}
+
+/** login.php and logout.php (spec §7). */
+export default async function authRoutes(app: App): Promise<void> {
+  app.post(
+    '/login.php',
+    {
+      config: {
+        access: 'public',
+        // perf-reliability §5: a per-IP limit in front of the per-account lockout.
+        rateLimit: {
+          max: app.config.login.perIpPerMinute,
+          timeWindow: 60_000,
+          errorResponseBuilder: (_req, ctx) =>
+            new ApiError(
+              429,
+              'too_many_requests',
+              `Too many login attempts from this address. Try again in ${ctx.after}.`,
+              {
+                'Retry-After': String(Math.max(1, Math.ceil(ctx.ttl / 1000))),
+              },
+            ),
+        },
+      },
+      schema: { body: LoginBody, response: { 200: Envelope(LoginResult) } },
+    },
+    async (request, reply) => {
+      // spec §5: the login id is trimmed of whitespace.
+      const loginId = request.body.login_id.trim();
+      if (!loginId) throw new ApiError(400, 'validation', 'login_id is required.');
+      const ip = request.ip;
+
+      const locked = await lockedFor(app.db, loginId);
+      if (locked > 0) {
+        await audit(app.db, { type: 'auth.login_locked', loginId, ip, level: 'warn' });
+        throw lockedError(locked);
+      }
+
+      const { rows } = await app.db.query<UserRow>(
+        `SELECT u.id, u.login_id, u.password_hash, u.actor, u.name, u.group_id, g.code AS group_code, u.kicked, u.disabled
+           FROM users u LEFT JOIN exam_groups g ON g.id = u.group_id
+          WHERE u.login_id = $1`,
+        [loginId],
+      );
+      const user = rows[0];
+      // An unknown id still costs one Argon2id verification, so timing does not reveal which ids exist.
+      const passwordOk = await verifyPassword(
+        user?.password_hash ?? (await dummyHash()),
+        request.body.password,
+      );
+      if (!user || !passwordOk || user.disabled) {
+        const lockSeconds = await recordFailure(app, loginId);
+        if (lockSeconds > 0) {
+          await audit(app.db, {
+            type: 'auth.lockout',
+            userId: user?.id,
+            actor: user?.actor,
+            loginId,
+            ip,
+            level: 'warn',
+          });
+          throw lockedError(lockSeconds);
+        }
+        await audit(app.db, {
+          type: 'auth.login_failed',
+          userId: user?.id,
+          actor: user?.actor,
+          loginId,
+          ip,
+          level: 'warn',
+        });
+        throw new ApiError(401, 'login_failed', LOGIN_FAILED);
+      }
+
+      // spec §3 "Access limit": actors 2–5 may be limited to listed IPs, at login as on every call.
+      if (user.actor !== 1 && !(await checkIpAllowed(app, user.actor, ip, request.hostname))) {
+        await audit(app.db, {
+          type: 'auth.ip_denied',
+          userId: user.id,
+          actor: user.actor,
+          loginId,
+          ip,
+          level: 'warn',
+        });
+        throw new ApiError(403, 'ip_not_allowed', 'Access from this IP address is not allowed.');
+      }
+
+      const token = newToken();
+      const result = await app.db.transaction(async (tx) => {
+        // Serialises concurrent logins of one account (one open sitting per tester).
+        await tx.query(`SELECT id FROM users WHERE id = $1 FOR UPDATE`, [user.id]);
+        await tx.query(`DELETE FROM login_failures WHERE login_id = $1`, [loginId]);
+        await tx.query(
+          `INSERT INTO sessions (user_id, token_hash, ip, expires_at)
+           VALUES ($1, $2, $3, now() + $4::int * interval '1 second')`,
+          [user.id, hashToken(token), ip, app.config.tokenTtlSeconds],
+        );
+        await tx.query(`UPDATE users SET status = 1, updated_at = now() WHERE id = $1`, [user.id]);
+        let kicked: number | null = null;
+        if (user.actor === 1) {
+          const sitting = await openTesterSitting(tx, user);
+          kicked = Math.max(user.kicked, sitting.kicked) > 0 ? 1 : 0;
+        }
+        const r: LoginResult = {
+          access_token: token,
+          exam_user_name: user.name,
+          login_id: user.login_id,
+          actor: user.actor,
+          kicked,
+          group_id: user.group_id,
+          group: user.group_code,
+        };
+        return r;
+      });
+      await audit(app.db, { type: 'auth.login', userId: user.id, actor: user.actor, loginId, ip });
+      return reply.ok(result);
+    },
+  );
+
+  app.post(
+    '/logout.php',
+    {
+      // Ending one's own session is always allowed, even from an address the access limits now refuse.
+      config: { access: ALL_ACTORS, skipIpLimit: true },
+      schema: { querystring: LogoutQuery },
+    },
+    async (request, reply) => {
+      const auth = request.auth!;
+      await app.db.transaction(async (tx) => {
+        await tx.query(`UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [
+          auth.sessionId,
+        ]);
+        if (auth.actor === 1) {
+          // spec §4: examinee log event 'logout' on the sitting the tester is in (the newest one).
+          const t = await tx.query<{ id: number }>(
+            `UPDATE tests SET logout_at = now(), updated_at = now()
+              WHERE id = (SELECT id FROM tests WHERE user_id = $1 ORDER BY (status < 7) DESC, id DESC LIMIT 1)
+              RETURNING id`,
+            [auth.userId],
+          );
+          if (t.rows[0])
+            await tx.query(`INSERT INTO examinee_logs (test_id, event) VALUES ($1, 'logout')`, [
+              t.rows[0].id,
+            ]);
+          await tx.query(`UPDATE users SET updated_at = now() WHERE id = $1`, [auth.userId]);
+        } else {
+          await tx.query(`UPDATE users SET status = 0, updated_at = now() WHERE id = $1`, [auth.userId]);
+        }
+      });
+      await audit(app.db, {
+        type: 'auth.logout',
+        userId: auth.userId,
+        actor: auth.actor,
+        loginId: auth.loginId,
+        ip: request.ip,
+      });
+      return reply.ok(null);
+    },
+  );
+}

@@ -1,0 +1,98 @@
+import { Type } from 'typebox';
+import { Envelope } from '../../../../../../contract/common';
+import {
+  DEVICE_LOG_MAX_BYTES,
+  DeviceLoggingBody,
+  LOG_DETAILS_MAX,
+  LogReceiveBody,
+} from '../../../../../../contract/logs';
+import { ApiError } from '../../../../lib/api-error';
+import type { App } from '../../../../lib/app-types';
+
+// Both endpoints are open (errors happen before login too), so each address gets a ceiling to keep the
+// logs table from being flooded; a well-behaved client sends far fewer.
+const LOGS_PER_IP_PER_MINUTE = 600;
+
+const LEVELS = new Set(['trace', 'debug', 'info', 'warn', 'error']);
+
+/** log_receive.php and device_logging.php (spec §7). */
+export default async function logsRoutes(app: App): Promise<void> {
+  const rateLimit = {
+    max: LOGS_PER_IP_PER_MINUTE,
+    timeWindow: 60_000,
+    errorResponseBuilder: () =>
+      new ApiError(429, 'too_many_requests', 'Too many log entries from this address.'),
+  };
+
+  app.post(
+    '/log_receive.php',
+    {
+      config: { access: 'public', rateLimit },
+      schema: { body: LogReceiveBody, response: { 200: Envelope(Type.Null()) } },
+    },
+    async (request, reply) => {
+      // PostgreSQL text cannot hold NUL; a log line is kept rather than refused for containing one.
+      const clean = (v: string | undefined) => (v ?? '').replaceAll('\u0000', '');
+      const b = {
+        type: clean(request.body.type),
+        path: clean(request.body.path),
+        module: clean(request.body.module),
+        location: clean(request.body.location),
+        details: clean(request.body.details),
+        timestamp: request.body.timestamp === undefined ? null : clean(request.body.timestamp),
+        tag1: clean(request.body.tag1),
+      };
+      const auth = request.auth;
+      const type = b.type.trim();
+      await app.db.query(
+        `INSERT INTO logs (source, level, type, path, module, location, details, tag1, client_ts, user_id, login_id, actor, ip)
+         VALUES ('client', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+        [
+          LEVELS.has(type.toLowerCase()) ? type.toLowerCase() : 'info',
+          type,
+          b.path,
+          b.module,
+          b.location,
+          // spec §9: logged detail length 1024.
+          b.details.slice(0, LOG_DETAILS_MAX),
+          b.tag1,
+          b.timestamp,
+          auth?.userId ?? null,
+          auth?.loginId ?? null,
+          auth?.actor ?? null,
+          request.ip,
+        ],
+      );
+      return reply.ok(null);
+    },
+  );
+
+  app.post(
+    '/device_logging.php',
+    {
+      // The payload is stored as JSON text of at most DEVICE_LOG_MAX_BYTES; the body limit leaves room for
+      // the wrapper and escaping, and the stored size is checked below.
+      bodyLimit: DEVICE_LOG_MAX_BYTES * 2,
+      config: { access: 'public', rateLimit },
+      schema: { body: DeviceLoggingBody, response: { 200: Envelope(Type.Null()) } },
+    },
+    async (request, reply) => {
+      const payload = request.body.payload ?? null;
+      const text = JSON.stringify(payload);
+      if (Buffer.byteLength(text, 'utf8') > DEVICE_LOG_MAX_BYTES) {
+        throw new ApiError(
+          413,
+          'payload_too_large',
+          `The device log payload exceeds ${DEVICE_LOG_MAX_BYTES} bytes.`,
+        );
+      }
+      const auth = request.auth;
+      await app.db.query(
+        `INSERT INTO logs (source, level, type, details, user_id, login_id, actor, ip)
+         VALUES ('device', 'info', 'device', $1, $2, $3, $4, $5)`,
+        [text, auth?.userId ?? null, auth?.loginId ?? null, auth?.actor ?? null, request.ip],
+      );
+      return reply.ok(null);
+    },
+  );
+}

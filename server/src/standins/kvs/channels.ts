@@ -1,0 +1,97 @@
+import { invalidArgument } from './errors';
+import { CLIENT_ID_PATTERN, SignalingHub, type KvsConnectionState } from './signaling-hub';
+import type { KvsSettings } from './settings';
+
+/** A signaling channel as the app server sees it. */
+export interface KvsChannelRef {
+  channelName: string;
+  channelArn: string;
+}
+
+/** A registered channel. */
+export interface KvsChannel extends KvsChannelRef {
+  creationTime: Date;
+}
+
+/** One channel in the test-visible state. */
+export interface KvsChannelState extends KvsChannelRef, KvsConnectionState {}
+
+/** Channel names follow the KVS API pattern (same character set as ClientIds). */
+const CHANNEL_NAME = CLIENT_ID_PATTERN;
+const ARN = /^arn:aws:kinesisvideo:([a-z0-9-]+):(\d{12}):channel\/([a-zA-Z0-9_.-]{1,256})\/(\d+)$/;
+const ACCOUNT = '000000000000';
+
+/** The channel name inside a signaling-channel ARN, or null when the string is not one. */
+export function channelNameFromArn(arn: string): string | null {
+  return ARN.exec(arn)?.[3] ?? null;
+}
+
+/**
+ * The in-memory channel registry of the KVS stand-in, decorated as `app.kvs`. The app server creates a
+ * channel per exam session with `ensureChannel` (production calls CreateSignalingChannel instead); the
+ * browsers then find it through DescribeSignalingChannel.
+ */
+export class KvsChannels {
+  private readonly byName = new Map<string, KvsChannel>();
+  /** The WebSocket connections and relay state. */
+  readonly hub: SignalingHub;
+
+  constructor(readonly settings: KvsSettings) {
+    this.hub = new SignalingHub(settings);
+  }
+
+  /** The region in ARNs and the one clients must sign for. */
+  get region(): string {
+    return this.settings.region;
+  }
+
+  /**
+   * Returns the channel, creating it on first use. ARN: `arn:aws:kinesisvideo:<region>:000000000000:channel/<name>/<creationMillis>`.
+   * Throws InvalidArgumentException for a name outside `[a-zA-Z0-9_.-]{1,256}`.
+   */
+  ensureChannel(name: string): KvsChannelRef {
+    if (!CHANNEL_NAME.test(name)) throw invalidArgument(`Invalid channel name: ${name.slice(0, 64)}`);
+    let ch = this.byName.get(name);
+    if (!ch) {
+      const creationTime = new Date();
+      ch = {
+        channelName: name,
+        channelArn: `arn:aws:kinesisvideo:${this.region}:${ACCOUNT}:channel/${name}/${creationTime.getTime()}`,
+        creationTime,
+      };
+      this.byName.set(name, ch);
+    }
+    return { channelName: ch.channelName, channelArn: ch.channelArn };
+  }
+
+  /** Deletes a channel and closes its connections; true if it existed. */
+  deleteChannel(name: string): boolean {
+    this.hub.closeChannel(name);
+    return this.byName.delete(name);
+  }
+
+  /** Looks a channel up by name or by its exact ARN (a stale ARN of a re-created channel does not match). */
+  find(ref: { name?: string | undefined; arn?: string | undefined }): KvsChannel | null {
+    if (ref.arn !== undefined) {
+      const name = channelNameFromArn(ref.arn);
+      const ch = name === null ? undefined : this.byName.get(name);
+      return ch && ch.channelArn === ref.arn ? ch : null;
+    }
+    if (ref.name !== undefined) return this.byName.get(ref.name) ?? null;
+    return null;
+  }
+
+  /** All channels with their connections, queued messages and relay counters. */
+  state(): KvsChannelState[] {
+    return [...this.byName.values()].map((ch) => ({
+      channelName: ch.channelName,
+      channelArn: ch.channelArn,
+      ...this.hub.state(ch.channelName),
+    }));
+  }
+
+  /** Closes every connection (server shutdown). */
+  close(): void {
+    this.hub.closeAll();
+  }
+}

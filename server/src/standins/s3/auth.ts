@@ -1,0 +1,77 @@
+import type { CredentialScope, LocalCredentialIssuer, TemporaryCredentials } from '../../lib/credentials';
+import { s3Errors } from './errors';
+import { parseAmzDate, readClaims, signatureMatches, type SignedRequestView } from './sigv4';
+
+/** The server's own key pair: full access, like the IAM role the app server has in production. */
+export interface ServerCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
+/** Who signed a request. */
+export interface Caller {
+  accessKeyId: string;
+  /** 'server' for the server key pair, else the scope of the temporary credential. */
+  scope: 'server' | CredentialScope;
+  presigned: boolean;
+}
+
+interface IssuedEntry {
+  creds: TemporaryCredentials;
+  scope: CredentialScope;
+}
+
+/**
+ * An issued credential by key id, expired or not: S3 answers an expired one with ExpiredToken (400) rather
+ * than InvalidAccessKeyId (403), and the app's retry policy depends on telling the two apart.
+ */
+function findIssued(issuer: LocalCredentialIssuer, accessKeyId: string): IssuedEntry | null {
+  return issuer.peek(accessKeyId);
+}
+
+/**
+ * Authenticates a SigV4 request (header or presigned query) and checks that the caller may touch
+ * `bucket`/`key`: temporary credentials are scoped to one object key (media-stack.md §7).
+ */
+export function authenticate(opts: {
+  request: SignedRequestView;
+  query: [string, string][];
+  issuer: LocalCredentialIssuer | null;
+  server: ServerCredentials;
+  bucket: string;
+  key: string;
+  /** False skips only the signature comparison (e.g. behind a proxy that rewrites Host); default true. */
+  verifySignature?: boolean;
+  now?: number;
+}): Caller {
+  const claims = readClaims(opts.request, opts.query);
+  if (!claims) throw s3Errors.accessDenied('Anonymous access is not allowed.');
+  if (claims.service !== 's3') throw s3Errors.accessDenied('Credential should be scoped to the s3 service.');
+  const now = opts.now ?? Date.now();
+  const signedAt = parseAmzDate(claims.amzDate);
+  if (Number.isNaN(signedAt)) throw s3Errors.accessDenied('X-Amz-Date must be in the ISO8601 basic format.');
+  if (claims.mode === 'query' && signedAt + (claims.expires ?? 0) * 1000 < now) {
+    throw s3Errors.accessDenied('Request has expired');
+  }
+
+  let secret: string;
+  let scope: Caller['scope'];
+  if (claims.accessKeyId === opts.server.accessKeyId) {
+    secret = opts.server.secretAccessKey;
+    scope = 'server';
+  } else {
+    const entry = opts.issuer ? findIssued(opts.issuer, claims.accessKeyId) : null;
+    if (!entry) throw s3Errors.invalidAccessKeyId();
+    if (claims.sessionToken !== entry.creds.sessionToken) throw s3Errors.invalidToken();
+    if (entry.creds.expiration.getTime() <= now) throw s3Errors.expiredToken();
+    secret = entry.creds.secretAccessKey;
+    scope = entry.scope;
+  }
+  if (opts.verifySignature !== false && !signatureMatches(opts.request, opts.query, claims, secret)) {
+    throw s3Errors.signatureDoesNotMatch();
+  }
+  if (scope !== 'server' && (scope.kind !== 's3' || scope.bucket !== opts.bucket || scope.key !== opts.key)) {
+    throw s3Errors.accessDenied();
+  }
+  return { accessKeyId: claims.accessKeyId, scope, presigned: claims.mode === 'query' };
+}

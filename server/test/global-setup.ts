@@ -1,0 +1,48 @@
+import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { dumpPglite, openDb } from '../src/db/db';
+import { migrate } from '../src/db/migrate';
+import { seedDemo } from '../src/db/seed-demo';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Path of a PGlite data-dir snapshot: migrated, with the demo data (ARCHITECTURE.md "Demo data"). */
+    pgSnapshot: string;
+    /** A static directory holding a minimal index.html, so SPA-fallback tests do not depend on `npm run build`. */
+    staticDir: string;
+  }
+}
+
+/**
+ * Vitest global setup of the server project: migrates and seeds one PGlite database once, and snapshots it,
+ * so each test file can open its own copy in about half a second instead of migrating and hashing passwords.
+ * The paths are provided to tests (`inject`) and also exported as environment variables for child processes.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'proctor-server-test-'));
+  const db = await openDb({ dataDir: 'memory://' });
+  try {
+    await migrate(db);
+    await seedDemo(db);
+    const blob = await dumpPglite(db);
+    const snapshot = path.join(dir, 'demo-snapshot.tar');
+    await writeFile(snapshot, Buffer.from(await blob.arrayBuffer()));
+    const staticDir = path.join(dir, 'static');
+    await mkdir(staticDir);
+    await writeFile(
+      path.join(staticDir, 'index.html'),
+      '<!doctype html><html lang="ja"><head><meta charset="utf-8"><title>test</title></head><body><div id="root"></div></body></html>\n',
+    );
+    project.provide('pgSnapshot', snapshot);
+    project.provide('staticDir', staticDir);
+    process.env.PROCTOR_TEST_SNAPSHOT = snapshot;
+    process.env.PROCTOR_TEST_STATIC_DIR = staticDir;
+  } finally {
+    await db.close();
+  }
+  return async () => {
+    await rm(dir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,124 @@
+import { readFile } from 'node:fs/promises';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { inject } from 'vitest';
+import type { Actor } from '../../contract/common';
+import { buildApp } from '../src/app';
+import { loadConfig, type ServerConfig } from '../src/config';
+import { openDb, type Db } from '../src/db/db';
+import type { App } from '../src/lib/app-types';
+
+/** Every demo account's password (ARCHITECTURE.md "Demo data"). */
+export const DEMO_PASSWORD = 'demo-pass';
+
+/** One demo login per actor, for per-actor tests (STYLE habit 12). */
+export const DEMO_LOGIN: Readonly<Record<Actor, string>> = {
+  1: 'tester01',
+  2: 'checker01',
+  3: 'manager01',
+  4: 'sysadmin01',
+  5: 'supervisor01',
+};
+
+/** Config overrides for one test app; `login` and `spa` are merged field by field. */
+export type ConfigOverrides = Partial<Omit<ServerConfig, 'login' | 'spa'>> & {
+  login?: Partial<ServerConfig['login']>;
+  spa?: Partial<ServerConfig['spa']>;
+};
+
+export interface TestServer {
+  app: App;
+  db: Db;
+  config: ServerConfig;
+  /** Closes the app and the database; call it in afterAll/afterEach. */
+  close(): Promise<void>;
+}
+
+let snapshotBytes: Promise<Buffer> | undefined;
+
+function snapshotPath(): string {
+  const p = inject('pgSnapshot') ?? process.env.PROCTOR_TEST_SNAPSHOT;
+  if (!p)
+    throw new Error(
+      'No database snapshot: run the server tests with `vitest --project server` (global setup).',
+    );
+  return p;
+}
+
+/**
+ * The configuration tests run with: demo on, test hooks on, logging off, and a per-IP login limit high
+ * enough that ordinary test files never hit it (tests of the limit override it).
+ */
+export function testConfig(overrides: ConfigOverrides = {}): ServerConfig {
+  const base = loadConfig({
+    DEMO: '1',
+    TEST_HOOKS: '1',
+    LOG_LEVEL: 'silent',
+    HOST: '127.0.0.1',
+    PORT: '8080',
+    DATA_DIR: '/nonexistent-test-data-dir',
+    STATIC_DIR: inject('staticDir') ?? process.env.PROCTOR_TEST_STATIC_DIR ?? './dist',
+  });
+  const { login, spa, ...rest } = overrides;
+  return {
+    ...base,
+    login: { ...base.login, perIpPerMinute: 10_000, ...login },
+    ...rest,
+    spa: { ...base.spa, ...spa },
+    testHooks: overrides.testHooks ?? true,
+  };
+}
+
+/**
+ * A fresh app on a fresh copy of the seeded database (about half a second). Each test file (or test) that
+ * changes data should build its own.
+ */
+export async function build(overrides: ConfigOverrides = {}): Promise<TestServer> {
+  snapshotBytes ??= readFile(snapshotPath());
+  const bytes = await snapshotBytes;
+  const db = await openDb({ loadDataDir: new Blob([new Uint8Array(bytes)]) });
+  const config = testConfig(overrides);
+  const app = await buildApp({ config, db, logger: false });
+  await app.ready();
+  return {
+    app,
+    db,
+    config,
+    async close() {
+      await app.close();
+      await db.close();
+    },
+  };
+}
+
+/** Logs in through login.php and returns the access token; throws with the response body when it fails. */
+export async function loginAs(app: App, loginId: string, password = DEMO_PASSWORD): Promise<string> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/login.php',
+    payload: { login_id: loginId, password },
+  });
+  if (res.statusCode !== 200) throw new Error(`login as ${loginId} failed: ${res.statusCode} ${res.body}`);
+  return (res.json() as { result: { access_token: string } }).result.access_token;
+}
+
+/** Logs in as the demo account of an actor (see DEMO_LOGIN). */
+export function loginAsActor(app: App, actor: Actor): Promise<string> {
+  return loginAs(app, DEMO_LOGIN[actor]);
+}
+
+/** `app.inject` with the bearer header of `token` added. */
+export function injectAs(app: App, token: string, opts: InjectOptions): Promise<LightMyRequestResponse> {
+  return app.inject({ ...opts, headers: { ...opts.headers, authorization: `Bearer ${token}` } });
+}
+
+/** The parsed envelope `{status, message, result, code}` of a response. */
+export function envelope<T = unknown>(
+  res: LightMyRequestResponse,
+): {
+  status: number;
+  message: string;
+  result: T;
+  code?: string;
+} {
+  return res.json();
+}
