@@ -4,6 +4,11 @@ export const LoginBody = Type.Object({
   // No NUL: PostgreSQL text cannot hold it, so it would otherwise surface as a server error.
   login_id: Type.String({ minLength: 1, maxLength: 128, pattern: '^[^\\u0000]*$' }),
   password: Type.String({ minLength: 1, maxLength: 256 }),
+  /**
+   * The short URL the start-up came through. For a tester the server binds that URL's stored start-up
+   * parameters to the sitting: parameters the browser could edit (recording, proctoring…) are never trusted.
+   */
+  url_key: Type.Optional(Type.String({ maxLength: 64, pattern: '^[A-Za-z0-9_-]*$' })),
 });
 export type LoginBody = Static<typeof LoginBody>;
 

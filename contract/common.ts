@@ -19,7 +19,8 @@ export const Envelope = <T extends TSchema>(result: T) =>
 export const ErrorEnvelope = Type.Object({
   status: Type.Integer(),
   message: Type.String(),
-  result: Type.Null(),
+  /** null, or `{field}` naming the request field a validation error is about. */
+  result: Type.Union([Type.Null(), Type.Object({ field: Type.String() })]),
   /** Machine-readable reason; the SPA maps it to a message in the user's language. */
   code: Type.Optional(Type.String()),
 });

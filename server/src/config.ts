@@ -22,6 +22,8 @@ export interface ServerConfig {
   managerIdleSeconds: number;
   login: { maxFailures: number; windowSeconds: number; lockSeconds: number; perIpPerMinute: number };
   demo: boolean;
+  /** Short URL whose parameters a tester's sitting gets when the login names none (demo: demo-tester). */
+  defaultTesterUrlKey: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Runtime configuration served at /config.json for the SPA. */
   spa: {
@@ -73,10 +75,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       perIpPerMinute: int(env.LOGIN_PER_IP_PER_MINUTE, 60),
     },
     demo,
+    defaultTesterUrlKey: env.DEFAULT_TESTER_URL_KEY ?? (demo ? 'demo-tester' : ''),
     logLevel: (env.LOG_LEVEL as ServerConfig['logLevel']) ?? 'info',
     spa: {
       apiBaseUrl: env.SPA_API_BASE_URL ?? '/api',
-      desktopApp: desktopToken ? { userAgentToken: desktopToken, setupUrl: env.DESKTOP_APP_SETUP_URL ?? '' } : null,
+      desktopApp: desktopToken
+        ? { userAgentToken: desktopToken, setupUrl: env.DESKTOP_APP_SETUP_URL ?? '' }
+        : null,
       extraAllowedEnvironments: extra,
       logLevel: int(env.SPA_LOG_LEVEL, 2),
     },

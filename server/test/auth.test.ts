@@ -387,3 +387,65 @@ describe('audit chain', () => {
     }
   });
 });
+
+describe('login.php binds the start-up parameters of the short URL to the tester sitting', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await build();
+  });
+  afterAll(async () => {
+    await s.close();
+  });
+
+  async function sittingParams(loginId: string) {
+    const { rows } = await s.db.query<{ startup_parameters: Record<string, unknown>; test_name: string; exam_name: string }>(
+      `SELECT startup_parameters, test_name, exam_name FROM tests WHERE login_id = $1 ORDER BY id DESC LIMIT 1`,
+      [loginId],
+    );
+    return rows[0]!;
+  }
+
+  it('uses the parameters of the url_key the start-up came through', async () => {
+    const res = await s.app.inject({
+      method: 'POST',
+      url: '/api/v1/login.php',
+      payload: { login_id: 'tester05', password: 'demo-pass', url_key: 'demo-tester-ai' },
+    });
+    expect(res.statusCode).toBe(200);
+    const t = await sittingParams('tester05');
+    expect(t.startup_parameters.is_ai_auth).toBe(1);
+    expect(t.test_name).toBe('Demo Exam');
+    // The sitting's exam_name is the examinee's name (the search of spec §2 filters by it).
+    expect(t.exam_name).toBe('デモ受験者05');
+  });
+
+  it('falls back to the default tester URL when none is given, never to browser-supplied flags', async () => {
+    const res = await login(s, 'tester06');
+    expect(res.statusCode).toBe(200);
+    const t = await sittingParams('tester06');
+    expect(t.startup_parameters.is_record).toBe(1);
+    expect(t.startup_parameters.is_ai_auth).toBe(0);
+  });
+
+  it('ignores a url_key that is not a tester URL', async () => {
+    const res = await s.app.inject({
+      method: 'POST',
+      url: '/api/v1/login.php',
+      payload: { login_id: 'tester07', password: 'demo-pass', url_key: 'demo-admin' },
+    });
+    expect(res.statusCode).toBe(200);
+    const t = await sittingParams('tester07');
+    expect(t.startup_parameters.is_proctor).toBe(1);
+    expect(t.startup_parameters.actor).toBe(1);
+  });
+
+  it('rejects a malformed url_key with a 400 envelope', async () => {
+    const res = await s.app.inject({
+      method: 'POST',
+      url: '/api/v1/login.php',
+      payload: { login_id: 'tester08', password: 'demo-pass', url_key: '../../etc' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(envelope(res).status).toBe(400);
+  });
+});

@@ -68,6 +68,7 @@ describe('GET /s/:url_key', () => {
       list: 'eye_rot,voice',
       actor: '2',
       target: 'exam.example.com',
+      url_key: 'plain-key',
     });
   });
 
@@ -86,10 +87,10 @@ describe('GET /s/:url_key', () => {
 
 describe('startupQuery', () => {
   it('builds the query from a stored JSON text as well', () => {
-    expect(startupQuery({ actor: 1, target: '', param: '{"lang":"ja","max_rectime":10800}' })).toBe(
-      'lang=ja&max_rectime=10800&actor=1',
+    expect(startupQuery({ actor: 1, target: '', url_key: 'k1', param: '{"lang":"ja","max_rectime":10800}' })).toBe(
+      'lang=ja&max_rectime=10800&actor=1&url_key=k1',
     );
-    expect(startupQuery({ actor: 5, target: '', param: null })).toBe('actor=5');
+    expect(startupQuery({ actor: 5, target: '', url_key: 'k5', param: null })).toBe('actor=5&url_key=k5');
   });
 });
 

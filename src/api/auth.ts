@@ -6,7 +6,10 @@ export type Login = Camelize<LoginResult>;
 
 /** POST login (spec §7). The login id is trimmed of whitespace before sending (spec §5). */
 export async function login(loginId: string, password: string): Promise<Login> {
-  const r = await call<LoginResult>('login', { method: 'POST', data: { login_id: loginId.trim(), password } });
+  const r = await call<LoginResult>('login', {
+    method: 'POST',
+    data: { login_id: loginId.trim(), password },
+  });
   return camelize(r);
 }
 

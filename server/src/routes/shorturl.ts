@@ -4,6 +4,7 @@ import type { App } from '../lib/app-types';
 interface ShortUrlRow {
   actor: number;
   target: string;
+  url_key: string;
   param: Record<string, unknown> | string | null;
 }
 
@@ -28,6 +29,8 @@ export function startupQuery(row: ShortUrlRow): string {
     raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...(raw as object) } : {};
   if (param.actor === undefined) param.actor = row.actor;
   if (param.target === undefined && row.target) param.target = row.target;
+  // The key travels with the start-up so that login can bind the stored parameters to the sitting.
+  param.url_key = row.url_key;
   return Object.entries(param)
     .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(queryValue(v))}`)
     .join('&');
@@ -65,7 +68,7 @@ export default async function shortUrlRoutes(app: App): Promise<void> {
       const key = request.params.url_key;
       if (!KEY_PATTERN.test(key)) return notFoundPage(reply);
       const { rows } = await app.db.query<ShortUrlRow>(
-        `SELECT actor, target, param FROM short_urls WHERE url_key = $1`,
+        `SELECT actor, target, url_key, param FROM short_urls WHERE url_key = $1`,
         [key],
       );
       const row = rows[0];

@@ -55,4 +55,5 @@ type WithSession = { session: SessionState };
 export const selectLogin = (s: WithSession) => s.session.login;
 export const selectActor = (s: WithSession): Actor | null => s.session.login?.actor ?? null;
 export const selectAccessToken = (s: WithSession) => s.session.login?.accessToken ?? null;
-export const selectIsLoggedIn = (s: WithSession) => s.session.status === 'loggedIn' && s.session.login !== null;
+export const selectIsLoggedIn = (s: WithSession) =>
+  s.session.status === 'loggedIn' && s.session.login !== null;

@@ -26,7 +26,13 @@ export function restoreSession(): LoginInfo | null {
     const raw = sessionStorage.getItem(SESSION_KEY);
     if (!raw) return null;
     const v = JSON.parse(raw) as Partial<LoginInfo>;
-    if (typeof v.accessToken !== 'string' || !v.accessToken || !isActor(v.actor) || typeof v.loginId !== 'string') return null;
+    if (
+      typeof v.accessToken !== 'string' ||
+      !v.accessToken ||
+      !isActor(v.actor) ||
+      typeof v.loginId !== 'string'
+    )
+      return null;
     return {
       accessToken: v.accessToken,
       examUserName: String(v.examUserName ?? ''),

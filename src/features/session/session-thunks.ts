@@ -5,22 +5,23 @@ import { assertActor } from '../../app/permissions';
 import { loggedIn, loggedOut, loginFailed, loginStarted, type LoginInfo } from './session-slice';
 
 /** Logs in (spec §7 login); on success the login result is stored. */
-export const loginRequested = createAsyncThunk<LoginInfo, { loginId: string; password: string }, { rejectValue: SerializedApiError }>(
-  'session/loginRequested',
-  async ({ loginId, password }, { dispatch, rejectWithValue }) => {
-    dispatch(loginStarted());
-    try {
-      const r = await authApi.login(loginId, password);
-      const info: LoginInfo = { ...r, actor: assertActor(r.actor) };
-      dispatch(loggedIn(info));
-      return info;
-    } catch (e) {
-      dispatch(loginFailed());
-      if (isApiError(e)) return rejectWithValue(e.toSerializable());
-      throw e;
-    }
-  },
-);
+export const loginRequested = createAsyncThunk<
+  LoginInfo,
+  { loginId: string; password: string },
+  { rejectValue: SerializedApiError }
+>('session/loginRequested', async ({ loginId, password }, { dispatch, rejectWithValue }) => {
+  dispatch(loginStarted());
+  try {
+    const r = await authApi.login(loginId, password);
+    const info: LoginInfo = { ...r, actor: assertActor(r.actor) };
+    dispatch(loggedIn(info));
+    return info;
+  } catch (e) {
+    dispatch(loginFailed());
+    if (isApiError(e)) return rejectWithValue(e.toSerializable());
+    throw e;
+  }
+});
 
 /** Logs out on the server (best effort) and clears the login state either way. */
 export const logoutRequested = createAsyncThunk('session/logoutRequested', async (_: void, { dispatch }) => {

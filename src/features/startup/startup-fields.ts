@@ -58,6 +58,8 @@ export const STARTUP_FIELDS = {
   privacyPolicyTemplate: { type: 'number', default: -1 },
   inquiryTemplate: { type: 'number', default: -1 },
   videoCodec: { type: 'string', default: '' },
+  /** Not in spec §3's list: the short URL the start-up came through, sent at login (see contract/auth.ts). */
+  urlKey: { type: 'string', default: '' },
 } as const satisfies Record<
   string,
   { type: 'string'; default: string } | { type: 'number'; default: number | null }

@@ -67,10 +67,39 @@ async function recordFailure(app: App, loginId: string): Promise<number> {
 }
 
 /**
- * Opens (or resumes) the tester's sitting: the newest `tests` row not finished (status < 7), or a new one
- * carrying the names of the previous sitting. Marks it logged in (spec §4: status 1 login, log 'login').
+ * The start-up parameters bound to a tester's sitting: those of the short URL the start-up came through
+ * (when it is a tester URL), else those of the configured default tester URL. Never the browser's own query,
+ * which the examinee could edit to switch recording or proctoring off.
  */
-async function openTesterSitting(tx: Db, user: UserRow): Promise<{ testId: number; kicked: number }> {
+async function testerStartupParameters(tx: Db, urlKey: string | undefined, fallbackKey: string): Promise<Record<string, unknown> | null> {
+  for (const key of [urlKey, fallbackKey]) {
+    if (!key) continue;
+    const { rows } = await tx.query<{ param: Record<string, unknown> | string }>(
+      `SELECT param FROM short_urls WHERE url_key = $1 AND actor = 1`,
+      [key],
+    );
+    const row = rows[0];
+    if (row) return typeof row.param === 'string' ? (JSON.parse(row.param) as Record<string, unknown>) : row.param;
+    if (key === urlKey) continue;
+  }
+  return null;
+}
+
+function text(v: unknown): string {
+  return typeof v === 'string' ? v.slice(0, 200) : typeof v === 'number' ? String(v) : '';
+}
+
+/**
+ * Opens (or resumes) the tester's sitting: the newest `tests` row not finished (status < 7), or a new one.
+ * Marks it logged in (spec §4: status 1 login, log 'login'). The exam's name, venue and date come from the
+ * start-up parameters (spec §3: exam_name, region, exam_datetime); the sitting's exam_name column holds the
+ * examinee's name (the search of spec §2 filters examinees by it).
+ */
+async function openTesterSitting(
+  tx: Db,
+  user: UserRow,
+  params: Record<string, unknown> | null,
+): Promise<{ testId: number; kicked: number }> {
   const open = await tx.query<{ id: number; kicked: number }>(
     `SELECT id, kicked FROM tests WHERE user_id = $1 AND status < 7 ORDER BY id DESC LIMIT 1`,
     [user.id],
@@ -78,18 +107,29 @@ async function openTesterSitting(tx: Db, user: UserRow): Promise<{ testId: numbe
   let test = open.rows[0];
   if (!test) {
     const created = await tx.query<{ id: number; kicked: number }>(
-      `INSERT INTO tests (user_id, group_id, login_id, test_name, region, exam_name, status)
-       SELECT $1, $2, $3, coalesce(p.test_name, ''), coalesce(p.region, ''), coalesce(p.exam_name, ''), 1
-         FROM (SELECT 1) one
-         LEFT JOIN LATERAL (SELECT test_name, region, exam_name FROM tests WHERE user_id = $1 ORDER BY id DESC LIMIT 1) p ON true
-       RETURNING id, kicked`,
-      [user.id, user.group_id, user.login_id],
+      `INSERT INTO tests (user_id, group_id, login_id, exam_name, status, test_at)
+       VALUES ($1, $2, $3, $4, 1, now()) RETURNING id, kicked`,
+      [user.id, user.group_id, user.login_id, user.name],
     );
     test = created.rows[0]!;
   }
-  await tx.query(`UPDATE tests SET status = 1, login_at = now(), updated_at = now() WHERE id = $1`, [
-    test.id,
-  ]);
+  if (params) {
+    const examAt = Date.parse(text(params.exam_datetime));
+    await tx.query(
+      `UPDATE tests SET startup_parameters = $2::jsonb, test_name = $3, region = $4,
+              test_at = coalesce($5::timestamptz, test_at), is_mc_startup = $6
+        WHERE id = $1`,
+      [
+        test.id,
+        JSON.stringify(params),
+        text(params.exam_name),
+        text(params.region),
+        Number.isNaN(examAt) ? null : new Date(examAt).toISOString(),
+        Number(params.is_mc_startup) === 0 ? 0 : 1,
+      ],
+    );
+  }
+  await tx.query(`UPDATE tests SET status = 1, login_at = now(), updated_at = now() WHERE id = $1`, [test.id]);
   await tx.query(`INSERT INTO examinee_logs (test_id, event) VALUES ($1, 'login')`, [test.id]);
   return { testId: test.id, kicked: test.kicked };
 }
@@ -192,7 +232,8 @@ export default async function authRoutes(app: App): Promise<void> {
         await tx.query(`UPDATE users SET status = 1, updated_at = now() WHERE id = $1`, [user.id]);
         let kicked: number | null = null;
         if (user.actor === 1) {
-          const sitting = await openTesterSitting(tx, user);
+          const params = await testerStartupParameters(tx, request.body.url_key, app.config.defaultTesterUrlKey);
+          const sitting = await openTesterSitting(tx, user, params);
           kicked = Math.max(user.kicked, sitting.kicked) > 0 ? 1 : 0;
         }
         const r: LoginResult = {

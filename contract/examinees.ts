@@ -1,0 +1,141 @@
+import { Type, type Static } from 'typebox';
+
+/**
+ * A numeric filter from a query string: an integer, a digit string, or '' meaning "no filter" (the search
+ * form sends every field, empty ones as '').
+ */
+export const OptionalInt = Type.Union([Type.Integer(), Type.Literal('')]);
+
+/** A text filter; '' means "no filter". */
+const Text = (maxLength: number) => Type.String({ maxLength });
+
+/**
+ * Sort keys of the examinee search (spec §2 result-table columns, in column order, then two extra keys).
+ * 1 group, 2 test name, 3 venue, 4 test datetime (default), 5 examinee name, 6 marking, 7 score,
+ * 8 saved data (record), 9 login id, 10 cheating level, 11 test id.
+ */
+export const TESTER_SORT_KEYS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] as const;
+
+/** Display counts allowed per page (inclusive). */
+export const MAX_DISPLAY_COUNT_MIN = 10;
+export const MAX_DISPLAY_COUNT_MAX = 500;
+export const MAX_DISPLAY_COUNT_DEFAULT = 50;
+
+/** Above this many matches the search answers `count: 10000, count_capped: true` unless `exact_count=1`. */
+export const SEARCH_COUNT_CAP = 10_000;
+
+/**
+ * Examinee search request (spec §3), used by testers.php and downloadExamUserList.php.
+ *
+ * - `group` is an exam-group id, `group_text` an exam-group code; at most one of them.
+ * - Dates are `yyyy-MM-dd` (or `yyyy/MM/dd`), times `HH:mm` or `HH:mm:ss`, in the management time zone
+ *   (Asia/Tokyo). A time needs the date on the same side; from must not be after to.
+ * - `exam_name` is the examinee name: partial, case-insensitive match when `is_like_search` is 1, else exact.
+ * - `record`, `with_mark`: 1 yes, 0 no. `score`: total score ≥. `ai_namematch`: name-match rate ≤.
+ *   `cheating_level_from/to`: inclusive range. `mark_id`: has at least one marking of that mark.
+ * - `sort_order`: 0 descending (default), 1 ascending. `page` starts at 1.
+ * - `exact_count`: 1 to count beyond SEARCH_COUNT_CAP.
+ */
+export const TesterSearchQuery = Type.Object({
+  group: Type.Optional(OptionalInt),
+  group_text: Type.Optional(Text(64)),
+  login_id: Type.Optional(Text(128)),
+  test_name: Type.Optional(Text(256)),
+  region: Type.Optional(Text(256)),
+  test_at_date_from: Type.Optional(Text(16)),
+  test_at_date_to: Type.Optional(Text(16)),
+  test_at_time_from: Type.Optional(Text(8)),
+  test_at_time_to: Type.Optional(Text(8)),
+  exam_name: Type.Optional(Text(256)),
+  is_like_search: Type.Optional(OptionalInt),
+  record: Type.Optional(OptionalInt),
+  with_mark: Type.Optional(OptionalInt),
+  cheating_level_from: Type.Optional(OptionalInt),
+  cheating_level_to: Type.Optional(OptionalInt),
+  score: Type.Optional(OptionalInt),
+  ai_analysis_flag: Type.Optional(OptionalInt),
+  ai_analysis_batch_flag: Type.Optional(OptionalInt),
+  ai_namematch: Type.Optional(OptionalInt),
+  mark_id: Type.Optional(OptionalInt),
+  sort_key: Type.Optional(OptionalInt),
+  sort_order: Type.Optional(OptionalInt),
+  page: Type.Optional(OptionalInt),
+  max_display_count: Type.Optional(OptionalInt),
+  exact_count: Type.Optional(OptionalInt),
+});
+export type TesterSearchQuery = Static<typeof TesterSearchQuery>;
+
+/** One search row (spec §3). Times are `yyyy-MM-dd HH:mm:ss` in the management time zone, or null. */
+export const TesterRow = Type.Object({
+  test_id: Type.Integer(),
+  group: Type.Union([Type.String(), Type.Null()]),
+  group_id: Type.Union([Type.Integer(), Type.Null()]),
+  test_name: Type.String(),
+  region: Type.String(),
+  test_at: Type.Union([Type.String(), Type.Null()]),
+  stop_at: Type.Union([Type.String(), Type.Null()]),
+  exam_name: Type.String(),
+  with_mark: Type.Integer(),
+  record: Type.Integer(),
+  user_id: Type.Integer(),
+  login_id: Type.String(),
+  cheating_level: Type.Integer(),
+  total_score: Type.Integer(),
+  pass: Type.Union([Type.Integer(), Type.Null()]),
+});
+export type TesterRow = Static<typeof TesterRow>;
+
+/**
+ * Search response (spec §3). `count` is exact up to SEARCH_COUNT_CAP; beyond it `count` is the cap and
+ * `count_capped` is true (page_count is then computed from the cap).
+ */
+export const TesterSearchResult = Type.Object({
+  count: Type.Integer(),
+  count_capped: Type.Boolean(),
+  page_count: Type.Integer(),
+  page: Type.Integer(),
+  max_display_count: Type.Integer(),
+  testers: Type.Array(TesterRow),
+});
+export type TesterSearchResult = Static<typeof TesterSearchResult>;
+
+/** A value/label option of a select in the search form. */
+export const ConditionOption = Type.Object({ value: Type.Integer(), label: Type.String() });
+export type ConditionOption = Static<typeof ConditionOption>;
+
+/**
+ * Filter options (spec §3 "Filter options"), scoped to the caller's group for a test manager.
+ * `test_names` and `regions` hold at most 1000 distinct values each; `times` are `HH:mm` every 30 minutes.
+ */
+export const TesterConditionsResult = Type.Object({
+  groups: Type.Array(Type.Object({ id: Type.Integer(), code: Type.String(), name: Type.String() })),
+  test_names: Type.Array(Type.String()),
+  regions: Type.Array(Type.String()),
+  records: Type.Array(ConditionOption),
+  with_marks: Type.Array(ConditionOption),
+  marks: Type.Array(Type.Object({ id: Type.Integer(), message: Type.String(), label: Type.String() })),
+  cheating_level: Type.Array(Type.Integer()),
+  ai_analysis_flag: Type.Array(ConditionOption),
+  times: Type.Array(Type.String()),
+});
+export type TesterConditionsResult = Static<typeof TesterConditionsResult>;
+
+/** test/pass GET query. */
+export const TestPassQuery = Type.Object({
+  test_id: Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[1-9][0-9]{0,17}$' })]),
+});
+export type TestPassQuery = Static<typeof TestPassQuery>;
+
+/** test/pass POST: PUT sets pass (1), DELETE sets fail (0) (spec §4 "Test pass"). */
+export const TestPassBody = Type.Object({
+  test_id: Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[1-9][0-9]{0,17}$' })]),
+  method: Type.Union([Type.Literal('PUT'), Type.Literal('DELETE')]),
+});
+export type TestPassBody = Static<typeof TestPassBody>;
+
+/** test/pass result: `pass` 1 passed, 0 failed, null not decided yet. */
+export const TestPassResult = Type.Object({
+  test_id: Type.Integer(),
+  pass: Type.Union([Type.Integer(), Type.Null()]),
+});
+export type TestPassResult = Static<typeof TestPassResult>;

@@ -1,0 +1,339 @@
+import {
+  MAX_DISPLAY_COUNT_DEFAULT,
+  MAX_DISPLAY_COUNT_MAX,
+  MAX_DISPLAY_COUNT_MIN,
+  SEARCH_COUNT_CAP,
+  type TesterRow,
+  type TesterSearchQuery,
+  type TesterSearchResult,
+} from '../../../contract/examinees';
+import type { Db } from '../db/db';
+import type { AuthContext } from './app-types';
+import { FieldError, MSG } from './management-errors';
+import { MANAGEMENT_TIME_ZONE, parseDate, parseTime, sqlDisplayTime } from './management-time';
+
+/** A validated examinee search: every filter normalised, plus the caller's group scope. */
+export interface TesterFilter {
+  /** Test managers (actor 3) see only their own group (spec §6); null for actors 4 and 5. */
+  scopeGroupId: number | null;
+  /** True when the caller is scoped but has no group: nothing matches. */
+  scopeNone: boolean;
+  groupId: number | null;
+  groupCode: string | null;
+  loginId: string | null;
+  testName: string | null;
+  region: string | null;
+  /** `yyyy-MM-dd HH:mm:ss` wall-clock, inclusive lower bound. */
+  from: string | null;
+  /** `yyyy-MM-dd HH:mm:ss` wall-clock, and whether the bound is inclusive ('<=') or exclusive ('<'). */
+  to: { at: string; op: '<' | '<=' } | null;
+  /** When `to` is exclusive, how much to add to it ('1 day' for a date only, '1 minute' for HH:mm). */
+  toPlus: string | null;
+  examName: string | null;
+  likeSearch: boolean;
+  record: 0 | 1 | null;
+  withMark: 0 | 1 | null;
+  cheatingFrom: number | null;
+  cheatingTo: number | null;
+  score: number | null;
+  aiAnalysisFlag: number | null;
+  aiAnalysisBatchFlag: number | null;
+  aiNamematch: number | null;
+  markId: number | null;
+  sortKey: number;
+  /** 0 descending, 1 ascending. */
+  sortOrder: 0 | 1;
+  page: number;
+  perPage: number;
+  exactCount: boolean;
+}
+
+// Fields that are conditions; paging, sorting and the fuzzy flag alone are not (spec §8 "no search
+// parameters for the download").
+const CONDITION_FIELDS = [
+  'group',
+  'group_text',
+  'login_id',
+  'test_name',
+  'region',
+  'test_at_date_from',
+  'test_at_date_to',
+  'test_at_time_from',
+  'test_at_time_to',
+  'exam_name',
+  'record',
+  'with_mark',
+  'cheating_level_from',
+  'cheating_level_to',
+  'score',
+  'ai_analysis_flag',
+  'ai_analysis_batch_flag',
+  'ai_namematch',
+  'mark_id',
+] as const satisfies readonly (keyof TesterSearchQuery)[];
+
+/** True when at least one search condition (not paging or sorting) is filled in. */
+export function hasSearchConditions(q: TesterSearchQuery): boolean {
+  return CONDITION_FIELDS.some((k) => {
+    const v = q[k];
+    return v !== undefined && v !== '' && !(typeof v === 'string' && v.trim() === '');
+  });
+}
+
+function text(v: string | undefined): string | null {
+  const t = v?.trim() ?? '';
+  return t === '' ? null : t;
+}
+
+function int(v: number | '' | undefined): number | null {
+  return v === undefined || v === '' ? null : v;
+}
+
+function flag(v: number | '' | undefined, field: string): 0 | 1 | null {
+  const n = int(v);
+  if (n === null) return null;
+  if (n !== 0 && n !== 1) throw new FieldError(field, `${field} must be 0 or 1.`);
+  return n;
+}
+
+function range(v: number | '' | undefined, field: string, min: number, max: number, dflt: number): number {
+  const n = int(v) ?? dflt;
+  if (n < min || n > max) throw new FieldError(field, `${field} must be between ${min} and ${max}.`);
+  return n;
+}
+
+const DATE_LABELS = {
+  test_at_date_from: '試験日(From)',
+  test_at_date_to: '試験日(To)',
+  test_at_time_from: '試験時間(From)',
+  test_at_time_to: '試験時間(To)',
+} as const;
+
+/**
+ * Validates a search request (spec §3, §5) for the caller. Date/time combinations permitted (spec §5
+ * "the from/to date and time combination must be permitted"): a time only with the date on the same
+ * side, and from not after to. A `to` time given as HH:mm includes that whole minute; a `to` date
+ * without time includes that whole day.
+ */
+export function parseTesterSearch(
+  q: TesterSearchQuery,
+  auth: Pick<AuthContext, 'actor' | 'groupId'>,
+): TesterFilter {
+  const groupId = int(q.group);
+  const groupCode = text(q.group_text);
+  if (groupId !== null && groupCode !== null) throw new FieldError('group_text', MSG.groupOrCode);
+
+  const date = (field: 'test_at_date_from' | 'test_at_date_to') => {
+    const t = text(q[field]);
+    if (t === null) return null;
+    const d = parseDate(t);
+    if (d === null) throw new FieldError(field, MSG.date(DATE_LABELS[field]));
+    return d;
+  };
+  const time = (field: 'test_at_time_from' | 'test_at_time_to') => {
+    const t = text(q[field]);
+    if (t === null) return null;
+    const parsed = parseTime(t);
+    if (parsed === null) throw new FieldError(field, MSG.date(DATE_LABELS[field]));
+    return { at: parsed, withSeconds: t.split(':').length === 3 };
+  };
+  const dateFrom = date('test_at_date_from');
+  const dateTo = date('test_at_date_to');
+  const timeFrom = time('test_at_time_from');
+  const timeTo = time('test_at_time_to');
+  if (timeFrom && !dateFrom) throw new FieldError('test_at_time_from', MSG.dateCombination);
+  if (timeTo && !dateTo) throw new FieldError('test_at_time_to', MSG.dateCombination);
+  const from = dateFrom ? `${dateFrom} ${timeFrom?.at ?? '00:00:00'}` : null;
+  let to: TesterFilter['to'] = null;
+  let toPlus: string | null = null;
+  if (dateTo) {
+    if (!timeTo) {
+      to = { at: `${dateTo} 00:00:00`, op: '<' };
+      toPlus = '1 day';
+    } else if (timeTo.withSeconds) {
+      to = { at: `${dateTo} ${timeTo.at}`, op: '<=' };
+    } else {
+      to = { at: `${dateTo} ${timeTo.at}`, op: '<' };
+      toPlus = '1 minute';
+    }
+  }
+  // Lexical order of normalised 'yyyy-MM-dd HH:mm:ss' is chronological.
+  if (from && dateTo && from > `${dateTo} ${timeTo?.at ?? '23:59:59'}`) {
+    throw new FieldError('test_at_date_to', MSG.dateCombination);
+  }
+
+  const scoped = auth.actor === 3;
+  return {
+    scopeGroupId: scoped ? auth.groupId : null,
+    scopeNone: scoped && auth.groupId === null,
+    groupId,
+    groupCode,
+    loginId: text(q.login_id),
+    testName: text(q.test_name),
+    region: text(q.region),
+    from,
+    to,
+    toPlus,
+    examName: text(q.exam_name),
+    likeSearch: flag(q.is_like_search, 'is_like_search') === 1,
+    record: flag(q.record, 'record'),
+    withMark: flag(q.with_mark, 'with_mark'),
+    cheatingFrom: int(q.cheating_level_from),
+    cheatingTo: int(q.cheating_level_to),
+    score: int(q.score),
+    aiAnalysisFlag: int(q.ai_analysis_flag),
+    aiAnalysisBatchFlag: int(q.ai_analysis_batch_flag),
+    aiNamematch: int(q.ai_namematch),
+    markId: int(q.mark_id),
+    sortKey: range(q.sort_key, 'sort_key', 1, 11, 4),
+    sortOrder: range(q.sort_order, 'sort_order', 0, 1, 0) as 0 | 1,
+    page: range(q.page, 'page', 1, 1_000_000, 1),
+    perPage: range(
+      q.max_display_count,
+      'max_display_count',
+      MAX_DISPLAY_COUNT_MIN,
+      MAX_DISPLAY_COUNT_MAX,
+      MAX_DISPLAY_COUNT_DEFAULT,
+    ),
+    exactCount: int(q.exact_count) === 1,
+  };
+}
+
+/** Escapes LIKE wildcards so user text matches literally (ESCAPE '\'). */
+function likeEscape(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => '\\' + c);
+}
+
+/** The WHERE clause over `tests t` (no join needed) with its parameters, starting at $1. */
+export function testerWhere(f: TesterFilter): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  const w: string[] = [];
+  if (f.scopeNone) w.push('false');
+  if (f.scopeGroupId !== null) w.push(`t.group_id = ${p(f.scopeGroupId)}`);
+  if (f.groupId !== null) w.push(`t.group_id = ${p(f.groupId)}`);
+  if (f.groupCode !== null)
+    w.push(`t.group_id = (SELECT id FROM exam_groups WHERE code = ${p(f.groupCode)})`);
+  if (f.loginId !== null) w.push(`t.login_id = ${p(f.loginId)}`);
+  if (f.testName !== null) w.push(`t.test_name = ${p(f.testName)}`);
+  if (f.region !== null) w.push(`t.region = ${p(f.region)}`);
+  const tz = `'${MANAGEMENT_TIME_ZONE}'`;
+  if (f.from !== null) w.push(`t.test_at >= (${p(f.from)}::timestamp AT TIME ZONE ${tz})`);
+  if (f.to !== null) {
+    const plus = f.toPlus ? ` + ${p(f.toPlus)}::interval` : '';
+    w.push(`t.test_at ${f.to.op} ((${p(f.to.at)}::timestamp${plus}) AT TIME ZONE ${tz})`);
+  }
+  if (f.examName !== null) {
+    // pg_trgm GIN index (tests_exam_name_trgm_idx) serves the ILIKE; the btree of 0004 serves equality.
+    if (f.likeSearch) w.push(`t.exam_name ILIKE ${p('%' + likeEscape(f.examName) + '%')} ESCAPE '\\'`);
+    else w.push(`t.exam_name = ${p(f.examName)}`);
+  }
+  if (f.record !== null) w.push(`t.record = ${p(f.record === 1)}`);
+  if (f.withMark !== null) w.push(`t.with_mark = ${p(f.withMark === 1)}`);
+  if (f.cheatingFrom !== null) w.push(`t.cheating_level >= ${p(f.cheatingFrom)}`);
+  if (f.cheatingTo !== null) w.push(`t.cheating_level <= ${p(f.cheatingTo)}`);
+  if (f.score !== null) w.push(`t.total_score >= ${p(f.score)}`);
+  if (f.aiAnalysisFlag !== null) w.push(`t.ai_analysis_flag = ${p(f.aiAnalysisFlag)}`);
+  if (f.aiAnalysisBatchFlag !== null) w.push(`t.ai_analysis_batch_flag = ${p(f.aiAnalysisBatchFlag)}`);
+  if (f.aiNamematch !== null) w.push(`t.ai_namematch <= ${p(f.aiNamematch)}`);
+  if (f.markId !== null) {
+    w.push(`EXISTS (SELECT 1 FROM markings m WHERE m.test_id = t.id AND m.mark_id = ${p(f.markId)})`);
+  }
+  return { sql: w.length ? w.join(' AND ') : 'true', params };
+}
+
+const SORT_COLUMNS: Record<number, string> = {
+  1: 'g.name',
+  2: 't.test_name',
+  3: 't.region',
+  4: 't.test_at',
+  5: 't.exam_name',
+  6: 't.with_mark',
+  7: 't.total_score',
+  8: 't.record',
+  9: 't.login_id',
+  10: 't.cheating_level',
+  11: 't.id',
+};
+
+const ROW_SELECT = `SELECT t.id AS test_id, g.name AS "group", t.group_id, t.test_name, t.region,
+    ${sqlDisplayTime('t.test_at')} AS test_at, ${sqlDisplayTime('t.stop_at')} AS stop_at,
+    t.exam_name, t.with_mark::int AS with_mark, t.record::int AS record, t.user_id, t.login_id,
+    t.cheating_level, t.total_score, t.pass::int AS pass
+  FROM tests t LEFT JOIN exam_groups g ON g.id = t.group_id`;
+
+/**
+ * Counts matches, stopping at `cap + 1` rows so a broad filter over a million rows costs a bounded scan
+ * (perf-reliability §4: "counts above 10k return ≥ 10,000 unless an exact count is asked for").
+ */
+export async function countTesters(
+  db: Db,
+  f: TesterFilter,
+  cap: number | null,
+): Promise<{ count: number; capped: boolean }> {
+  const { sql, params } = testerWhere(f);
+  if (cap === null) {
+    const r = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM tests t WHERE ${sql}`, params);
+    return { count: r.rows[0]?.n ?? 0, capped: false };
+  }
+  const r = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM tests t WHERE ${sql} LIMIT ${cap + 1}) s`,
+    params,
+  );
+  const n = r.rows[0]?.n ?? 0;
+  return n > cap ? { count: cap, capped: true } : { count: n, capped: false };
+}
+
+/**
+ * One page of the examinee search. Paging is OFFSET-based because the screen asks for page numbers; the
+ * count cap bounds the page count, and ordering always ends on the id so pages never overlap.
+ */
+export async function searchTesters(db: Db, f: TesterFilter): Promise<TesterSearchResult> {
+  const { count, capped } = await countTesters(db, f, f.exactCount ? null : SEARCH_COUNT_CAP);
+  const pageCount = Math.max(1, Math.ceil(count / f.perPage));
+  const { sql, params } = testerWhere(f);
+  const dir = f.sortOrder === 1 ? 'ASC' : 'DESC';
+  const col = SORT_COLUMNS[f.sortKey] ?? 't.test_at';
+  const order = col === 't.id' ? `t.id ${dir}` : `${col} ${dir}, t.id ${dir}`;
+  const offset = (f.page - 1) * f.perPage;
+  const rows =
+    offset >= count && !capped
+      ? []
+      : (
+          await db.query<TesterRow>(
+            `${ROW_SELECT} WHERE ${sql} ORDER BY ${order} LIMIT ${f.perPage} OFFSET ${offset}`,
+            params,
+          )
+        ).rows;
+  return {
+    count,
+    count_capped: capped,
+    page_count: pageCount,
+    page: f.page,
+    max_display_count: f.perPage,
+    testers: rows,
+  };
+}
+
+/**
+ * Every match in batches, by ascending test id (keyset on the primary key, so each batch is an index
+ * range however deep the export goes). For the CSV export.
+ */
+export async function* testerBatches(db: Db, f: TesterFilter, batchSize = 1000): AsyncGenerator<TesterRow[]> {
+  const { sql, params } = testerWhere(f);
+  let last = 0;
+  for (;;) {
+    const n = params.length;
+    const { rows } = await db.query<TesterRow>(
+      `${ROW_SELECT} WHERE ${sql} AND t.id > $${n + 1} ORDER BY t.id LIMIT $${n + 2}`,
+      [...params, last, batchSize],
+    );
+    if (rows.length === 0) return;
+    yield rows;
+    last = rows[rows.length - 1]!.test_id;
+    if (rows.length < batchSize) return;
+  }
+}

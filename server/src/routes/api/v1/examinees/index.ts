@@ -1,0 +1,231 @@
+import {
+  TestPassBody,
+  TestPassQuery,
+  TestPassResult,
+  TesterConditionsResult,
+  TesterSearchQuery,
+  TesterSearchResult,
+  type TesterRow,
+} from '../../../../../../contract/examinees';
+import { Envelope, MANAGER_ACTORS } from '../../../../../../contract/common';
+import { ApiError } from '../../../../lib/api-error';
+import type { App, AuthContext } from '../../../../lib/app-types';
+import { audit } from '../../../../lib/audit';
+import { csvStream } from '../../../../lib/csv';
+import { installFieldErrorHandler } from '../../../../lib/management-errors';
+import { stampInZone } from '../../../../lib/management-time';
+import {
+  countTesters,
+  hasSearchConditions,
+  parseTesterSearch,
+  searchTesters,
+  testerBatches,
+} from '../../../../lib/search-testers';
+
+/** CSV columns of downloadExamUserList (spec §2 result table, plus ids, stop time, cheating level, pass). */
+const CSV_HEADER = [
+  '受験ID',
+  '試験団体',
+  '試験名',
+  '会場',
+  '試験日時',
+  '終了日時',
+  '受験者名',
+  'ログインID',
+  '受験者ID',
+  'マーキング',
+  '不正レベル',
+  'スコア',
+  '保存データ',
+  '合否',
+] as const;
+
+function csvValues(r: TesterRow) {
+  return [
+    r.test_id,
+    r.group,
+    r.test_name,
+    r.region,
+    r.test_at,
+    r.stop_at,
+    r.exam_name,
+    r.login_id,
+    r.user_id,
+    r.with_mark,
+    r.cheating_level,
+    r.total_score,
+    r.record,
+    r.pass,
+  ];
+}
+
+/** The pass value and group of one test the caller may see; 404 when missing or in another group. */
+async function loadPass(app: App, auth: AuthContext, testId: number): Promise<{ pass: number | null }> {
+  const { rows } = await app.db.query<{ pass: number | null; group_id: number | null }>(
+    'SELECT pass::int AS pass, group_id FROM tests WHERE id = $1',
+    [testId],
+  );
+  const row = rows[0];
+  // spec §6: a test manager works on their own group only; another group's test is reported as missing.
+  if (!row || (auth.actor === 3 && (auth.groupId === null || row.group_id !== auth.groupId))) {
+    throw new ApiError(404, 'not_found', 'No such test.');
+  }
+  return { pass: row.pass };
+}
+
+/** testers.php, testers/conditions.php, downloadExamUserList.php and test/pass.php (spec §7). */
+export default async function examineesRoutes(app: App): Promise<void> {
+  installFieldErrorHandler(app);
+
+  app.get(
+    '/testers.php',
+    {
+      config: { access: MANAGER_ACTORS },
+      schema: { querystring: TesterSearchQuery, response: { 200: Envelope(TesterSearchResult) } },
+    },
+    async (request, reply) => {
+      const filter = parseTesterSearch(request.query, request.auth!);
+      return reply.ok(await searchTesters(app.db, filter));
+    },
+  );
+
+  app.get(
+    '/testers/conditions.php',
+    {
+      config: { access: MANAGER_ACTORS },
+      schema: { response: { 200: Envelope(TesterConditionsResult) } },
+    },
+    async (request, reply) => {
+      const auth = request.auth!;
+      const scoped = auth.actor === 3;
+      // A test manager without a group sees nothing (group id 0 matches no row).
+      const scope = scoped ? [auth.groupId ?? 0] : [];
+      const where = scoped ? 'WHERE group_id = $1' : '';
+      const groups = await app.db.query<{ id: number; code: string; name: string }>(
+        `SELECT id, code, name FROM exam_groups ${scoped ? 'WHERE id = $1' : ''} ORDER BY name, id`,
+        scope,
+      );
+      const distinct = async (col: 'test_name' | 'region') =>
+        (
+          await app.db.query<{ v: string }>(
+            `SELECT DISTINCT ${col} AS v FROM tests ${where ? where + ` AND ${col} <> ''` : `WHERE ${col} <> ''`} ORDER BY 1 LIMIT 1000`,
+            scope,
+          )
+        ).rows.map((r) => r.v);
+      const levels = await app.db.query<{ v: number }>(
+        `SELECT DISTINCT cheating_level AS v FROM tests ${where} ORDER BY 1 LIMIT 100`,
+        scope,
+      );
+      const marks = await app.db.query<{ id: number; message: string; label: string }>(
+        'SELECT id, message, label FROM marks WHERE display = 1 ORDER BY order_id, id',
+      );
+      const times: string[] = [];
+      for (let m = 0; m < 24 * 60; m += 30) {
+        times.push(`${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`);
+      }
+      const yesNo = [
+        { value: 1, label: 'あり' },
+        { value: 0, label: 'なし' },
+      ];
+      const result: TesterConditionsResult = {
+        groups: groups.rows,
+        test_names: await distinct('test_name'),
+        regions: await distinct('region'),
+        records: yesNo,
+        with_marks: yesNo,
+        marks: marks.rows,
+        cheating_level: levels.rows.map((r) => r.v),
+        ai_analysis_flag: [
+          { value: 0, label: '未実施' },
+          { value: 1, label: '実施済' },
+        ],
+        times,
+      };
+      return reply.ok(result);
+    },
+  );
+
+  app.get(
+    '/downloadExamUserList.php',
+    {
+      config: { access: MANAGER_ACTORS },
+      schema: { querystring: TesterSearchQuery },
+    },
+    async (request, reply) => {
+      const auth = request.auth!;
+      if (!hasSearchConditions(request.query)) {
+        // spec §8: "an error saying there are no search parameters for the download".
+        throw new ApiError(
+          400,
+          'bad_request',
+          'ダウンロードする検索条件が指定されていません。検索条件を1つ以上指定してください。',
+        );
+      }
+      const filter = parseTesterSearch(request.query, auth);
+      const { count } = await countTesters(app.db, filter, null);
+      await audit(app.db, {
+        type: 'export.testers_csv',
+        actor: auth.actor,
+        userId: auth.userId,
+        loginId: auth.loginId,
+        ip: request.ip,
+        target: 'downloadExamUserList',
+        // perf-reliability §5: ids only, no personal data, so the filter names are logged, not their values.
+        details: JSON.stringify({
+          rows: count,
+          conditions: Object.entries(request.query)
+            .filter(([, v]) => v !== '' && v !== undefined)
+            .map(([k]) => k),
+        }),
+      });
+      const fileName = `exam_user_resultinfo_csv_${stampInZone(new Date())}.csv`;
+      const stream = csvStream(CSV_HEADER, testerBatches(app.db, filter), csvValues);
+      return reply
+        .header('Content-Type', 'text/csv; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="${fileName}"`)
+        .header('X-Total-Rows', String(count))
+        .header('Access-Control-Expose-Headers', 'Content-Disposition, X-Total-Rows')
+        .header('Cache-Control', 'no-store')
+        .send(stream);
+    },
+  );
+
+  app.get(
+    '/test/pass.php',
+    {
+      config: { access: MANAGER_ACTORS },
+      schema: { querystring: TestPassQuery, response: { 200: Envelope(TestPassResult) } },
+    },
+    async (request, reply) => {
+      const testId = Number(request.query.test_id);
+      const { pass } = await loadPass(app, request.auth!, testId);
+      return reply.ok({ test_id: testId, pass } satisfies TestPassResult);
+    },
+  );
+
+  app.post(
+    '/test/pass.php',
+    {
+      config: { access: MANAGER_ACTORS },
+      schema: { body: TestPassBody, response: { 200: Envelope(TestPassResult) } },
+    },
+    async (request, reply) => {
+      const auth = request.auth!;
+      const testId = Number(request.body.test_id);
+      await loadPass(app, auth, testId);
+      // spec §4 "Test pass": status 1 after PUT, 0 after DELETE.
+      const pass = request.body.method === 'PUT' ? 1 : 0;
+      await app.db.query('UPDATE tests SET pass = $2, updated_at = now() WHERE id = $1', [testId, pass]);
+      await audit(app.db, {
+        type: 'test.pass',
+        actor: auth.actor,
+        userId: auth.userId,
+        loginId: auth.loginId,
+        ip: request.ip,
+        target: `test:${testId}`,
+        details: JSON.stringify({ pass }),
+      });
+      return reply.ok({ test_id: testId, pass } satisfies TestPassResult);
+    },
+  );
+}
