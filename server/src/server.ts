@@ -5,6 +5,9 @@ import { openDb } from './db/db';
 import { migrate } from './db/migrate';
 import { seedDemo, hasDemoData } from './db/seed-demo';
 import { buildApp } from './app';
+import { startRetentionScheduler } from './lib/retention-job';
+import { createObjectStorage } from './lib/object-storage';
+import { recordingSettings } from './lib/recording-settings';
 
 /** `npm start`: migrate, seed the demo on first run (or with --reset-demo), serve, print the start-up URLs. */
 async function main() {
@@ -19,6 +22,13 @@ async function main() {
     console.log(resetDemo ? 'Demo data re-created.' : 'Demo data created.');
   }
   const app = await buildApp({ config, db });
+  // Retention is enforced, not only shown (issue #7): a daily job deletes what the plan lists.
+  const storage = createObjectStorage({
+    bucket: recordingSettings().bucket,
+    local: () => (app.hasDecorator('s3local') ? app.s3local : null),
+  });
+  const retention = startRetentionScheduler(app, { deleteObject: (ref) => storage.deleteObject(ref) });
+  app.addHook('onClose', async () => retention.stop());
   const close = async () => {
     await app.close();
     await db.close();
@@ -35,7 +45,9 @@ async function main() {
     console.log(`  examinee (AI identity check):      ${o}/s/demo-tester-ai  login tester01 … tester12`);
     console.log(`  checker:                           ${o}/s/demo-checker    login checker01 … checker03`);
     console.log(`  test manager:                      ${o}/s/demo-manager    login manager01`);
-    console.log(`  system manager / supervisor:       ${o}/s/demo-admin      login sysadmin01 / supervisor01`);
+    console.log(
+      `  system manager / supervisor:       ${o}/s/demo-admin      login sysadmin01 / supervisor01`,
+    );
   }
 }
 

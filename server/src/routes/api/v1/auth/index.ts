@@ -280,6 +280,11 @@ export default async function authRoutes(app: App): Promise<void> {
           await tx.query(`UPDATE users SET updated_at = now() WHERE id = $1`, [auth.userId]);
         } else {
           await tx.query(`UPDATE users SET status = 0, updated_at = now() WHERE id = $1`, [auth.userId]);
+          // A checker who logs out is silent from now on: its examinees go back to waiting at the next sweep
+          // instead of after 3 × matchingTimeout (spec §2: the logout warns that connections will be cut).
+          if (auth.actor === 2) {
+            await tx.query(`UPDATE checker_presence SET stale_at = now() WHERE checker_id = $1`, [auth.userId]);
+          }
         }
       });
       await audit(app.db, {

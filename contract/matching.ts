@@ -1,0 +1,247 @@
+import { Type, type Static } from 'typebox';
+import { Id } from './common';
+
+/** Matching values of spec §4: -1 invalid, 0 none, 1 waiting, 2 connected. */
+export const MATCHING_STATUS = { invalid: -1, none: 0, waiting: 1, connected: 2 } as const;
+export type MatchingStatus = (typeof MATCHING_STATUS)[keyof typeof MATCHING_STATUS];
+
+/** Matching command of spec §4: 1 = reset the signaling channel (0 = nothing to do). */
+export const MATCHING_COMMAND = { none: 0, resetSignalingChannel: 1 } as const;
+
+/** Channel status a poll reports (spec §4 "Matching channel status"). */
+export const ChannelStatus = Type.Union([
+  Type.Literal('open'),
+  Type.Literal('close'),
+  Type.Literal('failed'),
+  Type.Literal('error'),
+]);
+export type ChannelStatus = Static<typeof ChannelStatus>;
+
+/** Spec §9: a checker watches at most five examinees. */
+export const MAX_TESTERS_PER_CHECKER = 5;
+
+/** Largest `stats` object a poll may carry, as JSON text. */
+export const MATCHING_STATS_MAX_BYTES = 8 * 1024;
+
+/** Boolean as JSON or as a form value: true/false, 1/0, "true"/"false", "1"/"0". */
+export const BoolLike = Type.Union([
+  Type.Boolean(),
+  Type.Literal(0),
+  Type.Literal(1),
+  Type.Literal('0'),
+  Type.Literal('1'),
+  Type.Literal('true'),
+  Type.Literal('false'),
+]);
+export type BoolLike = Static<typeof BoolLike>;
+
+/**
+ * matching.php body. A tester (actor 1) reports its own channel: `tester_id` is optional and must be its own
+ * user id. A checker (actor 2) reports its liveness; with `tester_id` (one of its matched testers) its
+ * `channel_status` counts toward that matching's checker retries and `matching_command: 1` asks that tester
+ * to reset its signaling channel. A tester's `matching_command: 1` acknowledges a reset.
+ */
+export const MatchingBody = Type.Object({
+  tester_id: Type.Optional(Id),
+  channel_status: Type.Optional(ChannelStatus),
+  /** Free-form connection statistics (at most MATCHING_STATS_MAX_BYTES as JSON). */
+  stats: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  matching_command: Type.Optional(
+    Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal('0'), Type.Literal('1')]),
+  ),
+});
+export type MatchingBody = Static<typeof MatchingBody>;
+
+/**
+ * Signaling channel credentials of spec §3. Valid only with region, both keys and the channel name. The
+ * tester receives them for its own channel (MASTER); a checker for each matched tester's channel (VIEWER).
+ */
+export const SignalingChannel = Type.Object({
+  region: Type.String(),
+  access_key_id: Type.String(),
+  secret_access_key: Type.String(),
+  session_token: Type.String(),
+  channel_name: Type.String(),
+  /** KVS endpoint override: present only with the local stand-in (`<origin>/kvs`). */
+  endpoint: Type.Optional(Type.String()),
+  /** When the credentials expire (ISO 8601); ask kvs_reconnect for fresh ones before then. */
+  expiration: Type.String(),
+});
+export type SignalingChannel = Static<typeof SignalingChannel>;
+
+/** Start-up parameters as stored for the sitting (snake_case; secrets removed). */
+export const StartupParameters = Type.Record(Type.String(), Type.Unknown());
+
+/** Matching of spec §3. */
+export const Matching = Type.Object({
+  /** The matching's id. */
+  monitor_id: Type.Integer(),
+  /** The examinee's user id. */
+  tester_id: Type.Integer(),
+  /** The sitting (tests.id). */
+  test_id: Type.Integer(),
+  checker_id: Type.Union([Type.Integer(), Type.Null()]),
+  file_name: Type.String(),
+  matching_status: Type.Integer({ minimum: -1, maximum: 2 }),
+  login_id: Type.String(),
+  ex_login_id: Type.Union([Type.String(), Type.Null()]),
+  exam_name: Type.String(),
+  r_exam_name: Type.String(),
+  /** Tester state of spec §4 (0 none … 7 finish exam). */
+  tester_status: Type.Integer(),
+  rejected: Type.Integer(),
+  kicked: Type.Integer(),
+  /** Seconds since the matching was created. */
+  matching_total_time: Type.Integer(),
+  /** Seconds spent connected (status 2), including the current connection. */
+  matching_connected_time: Type.Integer(),
+  startup_parameters: StartupParameters,
+  /** 1 = reset the signaling channel; delivered once to the side it is meant for. */
+  matching_command: Type.Integer(),
+  /** Null when the receiver needs no channel (not proctored, kicked, invalid). */
+  signaling_channel: Type.Union([SignalingChannel, Type.Null()]),
+});
+export type Matching = Static<typeof Matching>;
+
+/** matching.php result: the caller's matchings and the server-chosen poll interval in seconds. */
+export const MatchingResult = Type.Object({
+  matchings: Type.Array(Matching),
+  matching_timeout: Type.Integer({ minimum: 1 }),
+});
+export type MatchingResult = Static<typeof MatchingResult>;
+
+/**
+ * delete_matching.php body. `tester_id` may be omitted by a tester (itself). With `monitor_id`, only that
+ * matching is deleted (spec §4: a delayed deletion happens only if the same matching is still present).
+ */
+export const DeleteMatchingBody = Type.Object({
+  tester_id: Type.Optional(Id),
+  monitor_id: Type.Optional(Id),
+});
+export type DeleteMatchingBody = Static<typeof DeleteMatchingBody>;
+
+/** delete_matching.php result: whether a matching was closed, and the id of the tester's active matching. */
+export const DeleteMatchingResult = Type.Object({
+  deleted: Type.Boolean(),
+  monitor_id: Type.Union([Type.Integer(), Type.Null()]),
+});
+export type DeleteMatchingResult = Static<typeof DeleteMatchingResult>;
+
+/** kvs_reconnect.php query; a tester may omit `tester_id` (itself). */
+export const KvsReconnectQuery = Type.Object({ tester_id: Type.Optional(Id) });
+export type KvsReconnectQuery = Static<typeof KvsReconnectQuery>;
+
+/** kvs_reconnect.php result: the matching with fresh credentials, or null when there is none. */
+export const KvsReconnectResult = Type.Union([Matching, Type.Null()]);
+export type KvsReconnectResult = Static<typeof KvsReconnectResult>;
+
+/** tester/monitor_activate.php body: `monitor_id` is the checker's user id. */
+export const MonitorActivateBody = Type.Object({
+  monitor_id: Id,
+  activation: BoolLike,
+});
+export type MonitorActivateBody = Static<typeof MonitorActivateBody>;
+
+/** tester/monitor_activate.php result: the activation now stored. */
+export const MonitorActivateResult = Type.Object({
+  monitor_id: Type.Integer(),
+  activation: Type.Boolean(),
+});
+export type MonitorActivateResult = Static<typeof MonitorActivateResult>;
+
+/** One monitor (checker) of tester/monitor_activate_list.php. */
+export const MonitorActivation = Type.Object({
+  monitor_id: Type.Integer(),
+  login_id: Type.String(),
+  name: Type.String(),
+  activation: Type.Boolean(),
+  matching_count: Type.Integer(),
+  /** ISO 8601 time of the checker's last matching poll, or null when it never polled. */
+  last_poll_at: Type.Union([Type.String(), Type.Null()]),
+  /** Polled within 3 × its matching timeout. */
+  online: Type.Boolean(),
+});
+export type MonitorActivation = Static<typeof MonitorActivation>;
+
+/** tester/monitor_activate_list.php result. */
+export const MonitorActivateListResult = Type.Object({ monitors: Type.Array(MonitorActivation) });
+export type MonitorActivateListResult = Static<typeof MonitorActivateListResult>;
+
+/** A checker in checkers/monitoring (spec §3). */
+export const MonitoringChecker = Type.Object({
+  id: Type.Integer(),
+  login_id: Type.String(),
+  ex_login_id: Type.Union([Type.String(), Type.Null()]),
+  target: Type.String(),
+  admin_name: Type.String(),
+});
+export type MonitoringChecker = Static<typeof MonitoringChecker>;
+
+/** A tester entry in checkers/monitoring (spec §3). */
+export const MonitoringTester = Type.Object({
+  /** The examinee's user id. */
+  id: Type.Integer(),
+  test_id: Type.Integer(),
+  /** The active matching's id, or null when the tester has none. */
+  monitor_id: Type.Union([Type.Integer(), Type.Null()]),
+  login_id: Type.String(),
+  ex_login_id: Type.Union([Type.String(), Type.Null()]),
+  is_mc_startup: Type.Integer(),
+  target: Type.String(),
+  exam_name: Type.String(),
+  status: Type.Integer(),
+  rejected: Type.Integer(),
+  kicked: Type.Integer(),
+  exam_url: Type.String(),
+  startup_parameters: Type.Object({
+    is_auth: Type.Integer(),
+    is_proctor: Type.Integer(),
+    is_record: Type.Integer(),
+    is_summary: Type.Integer(),
+    /** Surrounding quotes stripped; a quoted empty string is empty (spec §5). */
+    memo: Type.String(),
+  }),
+  matching_status: Type.Integer({ minimum: -1, maximum: 2 }),
+  /**
+   * In not_matchings: 1 = on hold (cannot be assigned now: proctoring off, rejected, or not polling),
+   * 0 = waiting for a checker (spec §2 states "wait" and "on hold").
+   */
+  on_hold: Type.Integer(),
+});
+export type MonitoringTester = Static<typeof MonitoringTester>;
+
+/** checkers/monitoring.php result (spec §3). */
+export const CheckersMonitoringResult = Type.Object({
+  matchings: Type.Array(Type.Object({ checker: MonitoringChecker, testers: Type.Array(MonitoringTester) })),
+  not_matchings: Type.Array(MonitoringTester),
+  kicked_users: Type.Array(MonitoringTester),
+});
+export type CheckersMonitoringResult = Static<typeof CheckersMonitoringResult>;
+
+/** checkers/matching_histories.php query: managers (4, 5) may name a checker; a checker sees its own. */
+export const MatchingHistoriesQuery = Type.Object({
+  checker_id: Type.Optional(Id),
+  limit: Type.Optional(
+    Type.Union([Type.Integer({ minimum: 1, maximum: 500 }), Type.String({ pattern: '^[1-9][0-9]{0,2}$' })]),
+  ),
+});
+export type MatchingHistoriesQuery = Static<typeof MatchingHistoriesQuery>;
+
+/** Matching history user of spec §3. */
+export const MatchingHistoryUser = Type.Object({
+  exam_user_id: Type.Integer(),
+  test_id: Type.Integer(),
+  login_id: Type.String(),
+  ex_login_id: Type.Union([Type.String(), Type.Null()]),
+  exam_name: Type.String(),
+  status: Type.Integer(),
+  /** Tester state name (spec §4): NONE, LOGIN, MATCHED, IDENTIFICATED, BEFORE_EXAM, EXAMING, INTERRUPTION_EXAM, FINISH_EXAM. */
+  status_string: Type.String(),
+  updated_at: Type.String(),
+  matched_at: Type.Union([Type.String(), Type.Null()]),
+});
+export type MatchingHistoryUser = Static<typeof MatchingHistoryUser>;
+
+/** checkers/matching_histories.php result: `users`, newest first. */
+export const MatchingHistoriesResult = Type.Object({ users: Type.Array(MatchingHistoryUser) });
+export type MatchingHistoriesResult = Static<typeof MatchingHistoriesResult>;

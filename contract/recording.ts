@@ -1,0 +1,162 @@
+import { Type, type Static, type TSchema } from 'typebox';
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+const RecordId = Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[1-9][0-9]{0,17}$' })]);
+
+/** spec §4 record (video) status codes. */
+export const MOVIE_STATUS = {
+  notConverted: '00',
+  converting: '01',
+  converted: '02',
+  analysisNotProcessed: '03',
+  analysisRequested: '04',
+  analysing: '05',
+  analysed: '06',
+  analysisError: '07',
+  conversionError: '08',
+} as const;
+export type MovieStatus = (typeof MOVIE_STATUS)[keyof typeof MOVIE_STATUS];
+
+/** S3's minimum size of every part but the last (spec §9 "part size threshold 5,242,880 bytes"). */
+export const RECORDING_PART_SIZE = 5_242_880;
+
+/** MIME types a recording may have (recorder.mimeType, media-stack.md §5 and §8 pitfall 14). */
+export const RECORDING_MIME_PATTERN = /^(video|audio)\/(webm|x-matroska|mp4)(\s*;[\x20-\x7e]{0,150})?$/i;
+
+// ---------------------------------------------------------------- tester/recording (POST)
+
+/** One part as the browser saw it (UploadPart's ETag; quotes optional). */
+export const ClientPart = Type.Object({
+  PartNumber: Type.Integer({ minimum: 1, maximum: 10_000 }),
+  ETag: Type.String({ minLength: 1, maxLength: 200 }),
+});
+export type ClientPart = Static<typeof ClientPart>;
+
+/**
+ * POST tester/recording.php. `method: 'PUT'` starts a recording (needs `mime_type`; `segment` optional, 1-based,
+ * next free one when absent; repeating a PUT for an open segment returns that record again). `method: 'DELETE'`
+ * ends one (needs `record_id`; `parts` optional, only cross-checked against the server's ListParts).
+ */
+export const RecordingPostBody = Type.Object({
+  method: Type.Union([Type.Literal('PUT'), Type.Literal('DELETE')]),
+  mime_type: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  segment: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+  record_id: Type.Optional(RecordId),
+  parts: Type.Optional(Type.Array(ClientPart, { maxItems: 10_000 })),
+});
+export type RecordingPostBody = Static<typeof RecordingPostBody>;
+
+/** The start form of RecordingPostBody, for the SPA. */
+export interface RecordingStartBody {
+  method: 'PUT';
+  mime_type: string;
+  segment?: number;
+}
+
+/** The end form of RecordingPostBody, for the SPA. */
+export interface RecordingEndBody {
+  method: 'DELETE';
+  record_id: number;
+  parts?: ClientPart[];
+}
+
+/**
+ * spec §3 "Recording credentials", plus what the browser's S3Client needs. The credentials are scoped to the
+ * one object key. `endpoint` is present only for a non-AWS store (the local stand-in's `<origin>/s3`); with
+ * it the client must use `forcePathStyle: true`. `interval` is the recorder timeslice in seconds (spec §9);
+ * `part_size` is the size every part but the last must reach (S3 refuses smaller ones at completion).
+ */
+export const RecordingCredentials = Type.Object({
+  record_id: Type.Integer(),
+  segment: Type.Integer(),
+  mime_type: Type.String(),
+  accessKeyId: Type.String(),
+  secretAccessKey: Type.String(),
+  sessionToken: Type.String(),
+  /** ISO time the credentials stop working; ask GET tester/recording.php for fresh ones before. */
+  expiration: Type.String(),
+  bucket: Type.String(),
+  key: Type.String(),
+  uploadId: Type.String(),
+  interval: Type.Integer(),
+  region: Type.String(),
+  endpoint: Type.Optional(Type.String()),
+  part_size: Type.Integer(),
+});
+export type RecordingCredentials = Static<typeof RecordingCredentials>;
+
+/** The answer to POST tester/recording.php method DELETE (the same on a repeated DELETE). */
+export const RecordingEndResult = Type.Object({
+  record_id: Type.Integer(),
+  completed: Type.Boolean(),
+  bucket: Type.String(),
+  key: Type.String(),
+  start_at: Type.String(),
+  stop_at: Nullable(Type.String()),
+  /** Bytes of the object (after the duration fix, its new size). */
+  size: Type.Integer(),
+  part_count: Type.Integer(),
+  /** '01' right after completion while the duration fix runs; then '02' (or '08' with `detail`). */
+  movie_status: Type.String(),
+  detail: Type.String(),
+  duration_ms: Nullable(Type.Integer()),
+});
+export type RecordingEndResult = Static<typeof RecordingEndResult>;
+
+/**
+ * GET tester/recording.php: fresh credentials for one of the tester's own open recordings; without
+ * `record_id`, for the newest one not yet ended.
+ */
+export const RecordingQuery = Type.Object({ record_id: Type.Optional(RecordId) });
+export type RecordingQuery = Static<typeof RecordingQuery>;
+
+// ---------------------------------------------------------------- recovery
+
+export const RecoveryBody = Type.Object({ record_id: RecordId });
+export type RecoveryBody = Static<typeof RecoveryBody>;
+
+/** A part the store holds. */
+export const StoredPart = Type.Object({
+  PartNumber: Type.Integer(),
+  ETag: Type.String(),
+  Size: Type.Integer(),
+});
+export type StoredPart = Static<typeof StoredPart>;
+
+/**
+ * POST recovery.php: the server's view of a recording, to resume after a reload. The client re-sends only the
+ * parts missing from `parts` (from `next_part_number`). `credentials` is null once `completed`.
+ */
+export const RecoveryResult = Type.Object({
+  record_id: Type.Integer(),
+  segment: Type.Integer(),
+  upload_id: Nullable(Type.String()),
+  key: Type.String(),
+  bucket: Type.String(),
+  parts: Type.Array(StoredPart),
+  next_part_number: Type.Integer(),
+  completed: Type.Boolean(),
+  movie_status: Type.String(),
+  part_size: Type.Integer(),
+  credentials: Nullable(RecordingCredentials),
+});
+export type RecoveryResult = Static<typeof RecoveryResult>;
+
+// ---------------------------------------------------------------- get_onetime_uri
+
+export const OnetimeUriQuery = Type.Object({ record_id: RecordId });
+export type OnetimeUriQuery = Static<typeof OnetimeUriQuery>;
+
+/**
+ * spec §3 "Record URI": a short-lived presigned GET of the recording, usable as `<video src>` (Range works).
+ * Ask again when playback fails after `expires_in` seconds.
+ */
+export const OnetimeUriResult = Type.Object({
+  id: Type.Integer(),
+  url: Type.String(),
+  expires_in: Type.Integer(),
+  mime_type: Type.String(),
+  movie_status: Type.String(),
+  duration_ms: Nullable(Type.Integer()),
+});
+export type OnetimeUriResult = Static<typeof OnetimeUriResult>;

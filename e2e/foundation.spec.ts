@@ -1,0 +1,145 @@
+import { expect, test } from '@playwright/test';
+import { LoginPage } from './pages/login-page';
+import { expectBodyId, expectNoAxeViolations } from './helpers';
+
+const ACTORS = [
+  { shortUrl: 'demo-tester', loginId: 'tester01', path: '/env-setting', bodyId: 'PRE00002' },
+  { shortUrl: 'demo-checker', loginId: 'checker01', path: '/monitoring', bodyId: 'PRE00006' },
+  { shortUrl: 'demo-manager', loginId: 'manager01', path: '/examinees', bodyId: 'PRE00007' },
+  { shortUrl: 'demo-admin', loginId: 'sysadmin01', path: '/management', bodyId: 'PRE00007' },
+  { shortUrl: 'demo-admin', loginId: 'supervisor01', path: '/management', bodyId: 'PRE00007' },
+];
+
+test.describe('every demo actor logs in and lands on its first page', () => {
+  for (const a of ACTORS) {
+    test(`${a.loginId} via /s/${a.shortUrl}`, async ({ page }) => {
+      await page.goto(`/s/${a.shortUrl}`);
+      await expect(page).toHaveURL(/\/login$/);
+      await expectBodyId(page, 'PRE00001');
+      await new LoginPage(page).login(a.loginId);
+      await expect(page).toHaveURL(new RegExp(`${a.path}$`));
+      await expectBodyId(page, a.bodyId);
+      // The header shows the user's name with the login id in parentheses.
+      await expect(page.getByRole('banner')).toContainText(new RegExp(`[（(]${a.loginId}[)）]`));
+    });
+  }
+});
+
+test('a wrong password shows the localized error and stays on /login', async ({ page }) => {
+  const login = new LoginPage(page);
+  await login.open();
+  await login.login('manager01', 'wrong-password');
+  await expect(page.getByRole('alert')).toContainText('ログインIDまたはパスワードが正しくありません。');
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('a page outside the actor’s list shows 403, an unknown path 404', async ({ page }) => {
+  const login = new LoginPage(page);
+  await login.open();
+  await login.login('manager01');
+  await expect(page).toHaveURL(/\/examinees$/);
+  await page.goto('/management');
+  await expect(page.locator('[data-status="403"]')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'アクセスできません' })).toBeVisible();
+  await page.goto('/no/such/page');
+  await expect(page.getByText('This page could not be found')).toBeVisible();
+  await page.goto('/examinees/not-a-number');
+  await expect(page.getByText('This page could not be found')).toBeVisible();
+});
+
+test('without login a protected page goes to /login', async ({ page }) => {
+  await page.goto('/management');
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('an unsupported browser reaches the right alerting page', async ({ browser }) => {
+  const ctx = await browser.newContext({
+    userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0',
+  });
+  const page = await ctx.newPage();
+  await page.goto('/?actor=2');
+  await expect(page).toHaveURL(/\/alerting\/excluded-browser$/);
+  await expect(page.getByRole('heading', { name: 'ページ表示エラー' })).toBeVisible();
+  await ctx.close();
+});
+
+test('an old Chrome reaches excluded-browser-version', async ({ browser }) => {
+  const ctx = await browser.newContext({
+    userAgent:
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/79.0.3945.130 Safari/537.36',
+  });
+  const page = await ctx.newPage();
+  await page.goto('/?actor=2');
+  await expect(page).toHaveURL(/\/alerting\/excluded-browser-version$/);
+  await ctx.close();
+});
+
+test('lang=en shows English, and a refresh keeps it', async ({ page }) => {
+  await page.goto('/?actor=3&lang=en');
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
+});
+
+test('the login route downloads no media, AWS, management or examinee code', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('response', async (r) => {
+    if (r.request().resourceType() === 'script') scripts.push(await r.text().catch(() => ''));
+  });
+  await page.goto('/?actor=3');
+  await expect(page).toHaveURL(/\/login$/);
+  await page.waitForLoadState('networkidle');
+  const all = scripts.join('\n');
+  expect(all.length).toBeGreaterThan(1000);
+  for (const marker of ['SignalingClient', 'KinesisVideo', 'S3Client', 'CompleteMultipartUpload']) {
+    expect(all.includes(marker), marker).toBe(false);
+  }
+});
+
+test('login, 404 and alerting pages pass axe (WCAG 2.2 AA)', async ({ page }) => {
+  await page.goto('/login');
+  await expectBodyId(page, 'PRE00001');
+  await expectNoAxeViolations(page);
+  await page.goto('/alerting/popup-block');
+  await expect(page.getByRole('heading', { name: 'ページ表示エラー' })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.goto('/nothing-here');
+  await expect(page.getByText('This page could not be found')).toBeVisible();
+  await expectNoAxeViolations(page);
+});
+
+test('logout ends the session on the server and returns to /login', async ({ page }) => {
+  const login = new LoginPage(page);
+  await login.open();
+  await login.login('sysadmin01');
+  await expect(page).toHaveURL(/\/management$/);
+  const token = await page.evaluate(
+    () => JSON.parse(sessionStorage.getItem('session') ?? '{}').accessToken as string,
+  );
+  expect(token).toBeTruthy();
+  // The token is never put in localStorage.
+  expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain(token);
+  await page.getByRole('button', { name: 'ログアウト' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  const status = await page.evaluate(async (t) => {
+    const r = await fetch('/api/v1/admin_permission.php', { headers: { Authorization: `Bearer ${t}` } });
+    return r.status;
+  }, token);
+  expect(status).toBe(401);
+});
+
+test('a JT start-up (login_id in the query) logs the examinee in directly', async ({ page }) => {
+  await page.goto('/?actor=1&is_mc_startup=1&login_id=tester02&password=demo-pass&lang=ja');
+  await expect(page).toHaveURL(/\/env-setting$/);
+  await expectBodyId(page, 'PRE00002');
+});
+
+test('the server sends a strict Content-Security-Policy with the SPA', async ({ request }) => {
+  const r = await request.get('/login');
+  const csp = r.headers()['content-security-policy'] ?? '';
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).toContain("object-src 'none'");
+  expect(r.headers()['x-content-type-options']).toBe('nosniff');
+});

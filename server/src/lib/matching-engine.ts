@@ -1,0 +1,700 @@
+import {
+  MATCHING_STATS_MAX_BYTES,
+  MAX_TESTERS_PER_CHECKER,
+  type DeleteMatchingBody,
+  type DeleteMatchingResult,
+  type KvsReconnectQuery,
+  type Matching,
+  type MatchingBody,
+  type MatchingResult,
+} from '../../../contract/matching';
+import type { Db } from '../db/db';
+import { ApiError, badRequest, forbidden } from './api-error';
+import type { App, AuthContext } from './app-types';
+import { MatchingChannels, newChannelName } from './matching-channels';
+import {
+  ASSIGNABLE_SQL,
+  closeConnectedSql,
+  MATCHING_ROW_SQL,
+  isProctored,
+  matchingTimeoutOf,
+  publicStartupParameters,
+  retryLimitOf,
+  type MatchingRow,
+} from './matching-rows';
+import type { MatchingSettings } from './matching-settings';
+
+/** Per-request facts the engine needs: where the stand-in endpoint lives (`<protocol>://<host>`). */
+export interface PollContext {
+  endpointBase: string;
+}
+
+/** A checker that may receive testers now, with its load (active matchings). */
+export interface CheckerLoad {
+  checker_id: number;
+  load: number;
+  last_assigned_at: Date | string | null;
+}
+
+interface Sitting {
+  id: number;
+  startup_parameters: unknown;
+  kicked: number;
+  rejected: number;
+}
+
+interface Current {
+  id: number;
+  test_id: number;
+  checker_id: number | null;
+  matching_status: number;
+  matching_command: number;
+  checker_command: number;
+  tester_retry: number;
+  first_connected_at: Date | string | null;
+}
+
+const CURRENT_COLUMNS = `id, test_id, checker_id, matching_status, matching_command, checker_command, tester_retry, first_connected_at`;
+
+/** A numeric id from the wire (Id schema: integer or digit string), as a safe integer. */
+export function toId(v: number | string, field: string): number {
+  const n = typeof v === 'number' ? v : Number(v);
+  if (!Number.isSafeInteger(n) || n < 1) throw badRequest(`${field} is not a valid id.`);
+  return n;
+}
+
+/** The stats object of a poll as JSON text for a jsonb column, or null; refuses oversized or unstorable values. */
+export function statsJson(stats: Record<string, unknown> | undefined): string | null {
+  if (stats === undefined) return null;
+  const text = JSON.stringify(stats);
+  if (Buffer.byteLength(text, 'utf8') > MATCHING_STATS_MAX_BYTES) {
+    throw new ApiError(413, 'payload_too_large', `stats exceeds ${MATCHING_STATS_MAX_BYTES} bytes.`);
+  }
+  // PostgreSQL jsonb cannot store U+0000; refuse it as a client mistake rather than fail in the database.
+  if (text.includes('\\u0000')) throw badRequest('stats must not contain NUL characters.');
+  return text;
+}
+
+function sameTime(a: Date | string | null, b: Date | string | null): number {
+  const x = a === null ? -Infinity : new Date(a).getTime();
+  const y = b === null ? -Infinity : new Date(b).getTime();
+  return x - y;
+}
+
+/** Assignment order: least loaded first, then longest idle (oldest last assignment; never assigned first), then id. */
+export function compareCheckers(a: CheckerLoad, b: CheckerLoad): number {
+  return a.load - b.load || sameTime(a.last_assigned_at, b.last_assigned_at) || a.checker_id - b.checker_id;
+}
+
+/**
+ * How many of `waiting` testers the checker `me` would receive if they were dealt one by one to the least
+ * loaded eligible checker (spec §9 cap of five). A polling checker takes only this share, so testers that
+ * arrived before the checkers are spread as evenly as testers arriving one at a time.
+ */
+export function fairShare(checkers: readonly CheckerLoad[], me: number, waiting: number): number {
+  const pool = checkers.filter((c) => c.load < MAX_TESTERS_PER_CHECKER).map((c) => ({ ...c }));
+  let mine = 0;
+  for (let i = 0; i < waiting; i++) {
+    pool.sort(compareCheckers);
+    const next = pool.find((c) => c.load < MAX_TESTERS_PER_CHECKER);
+    if (!next) break;
+    next.load += 1;
+    // A sequence number past every real time stands for "assigned just now".
+    next.last_assigned_at = new Date(8.64e15 - waiting + i);
+    if (next.checker_id === me) mine += 1;
+  }
+  return mine;
+}
+
+/**
+ * The live-channel matching of spec §3/§4: testers and checkers poll; the engine keeps one active matching
+ * per tester, assigns waiting testers to active checkers (least loaded first, at most five each, spec §9),
+ * counts failed channel reports, releases the testers of checkers that stopped polling, and hands out
+ * signaling channels with credentials.
+ *
+ * Retry policy: each tester report `failed`/`error` adds one to the matching's tester_retry and `open`
+ * resets it; from the second consecutive failure both sides get matching_command 1 (reset the signaling
+ * channel); past the sitting's `tester_retry` (default 3) the matching becomes invalid (-1), is answered
+ * once with status -1 and is closed, freeing the checker; the tester's next poll queues it afresh. A
+ * checker's per-tester report counts the same way against `checker_retry`.
+ */
+export class MatchingEngine {
+  readonly channels: MatchingChannels;
+  private lastSweepAt = 0;
+  private sweeping: Promise<void> | null = null;
+
+  constructor(
+    private readonly app: App,
+    readonly settings: MatchingSettings,
+  ) {
+    this.channels = new MatchingChannels(app, settings);
+  }
+
+  private get db(): Db {
+    return this.app.db;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Polls
+
+  /** matching.php for a tester (actor 1). */
+  async testerPoll(auth: AuthContext, body: MatchingBody, ctx: PollContext): Promise<MatchingResult> {
+    if (body.tester_id !== undefined && toId(body.tester_id, 'tester_id') !== auth.userId) {
+      throw forbidden('A tester may report only its own matching.');
+    }
+    const stats = statsJson(body.stats);
+    await this.maybeSweep();
+    const sitting = await this.openSitting(auth.userId);
+    if (!sitting) {
+      // The sitting is over (status 7) or was never opened: nothing to match; close a leftover matching.
+      await this.db.query(
+        `UPDATE matchings SET deleted_at = now(), delete_reason = 'sitting_closed', ${closeConnectedSql()},
+                connected_at = NULL, updated_at = now()
+          WHERE tester_id = $1 AND deleted_at IS NULL`,
+        [auth.userId],
+      );
+      return { matchings: [], matching_timeout: this.settings.defaultTimeoutSeconds };
+    }
+    const timeout = matchingTimeoutOf(sitting.startup_parameters, this.settings);
+    const step = await this.db.transaction((tx) =>
+      this.recordTesterPoll(tx, auth.userId, sitting, body, stats, timeout),
+    );
+    let command = step.command;
+    if (step.assign && (await this.assignTester(step.id)) && body.channel_status === 'open') {
+      // The tester's channel is already open and a checker was just assigned: connected now, not one poll later.
+      const again = await this.db.transaction((tx) =>
+        this.recordTesterPoll(tx, auth.userId, sitting, { channel_status: 'open' }, null, timeout),
+      );
+      command = Math.max(command, again.command);
+    }
+    const row = await this.readMatching(step.id);
+    const matching = await this.toMatching(row, { side: 'tester', command, ctx });
+    return { matchings: [matching], matching_timeout: timeout };
+  }
+
+  /** matching.php for a checker (actor 2). */
+  async checkerPoll(auth: AuthContext, body: MatchingBody, ctx: PollContext): Promise<MatchingResult> {
+    const stats = statsJson(body.stats);
+    const command = body.matching_command === undefined ? 0 : Number(body.matching_command);
+    if (command !== 0 && body.tester_id === undefined) throw badRequest('matching_command needs tester_id.');
+    await this.maybeSweep();
+    const timeout = this.settings.defaultTimeoutSeconds;
+    await this.db.query(
+      `INSERT INTO checker_presence (checker_id, last_poll_at, stale_at, matching_timeout, channel_status, stats)
+       VALUES ($1, now(), now() + $2::int * interval '1 second', $3, $4, $5::jsonb)
+       ON CONFLICT (checker_id) DO UPDATE SET
+         last_poll_at = now(), stale_at = EXCLUDED.stale_at, matching_timeout = EXCLUDED.matching_timeout,
+         channel_status = coalesce(EXCLUDED.channel_status, checker_presence.channel_status),
+         stats = coalesce(EXCLUDED.stats, checker_presence.stats)`,
+      [auth.userId, timeout * this.settings.checkerStaleFactor, timeout, body.channel_status ?? null, stats],
+    );
+    if (body.tester_id !== undefined) {
+      await this.recordCheckerReport(
+        auth.userId,
+        toId(body.tester_id, 'tester_id'),
+        body.channel_status,
+        command,
+      );
+    }
+    await this.fillChecker(auth.userId);
+    // Clear first, then read: a command set in between stays pending for the next poll instead of being lost.
+    const delivered = await this.db.query<{ id: number }>(
+      `UPDATE matchings SET checker_command = 0 WHERE checker_id = $1 AND deleted_at IS NULL AND checker_command <> 0 RETURNING id`,
+      [auth.userId],
+    );
+    const pending = new Set(delivered.rows.map((r) => r.id));
+    const { rows } = await this.db.query<MatchingRow>(
+      `${MATCHING_ROW_SQL} WHERE m.checker_id = $1 AND m.deleted_at IS NULL ORDER BY m.assigned_at, m.id`,
+      [auth.userId],
+    );
+    const matchings: Matching[] = [];
+    for (const row of rows) {
+      matchings.push(
+        await this.toMatching(row, {
+          side: 'checker',
+          viewerId: auth.userId,
+          command: pending.has(row.id) ? 1 : 0,
+          ctx,
+        }),
+      );
+    }
+    return { matchings, matching_timeout: timeout };
+  }
+
+  private async openSitting(userId: number): Promise<Sitting | undefined> {
+    const { rows } = await this.db.query<Sitting>(
+      `SELECT id, startup_parameters, kicked, rejected FROM tests WHERE user_id = $1 AND status < 7 ORDER BY id DESC LIMIT 1`,
+      [userId],
+    );
+    return rows[0];
+  }
+
+  /** Upserts the tester's matching and applies its report, in one transaction; returns what to do next. */
+  private async recordTesterPoll(
+    tx: Db,
+    userId: number,
+    sitting: Sitting,
+    body: MatchingBody,
+    stats: string | null,
+    timeout: number,
+  ): Promise<{ id: number; command: number; assign: boolean }> {
+    let cur = (
+      await tx.query<Current>(
+        `SELECT ${CURRENT_COLUMNS} FROM matchings WHERE tester_id = $1 AND deleted_at IS NULL FOR UPDATE`,
+        [userId],
+      )
+    ).rows[0];
+    if (cur && cur.test_id !== sitting.id) {
+      await softDelete(tx, cur.id, 'sitting_changed');
+      cur = undefined;
+    }
+    cur ??= await this.createMatching(tx, userId, sitting.id);
+
+    const sp = sitting.startup_parameters;
+    const limit = retryLimitOf(sp, 'tester_retry', this.settings.defaultTesterRetry);
+    const cs = body.channel_status;
+    let status = cur.matching_status;
+    let retry = cur.tester_retry;
+    let checkerCommand = cur.checker_command;
+    // A tester's matching_command 1 acknowledges a reset it has done; otherwise a pending command is delivered now.
+    let command = Number(body.matching_command ?? 0) === 1 ? 0 : cur.matching_command;
+    let opening = false;
+    let closing = false;
+    let invalid = false;
+    if (cs === 'open') {
+      retry = 0;
+      if (cur.checker_id !== null && status === 1) {
+        status = 2;
+        opening = true;
+      }
+    } else if (cs === 'close') {
+      if (status === 2) {
+        status = 1;
+        closing = true;
+      }
+    } else if (cs === 'failed' || cs === 'error') {
+      retry += 1;
+      if (status === 2) {
+        status = 1;
+        closing = true;
+      }
+      if (retry > limit) {
+        invalid = true;
+        status = -1;
+        command = 0;
+      } else if (retry >= this.settings.failuresBeforeReset) {
+        command = 1;
+        if (cur.checker_id !== null) checkerCommand = 1;
+      }
+    }
+    const changed =
+      status !== cur.matching_status ||
+      retry !== cur.tester_retry ||
+      checkerCommand !== cur.checker_command ||
+      command !== 0 ||
+      cur.matching_command !== 0;
+    await tx.query(
+      `UPDATE matchings SET
+         channel_status = coalesce($2, channel_status),
+         ${closeConnectedSql('$3::boolean')},
+         connected_at = CASE WHEN $3::boolean THEN NULL WHEN $4::boolean THEN now() ELSE connected_at END,
+         first_connected_at = CASE WHEN $4::boolean THEN coalesce(first_connected_at, now()) ELSE first_connected_at END,
+         matching_status = $5, tester_retry = $6, matching_command = 0, checker_command = $7,
+         last_tester_poll_at = now(), tester_stale_at = now() + $8::int * interval '1 second',
+         tester_stats = coalesce($9::jsonb, tester_stats),
+         deleted_at = CASE WHEN $10::boolean THEN now() ELSE NULL END,
+         delete_reason = CASE WHEN $10::boolean THEN 'tester_retry' ELSE delete_reason END,
+         updated_at = CASE WHEN $11::boolean THEN now() ELSE updated_at END
+       WHERE id = $1`,
+      [
+        cur.id,
+        cs ?? null,
+        closing,
+        opening,
+        status,
+        retry,
+        checkerCommand,
+        timeout * this.settings.testerStaleFactor,
+        stats,
+        invalid,
+        changed,
+      ],
+    );
+    if (opening && cur.first_connected_at === null) {
+      // spec §4: the examinee log gets 'matched', and a tester still at 1 (login) becomes 2 (matched).
+      await tx.query(
+        `UPDATE tests SET matched_at = now(), status = CASE WHEN status = 1 THEN 2 ELSE status END, updated_at = now() WHERE id = $1`,
+        [sitting.id],
+      );
+      await tx.query(`INSERT INTO examinee_logs (test_id, event) VALUES ($1, 'matched')`, [sitting.id]);
+    }
+    const assign =
+      !invalid &&
+      status === 1 &&
+      cur.checker_id === null &&
+      isProctored(sp) &&
+      sitting.kicked === 0 &&
+      sitting.rejected === 0;
+    return { id: cur.id, command, assign };
+  }
+
+  /** A new waiting matching; the sitting keeps its signaling channel across matchings (one channel per sitting). */
+  private async createMatching(tx: Db, userId: number, testId: number): Promise<Current> {
+    const prev = await tx.query<{ channel_name: string }>(
+      `SELECT channel_name FROM matchings WHERE test_id = $1 ORDER BY id DESC LIMIT 1`,
+      [testId],
+    );
+    const channelName = prev.rows[0]?.channel_name ?? newChannelName(testId);
+    this.channels.ensure(channelName);
+    const ins = await tx.query<Current>(
+      `INSERT INTO matchings (test_id, tester_id, matching_status, channel_name, channel_status)
+       VALUES ($1, $2, 1, $3, 'close')
+       ON CONFLICT (tester_id) WHERE deleted_at IS NULL DO NOTHING
+       RETURNING ${CURRENT_COLUMNS}`,
+      [testId, userId, channelName],
+    );
+    if (ins.rows[0]) return ins.rows[0];
+    // A concurrent poll of the same tester created it first.
+    const again = await tx.query<Current>(
+      `SELECT ${CURRENT_COLUMNS} FROM matchings WHERE tester_id = $1 AND deleted_at IS NULL FOR UPDATE`,
+      [userId],
+    );
+    if (!again.rows[0]) throw new Error('matching vanished during creation');
+    return again.rows[0];
+  }
+
+  /** A checker's report about one of its testers: counts toward checker_retry, or asks the tester to reset. */
+  private async recordCheckerReport(
+    checkerId: number,
+    testerId: number,
+    cs: MatchingBody['channel_status'],
+    command: number,
+  ): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const { rows } = await tx.query<{
+        id: number;
+        checker_id: number | null;
+        checker_retry: number;
+        startup_parameters: unknown;
+      }>(
+        `SELECT m.id, m.checker_id, m.checker_retry, t.startup_parameters
+           FROM matchings m JOIN tests t ON t.id = m.test_id
+          WHERE m.tester_id = $1 AND m.deleted_at IS NULL FOR UPDATE OF m`,
+        [testerId],
+      );
+      const cur = rows[0];
+      // Reports race with releases and deletions (the tester may have left a moment ago), so a report about a
+      // tester that is not, or no longer, this checker's is ignored rather than failing the whole poll.
+      if (!cur || cur.checker_id !== checkerId) return;
+      const limit = retryLimitOf(cur.startup_parameters, 'checker_retry', this.settings.defaultCheckerRetry);
+      let retry = cur.checker_retry;
+      if (cs === 'open') retry = 0;
+      else if (cs === 'failed' || cs === 'error') retry += 1;
+      const invalid = retry > limit;
+      await tx.query(
+        `UPDATE matchings SET checker_retry = $2,
+           matching_command = CASE WHEN $3::boolean THEN 1 ELSE matching_command END,
+           ${closeConnectedSql('$4::boolean AND matching_status = 2')},
+           connected_at = CASE WHEN $4::boolean THEN NULL ELSE connected_at END,
+           matching_status = CASE WHEN $4::boolean THEN -1 ELSE matching_status END,
+           deleted_at = CASE WHEN $4::boolean THEN now() ELSE deleted_at END,
+           delete_reason = CASE WHEN $4::boolean THEN 'checker_retry' ELSE delete_reason END,
+           updated_at = now()
+         WHERE id = $1`,
+        [cur.id, retry, command === 1 && !invalid, invalid],
+      );
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Assignment
+
+  /** Checkers that may receive testers now: active (no row = active), polling, not disabled; with their loads. */
+  async eligibleCheckers(db: Db = this.db): Promise<CheckerLoad[]> {
+    const { rows } = await db.query<CheckerLoad>(
+      `SELECT p.checker_id, p.last_assigned_at,
+              (SELECT count(*) FROM matchings m WHERE m.checker_id = p.checker_id AND m.deleted_at IS NULL)::int AS load
+         FROM checker_presence p
+         JOIN users u ON u.id = p.checker_id AND u.actor = 2 AND NOT u.disabled
+         LEFT JOIN monitor_activations a ON a.checker_id = p.checker_id
+        WHERE p.stale_at > now() AND coalesce(a.activation, true)`,
+    );
+    return rows.sort(compareCheckers);
+  }
+
+  /**
+   * Locks the checker's presence row (serialising every assignment to it: SELECT … FOR UPDATE on PostgreSQL;
+   * PGlite runs one transaction at a time anyway) and returns its free places, 0 when it cannot take anyone.
+   */
+  private async lockRoom(tx: Db, checkerId: number): Promise<number> {
+    const locked = await tx.query<{ checker_id: number }>(
+      `SELECT p.checker_id FROM checker_presence p
+         JOIN users u ON u.id = p.checker_id AND u.actor = 2 AND NOT u.disabled
+         LEFT JOIN monitor_activations a ON a.checker_id = p.checker_id
+        WHERE p.checker_id = $1 AND p.stale_at > now() AND coalesce(a.activation, true)
+        FOR UPDATE OF p`,
+      [checkerId],
+    );
+    if (!locked.rows[0]) return 0;
+    const { rows } = await tx.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM matchings WHERE checker_id = $1 AND deleted_at IS NULL`,
+      [checkerId],
+    );
+    return Math.max(0, MAX_TESTERS_PER_CHECKER - (rows[0]?.n ?? 0));
+  }
+
+  /** Gives one waiting tester's matching to the best checker with room, if any; true when assigned. */
+  private async assignTester(matchingId: number): Promise<boolean> {
+    const candidates = (await this.eligibleCheckers()).filter((c) => c.load < MAX_TESTERS_PER_CHECKER);
+    for (const c of candidates) {
+      // One transaction per candidate, each locking one checker row, so two polls never wait on each other's
+      // locks in opposite orders.
+      const outcome = await this.db.transaction(async (tx) => {
+        if ((await this.lockRoom(tx, c.checker_id)) === 0) return 'full' as const;
+        const r = await tx.query(
+          `UPDATE matchings AS x SET checker_id = $1, assigned_at = now(), checker_retry = 0, checker_command = 0, updated_at = now()
+            WHERE x.id = (SELECT m.id FROM matchings m JOIN tests t ON t.id = m.test_id JOIN users u ON u.id = m.tester_id
+                           WHERE m.id = $2 AND ${ASSIGNABLE_SQL})`,
+          [c.checker_id, matchingId],
+        );
+        if (r.rowCount === 0) return 'ineligible' as const;
+        await tx.query(`UPDATE checker_presence SET last_assigned_at = now() WHERE checker_id = $1`, [
+          c.checker_id,
+        ]);
+        return 'assigned' as const;
+      });
+      if (outcome !== 'full') return outcome === 'assigned';
+    }
+    return false;
+  }
+
+  /** On a checker's poll: takes its fair share of waiting testers, if it is active and has room. */
+  private async fillChecker(checkerId: number): Promise<void> {
+    const waitingAny = await this.db.query<{ one: number }>(
+      `SELECT 1 AS one FROM matchings m JOIN tests t ON t.id = m.test_id JOIN users u ON u.id = m.tester_id
+        WHERE ${ASSIGNABLE_SQL} LIMIT 1`,
+    );
+    if (!waitingAny.rows[0]) return;
+    const checkers = await this.eligibleCheckers();
+    const me = checkers.find((c) => c.checker_id === checkerId);
+    if (!me || me.load >= MAX_TESTERS_PER_CHECKER) return;
+    const totalRoom = checkers.reduce((n, c) => n + Math.max(0, MAX_TESTERS_PER_CHECKER - c.load), 0);
+    const counted = await this.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (SELECT 1 FROM matchings m JOIN tests t ON t.id = m.test_id JOIN users u ON u.id = m.tester_id
+        WHERE ${ASSIGNABLE_SQL} LIMIT $1) w`,
+      [totalRoom],
+    );
+    const share = fairShare(checkers, checkerId, counted.rows[0]?.n ?? 0);
+    if (share === 0) return;
+    await this.db
+      .transaction(async (tx) => {
+        const room = Math.min(share, await this.lockRoom(tx, checkerId));
+        if (room === 0) return;
+        // A materialised CTE, not `id IN (SELECT … LIMIT n FOR UPDATE SKIP LOCKED)`: PostgreSQL may rescan such a
+        // subquery, and with SKIP LOCKED each rescan can yield other rows, updating more than n.
+        const r = await tx.query(
+          `WITH picked AS MATERIALIZED (
+             SELECT m.id FROM matchings m JOIN tests t ON t.id = m.test_id JOIN users u ON u.id = m.tester_id
+              WHERE ${ASSIGNABLE_SQL}
+              ORDER BY m.created_at, m.id LIMIT $2 FOR UPDATE OF m SKIP LOCKED)
+           UPDATE matchings AS x SET checker_id = $1, assigned_at = now(), checker_retry = 0, checker_command = 0, updated_at = now()
+             FROM picked
+            WHERE x.id = picked.id AND x.checker_id IS NULL AND x.deleted_at IS NULL`,
+          [checkerId, room],
+        );
+        // The cap of spec §9 is an invariant: roll back rather than ever commit a sixth tester.
+        if (r.rowCount > room)
+          throw new Error(`assignment overran the checker's room (${r.rowCount} > ${room})`);
+        if (r.rowCount > 0)
+          await tx.query(`UPDATE checker_presence SET last_assigned_at = now() WHERE checker_id = $1`, [
+            checkerId,
+          ]);
+      })
+      .catch((err: unknown) => this.app.log.error({ err, checkerId }, 'matching assignment failed'));
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Sweeps
+
+  /** Runs the sweep unless one ran within the sweep interval; waits for one already running. */
+  private async maybeSweep(): Promise<void> {
+    if (this.sweeping) return this.sweeping;
+    const now = Date.now();
+    if (now - this.lastSweepAt < this.settings.sweepIntervalMs) return;
+    this.lastSweepAt = now;
+    this.sweeping = this.sweep()
+      .catch((err: unknown) => this.app.log.error({ err }, 'matching sweep failed'))
+      .finally(() => {
+        this.sweeping = null;
+      });
+    return this.sweeping;
+  }
+
+  /**
+   * Releases the testers of checkers silent for 3 × their timeout back to waiting (each gets a fresh waiting
+   * matching that keeps its place in the queue; the old one stays as history), and closes the matchings of
+   * testers silent for testerStaleFactor × their timeout, so a closed browser does not hold a checker's place.
+   */
+  async sweep(): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const released = await tx.query<{ id: number }>(
+        `WITH stale AS (
+           UPDATE checker_presence SET swept_at = now()
+            WHERE stale_at <= now() AND (swept_at IS NULL OR swept_at < stale_at)
+            RETURNING checker_id)
+         UPDATE matchings m SET deleted_at = now(), delete_reason = 'checker_timeout', ${closeConnectedSql()},
+                connected_at = NULL, updated_at = now()
+           FROM stale
+          WHERE m.checker_id = stale.checker_id AND m.deleted_at IS NULL
+          RETURNING m.id`,
+      );
+      for (const r of released.rows) {
+        await tx.query(
+          `INSERT INTO matchings (test_id, tester_id, matching_status, channel_name, channel_status, created_at,
+                                  last_tester_poll_at, tester_stale_at, tester_stats, updated_at)
+           SELECT test_id, tester_id, 1, channel_name, channel_status, created_at, last_tester_poll_at, tester_stale_at, tester_stats, now()
+             FROM matchings WHERE id = $1
+           ON CONFLICT (tester_id) WHERE deleted_at IS NULL DO NOTHING`,
+          [r.id],
+        );
+      }
+    });
+    await this.db.query(
+      `UPDATE matchings SET deleted_at = now(), delete_reason = 'tester_timeout', ${closeConnectedSql()},
+              connected_at = NULL, updated_at = now()
+        WHERE deleted_at IS NULL AND tester_stale_at <= now()`,
+    );
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // delete_matching, kvs_reconnect
+
+  /** delete_matching.php: a tester its own; a checker only one assigned to it. Soft delete. */
+  async deleteMatching(auth: AuthContext, body: DeleteMatchingBody): Promise<DeleteMatchingResult> {
+    const testerId = this.targetTester(auth, body.tester_id);
+    const monitorId = body.monitor_id === undefined ? undefined : toId(body.monitor_id, 'monitor_id');
+    return this.db.transaction(async (tx) => {
+      const cur = (
+        await tx.query<{ id: number; checker_id: number | null }>(
+          `SELECT id, checker_id FROM matchings WHERE tester_id = $1 AND deleted_at IS NULL FOR UPDATE`,
+          [testerId],
+        )
+      ).rows[0];
+      if (!cur) return { deleted: false, monitor_id: null };
+      if (auth.actor === 2 && cur.checker_id !== auth.userId)
+        throw forbidden('This matching is not assigned to you.');
+      // spec §4: a delayed deletion applies only if the same matching is still present.
+      if (monitorId !== undefined && monitorId !== cur.id) return { deleted: false, monitor_id: cur.id };
+      await softDelete(tx, cur.id, auth.actor === 1 ? 'tester' : 'checker');
+      return { deleted: true, monitor_id: cur.id };
+    });
+  }
+
+  /**
+   * kvs_reconnect.php: the caller's matching for the tester with fresh credentials, or null. The other side is
+   * told to reset too (matching_command 1): the tester when a checker reconnects, the checker when the tester does.
+   */
+  async reconnect(auth: AuthContext, query: KvsReconnectQuery, ctx: PollContext): Promise<Matching | null> {
+    const testerId = this.targetTester(auth, query.tester_id);
+    const row = (
+      await this.db.query<MatchingRow>(
+        `${MATCHING_ROW_SQL} WHERE m.tester_id = $1 AND m.deleted_at IS NULL`,
+        [testerId],
+      )
+    ).rows[0];
+    if (!row) return null;
+    if (auth.actor === 2 && row.checker_id !== auth.userId)
+      throw forbidden('This tester is not matched to you.');
+    if (auth.actor === 2) {
+      await this.db.query(`UPDATE matchings SET matching_command = 1, updated_at = now() WHERE id = $1`, [
+        row.id,
+      ]);
+    } else if (row.checker_id !== null) {
+      await this.db.query(`UPDATE matchings SET checker_command = 1, updated_at = now() WHERE id = $1`, [
+        row.id,
+      ]);
+    }
+    return this.toMatching(row, {
+      side: auth.actor === 1 ? 'tester' : 'checker',
+      viewerId: auth.userId,
+      command: 0,
+      ctx,
+      fresh: true,
+    });
+  }
+
+  /** The tester a call is about: a tester may name only itself (or nobody); a checker must name one. */
+  private targetTester(auth: AuthContext, raw: number | string | undefined): number {
+    if (auth.actor === 1) {
+      const id = raw === undefined ? auth.userId : toId(raw, 'tester_id');
+      if (id !== auth.userId) throw forbidden('A tester may act only on its own matching.');
+      return id;
+    }
+    if (raw === undefined) throw badRequest('tester_id is required.');
+    return toId(raw, 'tester_id');
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Reading
+
+  private async readMatching(id: number): Promise<MatchingRow> {
+    const { rows } = await this.db.query<MatchingRow>(`${MATCHING_ROW_SQL} WHERE m.id = $1`, [id]);
+    if (!rows[0]) throw new Error(`matching ${id} not found`);
+    return rows[0];
+  }
+
+  /** A Matching of spec §3 for one side; the signaling channel only where that side needs one. */
+  private async toMatching(
+    row: MatchingRow,
+    opts: {
+      side: 'tester' | 'checker';
+      viewerId?: number;
+      command: number;
+      ctx: PollContext;
+      fresh?: boolean;
+    },
+  ): Promise<Matching> {
+    const needsChannel =
+      row.matching_status >= 0 &&
+      isProctored(row.startup_parameters) &&
+      (opts.side === 'checker' ? row.checker_id !== null : row.kicked === 0);
+    const signaling = needsChannel
+      ? await this.channels.signalingChannel({
+          userId: opts.side === 'tester' ? row.tester_id : (opts.viewerId ?? 0),
+          role: opts.side === 'tester' ? 'master' : 'viewer',
+          channelName: row.channel_name,
+          endpointBase: opts.ctx.endpointBase,
+          ...(opts.fresh ? { fresh: true } : {}),
+        })
+      : null;
+    return {
+      monitor_id: row.id,
+      tester_id: row.tester_id,
+      test_id: row.test_id,
+      checker_id: row.checker_id,
+      file_name: row.file_name,
+      matching_status: row.matching_status,
+      login_id: row.login_id,
+      ex_login_id: row.ex_login_id,
+      exam_name: row.exam_name,
+      r_exam_name: row.r_exam_name,
+      tester_status: row.tester_status,
+      rejected: row.rejected,
+      kicked: row.kicked,
+      matching_total_time: row.total_seconds,
+      matching_connected_time: row.connected_seconds,
+      startup_parameters: publicStartupParameters(row.startup_parameters),
+      matching_command: opts.command,
+      signaling_channel: signaling,
+    };
+  }
+}
+
+/** Closes a matching (soft delete) with a reason, adding a running connection to its connected time. */
+async function softDelete(tx: Db, id: number, reason: string): Promise<void> {
+  await tx.query(
+    `UPDATE matchings SET deleted_at = now(), delete_reason = $2, ${closeConnectedSql()}, connected_at = NULL, updated_at = now()
+      WHERE id = $1 AND deleted_at IS NULL`,
+    [id, reason],
+  );
+}

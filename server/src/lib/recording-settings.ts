@@ -1,0 +1,38 @@
+import { RECORDING_PART_SIZE } from '../../../contract/recording';
+
+/** Recording settings (issue #5), read from the environment once at start-up. */
+export interface RecordingSettings {
+  /** S3_BUCKET, default 'recordings'. */
+  bucket: string;
+  /** RECORDING_PART_SIZE, default 5,242,880 (spec §9); never answered below what the store accepts. */
+  partSize: number;
+  /** RECORDING_INTERVAL_SECONDS, default 15: the recorder timeslice (spec §9). */
+  intervalSeconds: number;
+  /** RECORDING_CREDENTIALS_TTL_SECONDS, default 3600: lifetime of the browser's upload credentials. */
+  credentialsTtlSeconds: number;
+  /** RECORDING_URL_TTL_SECONDS, default 300: lifetime of a get_onetime_uri URL. */
+  urlTtlSeconds: number;
+}
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string, dflt: number, max: number): number {
+  const v = env[name];
+  if (v === undefined || v === '') return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > max)
+    throw new Error(`Invalid ${name}: ${v} (an integer 1…${max})`);
+  return n;
+}
+
+/** Reads the recording settings; throws on a malformed value so a bad deployment fails at start-up. */
+export function recordingSettings(env: NodeJS.ProcessEnv = process.env): RecordingSettings {
+  const bucket = env.S3_BUCKET || 'recordings';
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new Error(`Invalid S3_BUCKET: ${bucket}`);
+  return {
+    bucket,
+    partSize: positiveInt(env, 'RECORDING_PART_SIZE', RECORDING_PART_SIZE, 5 * 1024 * 1024 * 1024),
+    intervalSeconds: positiveInt(env, 'RECORDING_INTERVAL_SECONDS', 15, 3600),
+    // STS AssumeRole allows 900 s … 12 h; role chaining caps it at 1 h.
+    credentialsTtlSeconds: positiveInt(env, 'RECORDING_CREDENTIALS_TTL_SECONDS', 3600, 43_200),
+    urlTtlSeconds: positiveInt(env, 'RECORDING_URL_TTL_SECONDS', 300, 604_800),
+  };
+}
