@@ -1,0 +1,290 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { WebrtcMessage } from './messages';
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+const Timestamp = Nullable(Type.String());
+
+/** spec §4 tester state: 0 none … 7 finish exam. */
+export const TESTER_STATUS = {
+  none: 0,
+  login: 1,
+  matched: 2,
+  identificated: 3,
+  beforeExam: 4,
+  examing: 5,
+  interruptionExam: 6,
+  finishExam: 7,
+} as const;
+export type TesterStatus = (typeof TESTER_STATUS)[keyof typeof TESTER_STATUS];
+
+/** spec §3 test state. */
+export const TEST_STATUS = { start: 0, resume: 1, end: 2, interruption: 3 } as const;
+/** spec §3 exam process codes. */
+export const EXAM_PROCESS = { start: 0, restart: 1, stop: 2, suspend: 3, relogin: 4 } as const;
+
+/** spec §3 tester detail latest modes. */
+export const LATEST_MODE = { none: 0, latest: 1, examiningLatest: 2 } as const;
+
+/** Image upload limits of the tester routes (head shot, marking, AI photos). */
+export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+export const IMAGE_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+
+// ---------------------------------------------------------------- tester/detail
+
+export const TesterDetailQuery = Type.Object({
+  tester_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  test_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  latest: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 })),
+});
+export type TesterDetailQuery = Static<typeof TesterDetailQuery>;
+
+/** spec §3 "Marking", plus the mark's message, label and score. `mark` is the mark id. */
+export const Marking = Type.Object({
+  id: Type.Integer(),
+  marking_at: Type.String(),
+  url: Nullable(Type.String()),
+  mark: Nullable(Type.Integer()),
+  message: Type.String(),
+  label: Type.String(),
+  score: Type.Integer(),
+  record_id: Nullable(Type.Integer()),
+});
+export type Marking = Static<typeof Marking>;
+
+export const MarkingSummary = Type.Object({
+  mark: Type.Integer(),
+  message: Type.String(),
+  label: Type.String(),
+  count: Type.Integer(),
+});
+export type MarkingSummary = Static<typeof MarkingSummary>;
+
+/** An AI-analysis marking; `mark` is the analysis type (eye_rot, other_person, people_num, voice). */
+export const AiMarking = Type.Object({
+  id: Type.Integer(),
+  marking_at: Type.String(),
+  url: Nullable(Type.String()),
+  mark: Type.String(),
+  score: Type.Integer(),
+  record_id: Nullable(Type.Integer()),
+  start_ms: Type.Integer(),
+  end_ms: Type.Integer(),
+});
+export type AiMarking = Static<typeof AiMarking>;
+export const AiMarkingSummary = Type.Object({ mark: Type.String(), count: Type.Integer() });
+
+/** spec §3 "Record" (detail variant). `url` is null until a playback signer exists (see get_onetime_uri). */
+export const TesterRecord = Type.Object({
+  id: Type.Integer(),
+  start_at: Type.String(),
+  stop_at: Timestamp,
+  url: Nullable(Type.String()),
+  encoded_at: Timestamp,
+  ai_analysis_batch_reflected_at: Timestamp,
+  ai_analysis_reflected_at: Timestamp,
+  ai_analysis_batch_flag: Type.Integer(),
+  ai_analysis_flag: Type.Integer(),
+  movie_status: Type.String(),
+  detail: Type.String(),
+  play_time_from: Nullable(Type.Integer()),
+  play_time_to: Nullable(Type.Integer()),
+});
+export type TesterRecord = Static<typeof TesterRecord>;
+
+/** Start-up parameters of the sitting as stored (secrets removed); is_proctor and memo always present. */
+export const DetailStartupParameters = Type.Object(
+  { is_proctor: Type.Integer(), memo: Type.String() },
+  { additionalProperties: true },
+);
+
+export const RelatedTester = Type.Object({
+  tester_id: Type.Integer(),
+  test_id: Nullable(Type.Integer()),
+  exam_name: Type.String(),
+  status: Type.Integer(),
+  login_id: Type.String(),
+  startup_parameters: Type.Object({ is_proctor: Type.Integer() }),
+});
+
+/** spec §3 "Tester detail". `kicked`, `test_status`, `exam_process` are extras. */
+export const TesterDetail = Type.Object({
+  user_id: Type.Integer(),
+  test_id: Type.Integer(),
+  tester_id: Type.Integer(),
+  login_id: Type.String(),
+  ex_login_id: Nullable(Type.String()),
+  name: Type.String(),
+  group_id: Nullable(Type.Integer()),
+  group: Nullable(Type.String()),
+  test_name: Type.String(),
+  region: Type.String(),
+  test_at: Timestamp,
+  stop_at: Timestamp,
+  exam_name: Type.String(),
+  r_exam_name: Type.String(),
+  status: Type.Integer(),
+  test_status: Nullable(Type.Integer()),
+  exam_process: Nullable(Type.Integer()),
+  is_mc_startup: Type.Integer(),
+  matched_at: Timestamp,
+  authenticated_at: Timestamp,
+  login_at: Timestamp,
+  logout_at: Timestamp,
+  ai_namematch: Nullable(Type.Integer()),
+  rejected: Type.Integer(),
+  kicked: Type.Integer(),
+  startup_parameters: DetailStartupParameters,
+  head_shot_uri: Nullable(Type.String()),
+  id_card_uri: Nullable(Type.String()),
+  marking_summaries: Type.Array(MarkingSummary),
+  marking_total_score: Type.Integer(),
+  markings: Type.Array(Marking),
+  ai_marking_summaries: Type.Array(AiMarkingSummary),
+  ai_marking_total_score: Type.Integer(),
+  ai_markings: Type.Array(AiMarking),
+  records: Type.Array(TesterRecord),
+  messages: Type.Array(WebrtcMessage),
+  testers: Type.Array(RelatedTester),
+});
+export type TesterDetail = Static<typeof TesterDetail>;
+
+// ---------------------------------------------------------------- tester/status
+
+export const TesterStatusBody = Type.Object({
+  tester_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  status: Type.Integer({ minimum: 0, maximum: 7 }),
+});
+export type TesterStatusBody = Static<typeof TesterStatusBody>;
+
+export const TesterStatusResult = Type.Object({
+  tester_id: Type.Integer(),
+  test_id: Type.Integer(),
+  status: Type.Integer(),
+  previous_status: Type.Integer(),
+  changed: Type.Boolean(),
+});
+export type TesterStatusResult = Static<typeof TesterStatusResult>;
+
+// ---------------------------------------------------------------- test/status, exam/status
+
+export const TestStatusBody = Type.Object({
+  login_id: Type.Optional(Type.String({ maxLength: 128 })),
+  term_set_code: Type.Optional(Type.String({ maxLength: 128 })),
+  process: Type.Integer({ minimum: 0, maximum: 4 }),
+  eai: Type.Optional(Type.String({ maxLength: 256 })),
+  test_name: Type.Optional(Type.String({ maxLength: 256 })),
+  region: Type.Optional(Type.String({ maxLength: 256 })),
+  group_id: Type.Optional(Type.Union([Type.Integer(), Type.String({ maxLength: 64 }), Type.Null()])),
+  group: Type.Optional(Type.Union([Type.String({ maxLength: 256 }), Type.Null()])),
+});
+export type TestStatusBody = Static<typeof TestStatusBody>;
+
+export const TestStatusResult = Type.Object({
+  test_id: Type.Integer(),
+  test_status: Type.Integer(),
+  exam_process: Type.Integer(),
+});
+export type TestStatusResult = Static<typeof TestStatusResult>;
+
+// ---------------------------------------------------------------- get_mc_token
+
+export const McTokenBody = Type.Object({ mode: Type.Union([Type.Literal(1), Type.Literal(2)]) });
+export type McTokenBody = Static<typeof McTokenBody>;
+export const McTokenResult = Type.Object({
+  access_token: Type.String(),
+  window_open_url: Type.String(),
+  expires_in: Type.Integer(),
+});
+export type McTokenResult = Static<typeof McTokenResult>;
+/** Query parameter carrying the one-time token on window_open_url. */
+export const MC_TOKEN_PARAM = 'mc_token';
+
+// ---------------------------------------------------------------- kick_out, rejected
+
+export const KICK_OUT_METHODS = ['PUT', 'PUT_MYSELF', 'PUT_MYSELF_AI', 'DELETE', 'DISCONNECT'] as const;
+export type KickOutMethod = (typeof KICK_OUT_METHODS)[number];
+export const KickOutBody = Type.Object({
+  tester_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  method: Type.Union([
+    Type.Literal('PUT'),
+    Type.Literal('PUT_MYSELF'),
+    Type.Literal('PUT_MYSELF_AI'),
+    Type.Literal('DELETE'),
+    Type.Literal('DISCONNECT'),
+  ]),
+});
+export type KickOutBody = Static<typeof KickOutBody>;
+export const KickOutResult = Type.Object({
+  tester_id: Type.Integer(),
+  test_id: Nullable(Type.Integer()),
+  method: Type.String(),
+  kicked: Type.Integer(),
+});
+export type KickOutResult = Static<typeof KickOutResult>;
+
+export const RejectedBody = Type.Object({
+  tester_id: Type.Integer({ minimum: 1 }),
+  method: Type.Union([Type.Literal('PUT'), Type.Literal('DELETE')]),
+});
+export type RejectedBody = Static<typeof RejectedBody>;
+export const RejectedResult = Type.Object({
+  tester_id: Type.Integer(),
+  test_id: Type.Integer(),
+  rejected: Type.Integer(),
+});
+export type RejectedResult = Static<typeof RejectedResult>;
+
+// ---------------------------------------------------------------- markings
+
+/**
+ * tester/markings POST, as JSON (image = base64, optionally a data: URL) or multipart/form-data (the same
+ * fields as text, the image as a file part named `image`).
+ */
+export const MarkingBody = Type.Object({
+  tester_id: Type.Integer({ minimum: 1 }),
+  mark: Type.Integer({ minimum: 1 }),
+  image: Type.Optional(Type.String({ maxLength: 8 * 1024 * 1024 })),
+  content_type: Type.Optional(Type.String({ maxLength: 64 })),
+  time_lag: Type.Optional(Type.Integer({ minimum: 0, maximum: 3_600_000 })),
+  notification: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)])),
+});
+export type MarkingBody = Static<typeof MarkingBody>;
+export const MarkingResult = Type.Object({
+  alert: Type.String(),
+  url: Nullable(Type.String()),
+  marking_id: Type.Integer(),
+  marking_total_score: Type.Integer(),
+});
+export type MarkingResult = Static<typeof MarkingResult>;
+
+export const TestMarkingsQuery = Type.Object({ test_id: Type.Optional(Type.Integer({ minimum: 1 })) });
+export type TestMarkingsQuery = Static<typeof TestMarkingsQuery>;
+export const TestMarkingsResult = Type.Object({
+  test_id: Type.Integer(),
+  markings: Type.Array(Marking),
+  marking_total_score: Type.Integer(),
+  records: Type.Array(TesterRecord),
+});
+export type TestMarkingsResult = Static<typeof TestMarkingsResult>;
+
+// ---------------------------------------------------------------- head shot, image
+
+/** tester/head_shot POST: JSON base64 `{image, content_type}` or multipart with a file part `image`. */
+export const ImageBody = Type.Object({
+  image: Type.Optional(Type.String({ maxLength: 8 * 1024 * 1024 })),
+  content_type: Type.Optional(Type.String({ maxLength: 64 })),
+});
+export type ImageBody = Static<typeof ImageBody>;
+export const HeadShotPostResult = Type.Object({ url: Type.String() });
+export const HeadShotQuery = Type.Object({ tester_id: Type.Optional(Type.Integer({ minimum: 1 })) });
+export type HeadShotQuery = Static<typeof HeadShotQuery>;
+export const HeadShotResult = Type.Object({ url: Nullable(Type.String()), updated_at: Timestamp });
+export type HeadShotResult = Static<typeof HeadShotResult>;
+
+/** tester/image.php: a signed, expiring image URL (key, expiry in Unix seconds, HMAC). */
+export const ImageQuery = Type.Object({
+  key: Type.String({ minLength: 1, maxLength: 200 }),
+  exp: Type.Integer({ minimum: 0 }),
+  sig: Type.String({ minLength: 1, maxLength: 128 }),
+});
+export type ImageQuery = Static<typeof ImageQuery>;

@@ -1,0 +1,266 @@
+import type { WebrtcMessage } from '../../../contract/messages';
+import type {
+  AiMarking,
+  Marking,
+  MarkingSummary,
+  TesterDetail,
+  TesterRecord,
+} from '../../../contract/tester';
+import type { Db } from '../db/db';
+import { signedImageUrl } from './images';
+import { iso, startupInt, startupOf, startupText, type SittingRow, type TesterUser } from './tester-sittings';
+
+// Never echo credentials a start-up URL may carry (JT start-up password, access tokens, keys).
+const SECRET_KEY_RE = /password|token|secret|access_?key|session/i;
+
+/** The sitting's start-up parameters for display: secrets removed, is_proctor and memo always present. */
+export function publicStartup(s: SittingRow & { memo?: string }): TesterDetail['startup_parameters'] {
+  const p = startupOf(s);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(p)) if (!SECRET_KEY_RE.test(k)) out[k] = v;
+  return {
+    ...out,
+    is_proctor: startupInt(p, 'is_proctor', 0),
+    memo: startupText(p, 'memo') || (s.memo ?? ''),
+  };
+}
+
+interface MarkingRow {
+  id: number;
+  marking_at: Date | string;
+  image_key: string | null;
+  mark_id: number | null;
+  message: string | null;
+  label: string | null;
+  score: number | null;
+  record_id: number | null;
+}
+
+/** A sitting's markings, oldest first, with signed image URLs. */
+export async function loadMarkings(db: Db, testId: number): Promise<Marking[]> {
+  const { rows } = await db.query<MarkingRow>(
+    `SELECT k.id, k.marking_at, k.image_key, k.mark_id, m.message, m.label, m.score, k.record_id
+       FROM markings k LEFT JOIN marks m ON m.id = k.mark_id
+      WHERE k.test_id = $1 ORDER BY k.marking_at, k.id`,
+    [testId],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    marking_at: iso(r.marking_at)!,
+    url: signedImageUrl(r.image_key),
+    mark: r.mark_id,
+    message: r.message ?? '',
+    label: r.label ?? '',
+    score: r.score ?? 0,
+    record_id: r.record_id,
+  }));
+}
+
+/** Count per mark of a list of markings. */
+export function summariseMarkings(markings: Marking[]): MarkingSummary[] {
+  const by = new Map<number, MarkingSummary>();
+  for (const m of markings) {
+    if (m.mark === null) continue;
+    const s = by.get(m.mark) ?? { mark: m.mark, message: m.message, label: m.label, count: 0 };
+    s.count += 1;
+    by.set(m.mark, s);
+  }
+  return [...by.values()].sort((a, b) => a.mark - b.mark);
+}
+
+/** Sum of the mark scores of a sitting's markings. */
+export async function markingTotalScore(db: Db, testId: number): Promise<number> {
+  const { rows } = await db.query<{ total: number }>(
+    `SELECT coalesce(sum(m.score), 0)::int AS total FROM markings k JOIN marks m ON m.id = k.mark_id WHERE k.test_id = $1`,
+    [testId],
+  );
+  return rows[0]?.total ?? 0;
+}
+
+interface RecordRow {
+  id: number;
+  start_at: Date | string;
+  stop_at: Date | string | null;
+  encoded_at: Date | string | null;
+  ai_analysis_batch_reflected_at: Date | string | null;
+  ai_analysis_reflected_at: Date | string | null;
+  ai_analysis_batch_flag: number;
+  ai_analysis_flag: number;
+  movie_status: string;
+  detail: string;
+  play_time_from: number | null;
+  play_time_to: number | null;
+}
+
+/** A sitting's recordings, oldest first. `url` is null: playback URLs come from get_onetime_uri. */
+export async function loadRecords(db: Db, testId: number): Promise<TesterRecord[]> {
+  const { rows } = await db.query<RecordRow>(
+    `SELECT id, start_at, stop_at, encoded_at, ai_analysis_batch_reflected_at, ai_analysis_reflected_at,
+            ai_analysis_batch_flag, ai_analysis_flag, movie_status, detail, play_time_from, play_time_to
+       FROM records WHERE test_id = $1 ORDER BY start_at, id`,
+    [testId],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    start_at: iso(r.start_at)!,
+    stop_at: iso(r.stop_at),
+    url: null,
+    encoded_at: iso(r.encoded_at),
+    ai_analysis_batch_reflected_at: iso(r.ai_analysis_batch_reflected_at),
+    ai_analysis_reflected_at: iso(r.ai_analysis_reflected_at),
+    ai_analysis_batch_flag: r.ai_analysis_batch_flag,
+    ai_analysis_flag: r.ai_analysis_flag,
+    movie_status: r.movie_status.trim(),
+    detail: r.detail,
+    play_time_from: r.play_time_from,
+    play_time_to: r.play_time_to,
+  }));
+}
+
+async function loadAiMarkings(db: Db, testId: number): Promise<AiMarking[]> {
+  const { rows } = await db.query<{
+    id: number;
+    marking_at: Date | string;
+    image_key: string | null;
+    analysis_type: string;
+    score: number;
+    record_id: number | null;
+    start_ms: number;
+    end_ms: number;
+  }>(
+    `SELECT id, marking_at, image_key, analysis_type, score, record_id, start_ms, end_ms
+       FROM ai_markings WHERE test_id = $1 ORDER BY start_ms, id`,
+    [testId],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    marking_at: iso(r.marking_at)!,
+    url: signedImageUrl(r.image_key),
+    mark: r.analysis_type,
+    score: r.score,
+    record_id: r.record_id,
+    start_ms: Number(r.start_ms),
+    end_ms: Number(r.end_ms),
+  }));
+}
+
+/** Messages of a sitting, newest first (at most `limit`), optionally only those with id > sinceId. */
+export async function loadMessages(
+  db: Db,
+  testId: number,
+  sinceId = 0,
+  limit = 500,
+): Promise<WebrtcMessage[]> {
+  const { rows } = await db.query<Omit<WebrtcMessage, 'created_at'> & { created_at: Date | string }>(
+    `SELECT id, send_type, message_type, kind, message, created_at
+       FROM messages WHERE test_id = $1 AND id > $2 ORDER BY id DESC LIMIT $3`,
+    [testId, sinceId, limit],
+  );
+  return rows.map((r) => ({ ...r, created_at: iso(r.created_at)! }));
+}
+
+interface DetailTestRow extends SittingRow {
+  test_name: string;
+  region: string;
+  test_at: Date | string | null;
+  stop_at: Date | string | null;
+  exam_name: string;
+  r_exam_name: string;
+  is_mc_startup: number;
+  matched_at: Date | string | null;
+  authenticated_at: Date | string | null;
+  ai_namematch: number | null;
+  ai_total_score: number;
+  memo: string;
+  group_code: string | null;
+}
+
+/** The Tester detail entity (spec §3) of one sitting. */
+export async function buildTesterDetail(db: Db, tester: TesterUser, testId: number): Promise<TesterDetail> {
+  const { rows } = await db.query<DetailTestRow>(
+    `SELECT t.*, g.code AS group_code FROM tests t LEFT JOIN exam_groups g ON g.id = t.group_id WHERE t.id = $1`,
+    [testId],
+  );
+  const t = rows[0]!;
+  const [markings, records, aiMarkings, messages, related] = await Promise.all([
+    loadMarkings(db, testId),
+    loadRecords(db, testId),
+    loadAiMarkings(db, testId),
+    loadMessages(db, testId),
+    loadRelatedTesters(db, tester),
+  ]);
+  const aiSummary = new Map<string, number>();
+  for (const m of aiMarkings) aiSummary.set(m.mark, (aiSummary.get(m.mark) ?? 0) + 1);
+  return {
+    user_id: tester.id,
+    test_id: t.id,
+    tester_id: tester.id,
+    login_id: tester.login_id,
+    ex_login_id: tester.ex_login_id,
+    name: tester.name,
+    group_id: t.group_id ?? tester.group_id,
+    group: t.group_code ?? tester.group_code,
+    test_name: t.test_name,
+    region: t.region,
+    test_at: iso(t.test_at),
+    stop_at: iso(t.stop_at),
+    exam_name: t.exam_name,
+    r_exam_name: t.r_exam_name,
+    status: t.status,
+    test_status: t.test_status,
+    exam_process: t.exam_process,
+    is_mc_startup: t.is_mc_startup,
+    matched_at: iso(t.matched_at),
+    authenticated_at: iso(t.authenticated_at),
+    login_at: iso(t.login_at),
+    logout_at: iso(t.logout_at),
+    ai_namematch: t.ai_namematch,
+    rejected: t.rejected,
+    kicked: t.kicked,
+    startup_parameters: publicStartup(t),
+    head_shot_uri: signedImageUrl(t.head_shot_key),
+    id_card_uri: signedImageUrl(t.id_card_key),
+    marking_summaries: summariseMarkings(markings),
+    marking_total_score: markings.reduce((s, m) => s + m.score, 0),
+    markings,
+    ai_marking_summaries: [...aiSummary].map(([mark, count]) => ({ mark, count })),
+    ai_marking_total_score: aiMarkings.length
+      ? aiMarkings.reduce((s, m) => s + m.score, 0)
+      : t.ai_total_score,
+    ai_markings: aiMarkings,
+    records,
+    messages,
+    testers: related,
+  };
+}
+
+/**
+ * spec §3 detail `testers`: the tester accounts of the same person (same ex_login_id, or only this one),
+ * each with its newest sitting.
+ */
+async function loadRelatedTesters(db: Db, tester: TesterUser): Promise<TesterDetail['testers']> {
+  const { rows } = await db.query<{
+    id: number;
+    login_id: string;
+    test_id: number | null;
+    exam_name: string | null;
+    status: number | null;
+    startup_parameters: Record<string, unknown> | string | null;
+  }>(
+    `SELECT u.id, u.login_id, t.id AS test_id, t.exam_name, t.status, t.startup_parameters
+       FROM users u
+       LEFT JOIN LATERAL (SELECT id, exam_name, status, startup_parameters FROM tests
+                           WHERE user_id = u.id ORDER BY id DESC LIMIT 1) t ON true
+      WHERE u.actor = 1 AND (u.id = $1 OR ($2::text IS NOT NULL AND u.ex_login_id = $2))
+      ORDER BY u.id LIMIT 50`,
+    [tester.id, tester.ex_login_id],
+  );
+  return rows.map((r) => ({
+    tester_id: r.id,
+    test_id: r.test_id,
+    exam_name: r.exam_name ?? '',
+    status: r.status ?? 0,
+    login_id: r.login_id,
+    startup_parameters: { is_proctor: startupInt(startupOf(r), 'is_proctor', 0) },
+  }));
+}

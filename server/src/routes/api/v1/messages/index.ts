@@ -1,0 +1,140 @@
+import { ALL_ACTORS, Envelope } from '../../../../../../contract/common';
+import {
+  CLIENT_COMMANDS,
+  FixedNotificationList,
+  MarkList,
+  MESSAGE_COMMANDS,
+  parseCommand,
+  SEND_TYPE,
+  WebrtcMessageBody,
+  WebrtcMessageList,
+  WebrtcMessageQuery,
+  type MessageCommand,
+} from '../../../../../../contract/messages';
+import { ApiError } from '../../../../lib/api-error';
+import type { App } from '../../../../lib/app-types';
+import { loadMessages } from '../../../../lib/tester-detail';
+import {
+  assertCanView,
+  findCurrentSitting,
+  findMatching,
+  findTesterMatching,
+  insertMessage,
+  loadTester,
+  requireOpenSitting,
+  targetTesterId,
+} from '../../../../lib/tester-sittings';
+
+const ALL_COMMANDS = new Set<string>(Object.values(MESSAGE_COMMANDS));
+
+/** webrtc_message (chat and signalling markers), fixed_notifications and marks (spec §7). */
+export default async function messageRoutes(app: App): Promise<void> {
+  app.post(
+    '/webrtc_message.php',
+    {
+      config: { access: [1, 2] },
+      schema: { body: WebrtcMessageBody, response: { 200: Envelope(WebrtcMessageList) } },
+    },
+    async (request, reply) => {
+      const auth = request.auth!;
+      const b = request.body;
+      const kind = b.kind ?? 'message';
+      let testId: number;
+      let checkerId: number | null;
+      if (auth.actor === 1) {
+        if (b.tester_id !== auth.userId)
+          throw new ApiError(403, 'forbidden', 'A tester can only post as itself.');
+        if (b.send_type !== SEND_TYPE.tester)
+          throw new ApiError(403, 'forbidden', 'A tester posts with send_type 1.');
+        testId = (await requireOpenSitting(app.db, auth.userId)).id;
+        checkerId = (await findTesterMatching(app.db, auth.userId))?.checker_id ?? null;
+      } else {
+        if (b.send_type !== SEND_TYPE.checker)
+          throw new ApiError(403, 'forbidden', 'A checker posts with send_type 0.');
+        const matching = await findMatching(app.db, auth.userId, b.tester_id);
+        if (!matching) throw new ApiError(403, 'forbidden', 'You are not matched to this tester.');
+        testId = matching.test_id;
+        checkerId = auth.userId;
+      }
+      if (kind === 'command') {
+        const { command, payload } = parseCommand(b.message);
+        if (!ALL_COMMANDS.has(command)) {
+          throw new ApiError(400, 'validation', `Unknown command; one of ${CLIENT_COMMANDS.join(', ')}.`);
+        }
+        if (!CLIENT_COMMANDS.includes(command as MessageCommand)) {
+          throw new ApiError(
+            403,
+            'forbidden',
+            `${command} is sent by the server as the effect of its action.`,
+          );
+        }
+        if (payload !== null) throw new ApiError(400, 'validation', `${command} takes no payload.`);
+      } else if (b.message.trim() === '') {
+        throw new ApiError(400, 'validation', 'The message is empty.');
+      }
+      const row = await insertMessage(app.db, {
+        testId,
+        testerId: b.tester_id,
+        checkerId,
+        sendType: b.send_type,
+        messageType: b.message_type,
+        kind,
+        message: b.message,
+      });
+      return reply.ok({ messages: [row] });
+    },
+  );
+
+  app.get(
+    '/webrtc_message.php',
+    {
+      config: { access: ALL_ACTORS },
+      schema: { querystring: WebrtcMessageQuery, response: { 200: Envelope(WebrtcMessageList) } },
+    },
+    async (request, reply) => {
+      const auth = request.auth!;
+      const q = request.query;
+      const testerId = targetTesterId(auth, q.tester_id);
+      const tester = await loadTester(app.db, testerId);
+      await assertCanView(app.db, auth, tester);
+      // The conversation of the sitting the tester is in now (a checker sees its matched sitting's).
+      const matching = auth.actor === 2 ? await findMatching(app.db, auth.userId, testerId) : null;
+      const testId = matching?.test_id ?? (await findCurrentSitting(app.db, testerId))?.id;
+      if (testId === undefined) return reply.ok({ messages: [] });
+      return reply.ok({ messages: await loadMessages(app.db, testId, q.since_id ?? 0, q.limit ?? 100) });
+    },
+  );
+
+  app.get(
+    '/fixed_notifications.php',
+    {
+      config: { access: [2, 3, 4, 5] },
+      schema: { response: { 200: Envelope(FixedNotificationList) } },
+    },
+    async (_request, reply) => {
+      const { rows } = await app.db.query<{ id: number; message: string; order_id: number }>(
+        `SELECT id, message, order_id FROM fixed_notifications ORDER BY order_id, id`,
+      );
+      return reply.ok({ list: rows });
+    },
+  );
+
+  app.get(
+    '/marks.php',
+    {
+      config: { access: [2, 3, 4, 5] },
+      schema: { response: { 200: Envelope(MarkList) } },
+    },
+    async (_request, reply) => {
+      const { rows } = await app.db.query<{
+        id: number;
+        message: string;
+        order_id: number;
+        label: string;
+        display: number;
+        score: number;
+      }>(`SELECT id, message, order_id, label, display, score FROM marks ORDER BY order_id, id`);
+      return reply.ok({ list: rows });
+    },
+  );
+}

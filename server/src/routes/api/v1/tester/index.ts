@@ -1,0 +1,558 @@
+import { ALL_ACTORS, Envelope } from '../../../../../../contract/common';
+import { MESSAGE_COMMANDS, MESSAGE_TYPE, SEND_TYPE } from '../../../../../../contract/messages';
+import {
+  HeadShotPostResult,
+  HeadShotQuery,
+  HeadShotResult,
+  ImageBody,
+  ImageQuery,
+  KickOutBody,
+  KickOutResult,
+  LATEST_MODE,
+  MarkingBody,
+  MarkingResult,
+  MC_TOKEN_PARAM,
+  McTokenBody,
+  McTokenResult,
+  RejectedBody,
+  RejectedResult,
+  TESTER_STATUS,
+  TesterDetail,
+  TesterDetailQuery,
+  TesterStatusBody,
+  TesterStatusResult,
+  type KickOutResult as KickOutResultT,
+} from '../../../../../../contract/tester';
+import { ApiError } from '../../../../lib/api-error';
+import type { App, AuthContext } from '../../../../lib/app-types';
+import { audit } from '../../../../lib/audit';
+import { readImage, saveImage, signedImageUrl, verifyImageSignature } from '../../../../lib/images';
+import { buildTesterDetail, markingTotalScore } from '../../../../lib/tester-detail';
+import { issueMcToken, MC_TOKEN_TTL_SECONDS } from '../../../../lib/tester-mc-token';
+import {
+  assertCanView,
+  findCurrentSitting,
+  findMatching,
+  findOpenSitting,
+  findSitting,
+  findTesterMatching,
+  insertMessage,
+  iso,
+  loadTester,
+  logExamineeEvent,
+  requireOpenSitting,
+  startupInt,
+  startupOf,
+  startupText,
+  targetTesterId,
+  type SittingRow,
+} from '../../../../lib/tester-sittings';
+import { checkTransition, eventForStatus, type StatusChanger } from '../../../../lib/tester-state';
+import {
+  IMAGE_JSON_BODY_LIMIT,
+  multipartToBody,
+  requireUploadedImage,
+  uploadedImage,
+} from '../../../../lib/tester-upload';
+import type { Db } from '../../../../db/db';
+
+const kickedError = () =>
+  new ApiError(403, 'kicked', 'The tester was kicked out; a manager must lift it first.');
+
+/** A checker may act on a tester only while matched to it (spec §6); system managers and supervisors always. */
+async function assertCheckerOrAdmin(db: Db, auth: AuthContext, testerId: number): Promise<void> {
+  if (auth.actor === 4 || auth.actor === 5) return;
+  if (auth.actor === 2 && (await findMatching(db, auth.userId, testerId))) return;
+  throw new ApiError(403, 'forbidden', 'You are not matched to this tester.');
+}
+
+/** The sitting a detail request is about (spec §3 latest modes); 404 when the tester has none. */
+async function pickSitting(
+  db: Db,
+  testerId: number,
+  testId: number | undefined,
+  latest: number,
+): Promise<number> {
+  if (latest === LATEST_MODE.latest || latest === LATEST_MODE.examiningLatest) {
+    // Mode 2 "examining latest": the newest sitting that reached the exam (status 5–7), else the newest one.
+    const { rows } = await db.query<{ id: number }>(
+      `SELECT id FROM tests WHERE user_id = $1
+        ORDER BY ($2::boolean AND status >= 5) DESC, id DESC LIMIT 1`,
+      [testerId, latest === LATEST_MODE.examiningLatest],
+    );
+    if (!rows[0]) throw new ApiError(404, 'not_found', 'The tester has no sitting yet.');
+    return rows[0].id;
+  }
+  if (testId !== undefined) {
+    const s = await findSitting(db, testId);
+    if (!s || s.user_id !== testerId) throw new ApiError(404, 'not_found', 'No such sitting of this tester.');
+    return s.id;
+  }
+  const s = await findCurrentSitting(db, testerId);
+  if (!s) throw new ApiError(404, 'not_found', 'The tester has no sitting yet.');
+  return s.id;
+}
+
+/** exam_url of the sitting with the one-time token added; only http(s) URLs or same-origin paths. */
+function windowOpenUrl(examUrl: string, token: string): string | null {
+  const u = examUrl.trim();
+  if (!u) return null;
+  const relative = u.startsWith('/') && !u.startsWith('//');
+  let parsed: URL;
+  try {
+    parsed = new URL(u, 'http://relative.invalid');
+  } catch {
+    return null;
+  }
+  if (!relative && parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return null;
+  if (!relative && !/^https?:\/\//i.test(u)) return null;
+  parsed.searchParams.set(MC_TOKEN_PARAM, token);
+  return relative ? `${parsed.pathname}${parsed.search}${parsed.hash}` : parsed.toString();
+}
+
+/** Soft-deletes the tester's live matching (kick-out and self exit end the monitoring). */
+async function endMatching(db: Db, testerId: number): Promise<void> {
+  await db.query(
+    `UPDATE matchings SET deleted_at = now(), updated_at = now() WHERE tester_id = $1 AND deleted_at IS NULL`,
+    [testerId],
+  );
+}
+
+/**
+ * Examinee routes of spec §7: tester/detail, tester/status, tester/kick_out, tester/rejected,
+ * tester/markings, tester/head_shot, get_mc_token, and tester/image (signed image URLs).
+ */
+export default async function testerRoutes(app: App): Promise<void> {
+  const dataDir = app.config.dataDir;
+
+  app.get(
+    '/tester/detail.php',
+    {
+      config: { access: ALL_ACTORS },
+      schema: { querystring: TesterDetailQuery, response: { 200: Envelope(TesterDetail) } },
+    },
+    async (request, reply) => {
+      const auth = request.auth!;
+      const q = request.query;
+      let testerId: number;
+      if (auth.actor === 1) {
+        testerId = targetTesterId(auth, q.tester_id);
+        // spec §8 "405 on tester detail: tester logged out": this session is alive but the sitting was logged
+        // out after its last login (logout from another window, a self kick-out, or an AI forced logout).
+        const cur = await findCurrentSitting(app.db, testerId);
+        if (cur?.logout_at && (!cur.login_at || new Date(cur.logout_at) >= new Date(cur.login_at))) {
+          throw new ApiError(405, 'method_not_allowed', 'The tester has logged out.');
+        }
+      } else if (q.tester_id !== undefined) {
+        testerId = q.tester_id;
+      } else if (q.test_id !== undefined) {
+        const s = await findSitting(app.db, q.test_id);
+        if (!s) throw new ApiError(404, 'not_found', 'No such sitting.');
+        testerId = s.user_id;
+      } else {
+        throw new ApiError(400, 'validation', 'tester_id or test_id is required.');
+      }
+      const tester = await loadTester(app.db, testerId);
+      await assertCanView(app.db, auth, tester);
+      const testId = await pickSitting(app.db, testerId, q.test_id, q.latest ?? LATEST_MODE.none);
+      return reply.ok(await buildTesterDetail(app.db, tester, testId));
+    },
+  );
+
+  app.get(
+    '/tester/image.php',
+    {
+      // Public on purpose: <img src> cannot send a bearer token. The URL is unguessable (HMAC) and expires.
+      config: { access: 'public', skipIpLimit: true },
+      schema: { querystring: ImageQuery },
+    },
+    async (request, reply) => {
+      const { key, exp, sig } = request.query;
+      if (!verifyImageSignature(key, exp, sig)) {
+        throw new ApiError(403, 'forbidden', 'The image link is invalid or has expired.');
+      }
+      const img = await readImage(dataDir, key);
+      if (!img) throw new ApiError(404, 'not_found', 'The image no longer exists.');
+      return reply.code(200).type(img.type).header('Content-Disposition', 'inline').send(img.body);
+    },
+  );
+
+  app.post(
+    '/tester/status.php',
+    {
+      config: { access: [1, 2, 4, 5] },
+      schema: { body: TesterStatusBody, response: { 200: Envelope(TesterStatusResult) } },
+    },
+    async (request, reply) => {
+      const auth = request.auth!;
+      const testerId = targetTesterId(auth, request.body.tester_id);
+      const to = request.body.status;
+      await loadTester(app.db, testerId);
+      if (auth.actor !== 1) await assertCheckerOrAdmin(app.db, auth, testerId);
+      const by: StatusChanger = auth.actor === 1 ? 'tester' : auth.actor === 2 ? 'checker' : 'admin';
+
+      const result = await app.db.transaction(async (tx) => {
+        const open = await tx.query<SittingRow>(
+          `SELECT * FROM tests WHERE user_id = $1 AND status < 7 ORDER BY id DESC LIMIT 1 FOR UPDATE`,
+          [testerId],
+        );
+        const s = open.rows[0];
+        if (!s)
+          throw new ApiError(
+            409,
+            'invalid_transition',
+            'The tester has no open sitting (finished or not logged in).',
+          );
+        if (s.kicked && by !== 'admin') throw kickedError();
+        const params = startupOf(s);
+        const check = checkTransition(s.status, to, by, {
+          isAuth: startupInt(params, 'is_auth', 1) !== 0,
+          matched: (await findTesterMatching(tx, testerId)) !== null,
+          rejected: s.rejected === 1,
+        });
+        if (!check.ok)
+          throw new ApiError(
+            check.forbidden ? 403 : 409,
+            check.forbidden ? 'forbidden' : 'invalid_transition',
+            check.reason,
+          );
+        if (check.noop)
+          return {
+            tester_id: testerId,
+            test_id: s.id,
+            status: to,
+            previous_status: s.status,
+            changed: false,
+          };
+
+        await tx.query(
+          `UPDATE tests SET status = $2::smallint, updated_at = now(),
+                  matched_at = CASE WHEN $2::smallint = 2 THEN coalesce(matched_at, now()) ELSE matched_at END,
+                  authenticated_at = CASE WHEN $2::smallint = 3 THEN now() ELSE authenticated_at END,
+                  stop_at = CASE WHEN $2::smallint = 7 THEN now() ELSE stop_at END
+            WHERE id = $1`,
+          [s.id, to],
+        );
+        await tx.query(`UPDATE users SET status = $2, updated_at = now() WHERE id = $1`, [testerId, to]);
+        const event = eventForStatus(s.status, to);
+        if (event) await logExamineeEvent(tx, s.id, event, `by ${by} ${auth.loginId}`);
+        if (to === TESTER_STATUS.identificated && by === 'checker') {
+          // spec §4: the examinee waits for ACCEPTED, then for status IDENTIFICATED; the server sends the marker.
+          await insertMessage(tx, {
+            testId: s.id,
+            testerId,
+            checkerId: auth.userId,
+            sendType: SEND_TYPE.checker,
+            messageType: MESSAGE_TYPE.identificationByChecker,
+            kind: 'command',
+            message: MESSAGE_COMMANDS.accepted,
+          });
+        }
+        return { tester_id: testerId, test_id: s.id, status: to, previous_status: s.status, changed: true };
+      });
+      if (result.changed && by !== 'tester') {
+        // Identity acceptance and state corrections by staff are security-relevant: keep them in the audit trail.
+        await audit(app.db, {
+          type: 'tester.status',
+          actor: auth.actor,
+          userId: auth.userId,
+          loginId: auth.loginId,
+          ip: request.ip,
+          target: `tester:${testerId}`,
+          details: `${result.previous_status}->${result.status}`,
+        });
+      }
+      return reply.ok(result);
+    },
+  );
+
+  app.post(
+    '/get_mc_token.php',
+    {
+      config: { access: [1] },
+      schema: { body: McTokenBody, response: { 200: Envelope(McTokenResult) } },
+    },
+    async (request, reply) => {
+      const auth = request.auth!;
+      const s = await requireOpenSitting(app.db, auth.userId);
+      if (s.kicked) throw kickedError();
+      let examUrl = startupText(startupOf(s), 'exam_url');
+      if (!examUrl && app.config.demo) examUrl = '/demo-exam/';
+      const token = await issueMcToken(app.db, {
+        testId: s.id,
+        userId: auth.userId,
+        mode: request.body.mode,
+      });
+      const url = windowOpenUrl(examUrl, token);
+      if (url === null) {
+        await app.db.query(
+          `DELETE FROM mc_tokens WHERE test_id = $1 AND used_at IS NULL AND expires_at > now()`,
+          [s.id],
+        );
+        throw new ApiError(409, 'conflict', 'No valid exam URL (exam_url) is configured for this sitting.');
+      }
+      return reply.ok({ access_token: token, window_open_url: url, expires_in: MC_TOKEN_TTL_SECONDS });
+    },
+  );
+
+  app.post(
+    '/tester/kick_out.php',
+    {
+      config: { access: [1, 2, 4, 5] },
+      schema: { body: KickOutBody, response: { 200: Envelope(KickOutResult) } },
+    },
+    async (request, reply) => {
+      const auth = request.auth!;
+      const method = request.body.method;
+      const selfMethods = ['PUT_MYSELF', 'PUT_MYSELF_AI', 'DISCONNECT'];
+      if (selfMethods.includes(method) && auth.actor !== 1) {
+        throw new ApiError(403, 'forbidden', `${method} is sent by the tester itself.`);
+      }
+      if (method === 'PUT' && auth.actor === 1)
+        throw new ApiError(403, 'forbidden', 'A tester cannot kick out.');
+      if (method === 'DELETE' && auth.actor !== 4 && auth.actor !== 5) {
+        throw new ApiError(403, 'forbidden', 'Only system managers and supervisors can lift a kick-out.');
+      }
+      const testerId = targetTesterId(auth, request.body.tester_id);
+      await loadTester(app.db, testerId);
+      if (method === 'PUT') await assertCheckerOrAdmin(app.db, auth, testerId);
+
+      const result = await app.db.transaction(async (tx): Promise<KickOutResultT> => {
+        const s = await findOpenSitting(tx, testerId);
+        const testId = s?.id ?? null;
+        let kicked = 0;
+        switch (method) {
+          case 'PUT': {
+            // spec §4 kick-out: flag the sitting and the account, end the matching, tell the examinee.
+            await tx.query(`UPDATE users SET kicked = 1, updated_at = now() WHERE id = $1`, [testerId]);
+            if (s) {
+              await tx.query(`UPDATE tests SET kicked = 1, updated_at = now() WHERE id = $1`, [s.id]);
+              await insertMessage(tx, {
+                testId: s.id,
+                testerId,
+                checkerId: auth.actor === 2 ? auth.userId : null,
+                sendType: SEND_TYPE.checker,
+                messageType: MESSAGE_TYPE.monitoring,
+                kind: 'command',
+                message: MESSAGE_COMMANDS.kickOut,
+              });
+              await logExamineeEvent(tx, s.id, 'kicked', `by ${auth.loginId}`);
+            }
+            await endMatching(tx, testerId);
+            kicked = 1;
+            break;
+          }
+          case 'PUT_MYSELF':
+          case 'PUT_MYSELF_AI': {
+            // spec §4 window exit modes: a self kick-out replaces the logout call, so it ends this session.
+            // The AI variant (the AI check failed) also flags the sitting kicked, so a person reviews it.
+            const ai = method === 'PUT_MYSELF_AI';
+            if (s) {
+              await tx.query(
+                `UPDATE tests SET logout_at = now(), kicked = CASE WHEN $2 THEN 1 ELSE kicked END, updated_at = now() WHERE id = $1`,
+                [s.id, ai],
+              );
+              await logExamineeEvent(tx, s.id, 'logout', ai ? 'self_kick_out_ai' : 'self_kick_out');
+              kicked = ai ? 1 : s.kicked;
+            }
+            if (ai)
+              await tx.query(`UPDATE users SET kicked = 1, updated_at = now() WHERE id = $1`, [testerId]);
+            await endMatching(tx, testerId);
+            await tx.query(`UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [
+              auth.sessionId,
+            ]);
+            break;
+          }
+          case 'DELETE': {
+            await tx.query(`UPDATE users SET kicked = 0, updated_at = now() WHERE id = $1`, [testerId]);
+            const cur = s ?? (await findCurrentSitting(tx, testerId));
+            if (cur) {
+              await tx.query(`UPDATE tests SET kicked = 0, updated_at = now() WHERE id = $1`, [cur.id]);
+              await logExamineeEvent(tx, cur.id, 'kick_lifted', `by ${auth.loginId}`);
+            }
+            return { tester_id: testerId, test_id: cur?.id ?? null, method, kicked: 0 };
+          }
+          case 'DISCONNECT': {
+            // spec §4 disconnect flag: record it; the matching engine sees the channel as closed.
+            if (s) {
+              await logExamineeEvent(tx, s.id, 'disconnect');
+              kicked = s.kicked;
+            }
+            await tx.query(
+              `UPDATE matchings SET channel_status = 'close', updated_at = now() WHERE tester_id = $1 AND deleted_at IS NULL`,
+              [testerId],
+            );
+            break;
+          }
+        }
+        return { tester_id: testerId, test_id: testId, method, kicked };
+      });
+      await audit(app.db, {
+        type: `tester.kick_out.${method.toLowerCase()}`,
+        actor: auth.actor,
+        userId: auth.userId,
+        loginId: auth.loginId,
+        ip: request.ip,
+        target: `tester:${testerId}`,
+      });
+      return reply.ok(result);
+    },
+  );
+
+  app.post(
+    '/tester/rejected.php',
+    {
+      config: { access: [2, 4, 5] },
+      schema: { body: RejectedBody, response: { 200: Envelope(RejectedResult) } },
+    },
+    async (request, reply) => {
+      const auth = request.auth!;
+      const { tester_id: testerId, method } = request.body;
+      await loadTester(app.db, testerId);
+      await assertCheckerOrAdmin(app.db, auth, testerId);
+      const rejected = method === 'PUT' ? 1 : 0;
+      const testId = await app.db.transaction(async (tx) => {
+        const s = await findOpenSitting(tx, testerId);
+        if (!s) throw new ApiError(409, 'conflict', 'The tester has no open sitting.');
+        await tx.query(`UPDATE tests SET rejected = $2, updated_at = now() WHERE id = $1`, [s.id, rejected]);
+        await tx.query(`UPDATE users SET rejected = $2, updated_at = now() WHERE id = $1`, [
+          testerId,
+          rejected,
+        ]);
+        await logExamineeEvent(tx, s.id, rejected ? 'rejected' : 'rejection_lifted', `by ${auth.loginId}`);
+        if (rejected) {
+          await insertMessage(tx, {
+            testId: s.id,
+            testerId,
+            checkerId: auth.actor === 2 ? auth.userId : null,
+            sendType: SEND_TYPE.checker,
+            messageType: MESSAGE_TYPE.identificationByChecker,
+            kind: 'command',
+            message: MESSAGE_COMMANDS.rejected,
+          });
+        }
+        return s.id;
+      });
+      await audit(app.db, {
+        type: rejected ? 'tester.rejected' : 'tester.rejection_lifted',
+        actor: auth.actor,
+        userId: auth.userId,
+        loginId: auth.loginId,
+        ip: request.ip,
+        target: `tester:${testerId}`,
+      });
+      return reply.ok({ tester_id: testerId, test_id: testId, rejected });
+    },
+  );
+
+  app.post(
+    '/tester/markings.php',
+    {
+      bodyLimit: IMAGE_JSON_BODY_LIMIT,
+      preValidation: multipartToBody,
+      config: { access: [2] },
+      schema: { body: MarkingBody, response: { 200: Envelope(MarkingResult) } },
+    },
+    async (request, reply) => {
+      const auth = request.auth!;
+      const b = request.body;
+      const matching = await findMatching(app.db, auth.userId, b.tester_id);
+      if (!matching) throw new ApiError(403, 'forbidden', 'You are not matched to this tester.');
+      const mark = await app.db.query<{ id: number; message: string; score: number }>(
+        `SELECT id, message, score FROM marks WHERE id = $1`,
+        [b.mark],
+      );
+      const m = mark.rows[0];
+      if (!m) throw new ApiError(400, 'validation', 'Unknown mark.');
+      const img = uploadedImage(request, b);
+      const key = img ? await saveImage(dataDir, 'marking', matching.test_id, img) : null;
+      const notify = b.notification === 1;
+
+      const out = await app.db.transaction(async (tx) => {
+        const rec = await tx.query<{ id: number }>(
+          `SELECT id FROM records WHERE test_id = $1 AND stop_at IS NULL ORDER BY start_at DESC, id DESC LIMIT 1`,
+          [matching.test_id],
+        );
+        const ins = await tx.query<{ id: number }>(
+          `INSERT INTO markings (test_id, tester_id, checker_id, mark_id, image_key, content_type, time_lag, notification, record_id, marking_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now() - $7::int * interval '1 millisecond')
+           RETURNING id`,
+          [
+            matching.test_id,
+            b.tester_id,
+            auth.userId,
+            m.id,
+            key,
+            img ? (b.content_type ?? null) : null,
+            b.time_lag ?? 0,
+            notify ? 1 : 0,
+            rec.rows[0]?.id ?? null,
+          ],
+        );
+        const total = await markingTotalScore(tx, matching.test_id);
+        await tx.query(
+          `UPDATE tests SET with_mark = true, total_score = $2, updated_at = now() WHERE id = $1`,
+          [matching.test_id, total],
+        );
+        if (notify) {
+          await insertMessage(tx, {
+            testId: matching.test_id,
+            testerId: b.tester_id,
+            checkerId: auth.userId,
+            sendType: SEND_TYPE.checker,
+            messageType: MESSAGE_TYPE.monitoring,
+            kind: 'command',
+            message: `${MESSAGE_COMMANDS.markingAlert}:${m.message}`,
+          });
+        }
+        return { id: ins.rows[0]!.id, total };
+      });
+      return reply.ok({
+        alert: notify ? m.message : '',
+        url: signedImageUrl(key),
+        marking_id: out.id,
+        marking_total_score: out.total,
+      });
+    },
+  );
+
+  app.post(
+    '/tester/head_shot.php',
+    {
+      bodyLimit: IMAGE_JSON_BODY_LIMIT,
+      preValidation: multipartToBody,
+      config: { access: [1] },
+      schema: { body: ImageBody, response: { 200: Envelope(HeadShotPostResult) } },
+    },
+    async (request, reply) => {
+      const auth = request.auth!;
+      const s = await requireOpenSitting(app.db, auth.userId);
+      const img = requireUploadedImage(request, request.body);
+      const key = await saveImage(dataDir, 'head_shot', s.id, img);
+      await app.db.query(
+        `UPDATE tests SET head_shot_key = $2, head_shot_at = now(), updated_at = now() WHERE id = $1`,
+        [s.id, key],
+      );
+      return reply.ok({ url: signedImageUrl(key)! });
+    },
+  );
+
+  app.get(
+    '/tester/head_shot.php',
+    {
+      config: { access: ALL_ACTORS },
+      schema: { querystring: HeadShotQuery, response: { 200: Envelope(HeadShotResult) } },
+    },
+    async (request, reply) => {
+      const auth = request.auth!;
+      const testerId = targetTesterId(auth, request.query.tester_id);
+      const tester = await loadTester(app.db, testerId);
+      await assertCanView(app.db, auth, tester);
+      const s = await findCurrentSitting(app.db, testerId);
+      return reply.ok({
+        url: signedImageUrl(s?.head_shot_key),
+        updated_at: s?.head_shot_key ? iso(s.head_shot_at) : null,
+      });
+    },
+  );
+}

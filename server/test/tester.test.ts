@@ -1,0 +1,687 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WebrtcMessageList } from '../../contract/messages';
+import type {
+  HeadShotResult,
+  KickOutResult,
+  MarkingResult,
+  McTokenResult,
+  TestMarkingsResult,
+  TesterDetail,
+  TesterStatusResult,
+  TestStatusResult,
+} from '../../contract/tester';
+import { consumeMcToken } from '../src/lib/tester-mc-token';
+import { build, envelope, injectAs, loginAs, type TestServer } from './helper';
+
+// A real 1×1 PNG.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+const JPEG_6MB = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(6 * 1024 * 1024)]);
+
+let s: TestServer;
+let dataDir: string;
+const ids: Record<string, number> = {};
+const tokens: Record<string, string> = {};
+
+async function token(loginId: string): Promise<string> {
+  tokens[loginId] ??= await loginAs(s.app, loginId);
+  return tokens[loginId];
+}
+
+function get(loginId: string, url: string): Promise<LightMyRequestResponse> {
+  return token(loginId).then((t) => injectAs(s.app, t, { method: 'GET', url: `/api/v1${url}` }));
+}
+
+function post(loginId: string, url: string, payload: unknown): Promise<LightMyRequestResponse> {
+  return token(loginId).then((t) =>
+    injectAs(s.app, t, { method: 'POST', url: `/api/v1${url}`, payload: payload as object }),
+  );
+}
+
+function multipart(fields: Record<string, string>, file?: { data: Buffer; type: string; name?: string }) {
+  const boundary = '----tester-test-boundary';
+  const chunks: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  }
+  if (file) {
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.name ?? 'image'}"; filename="x"\r\nContent-Type: ${file.type}\r\n\r\n`,
+      ),
+      file.data,
+      Buffer.from('\r\n'),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(chunks),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+async function openTestId(loginId: string): Promise<number> {
+  const { rows } = await s.db.query<{ id: number }>(
+    `SELECT id FROM tests WHERE user_id = $1 AND status < 7 ORDER BY id DESC LIMIT 1`,
+    [ids[loginId]],
+  );
+  return rows[0]!.id;
+}
+
+async function match(tester: string, checker: string): Promise<void> {
+  await token(tester); // login opens the sitting
+  await s.db.query(`UPDATE matchings SET deleted_at = now() WHERE tester_id = $1 AND deleted_at IS NULL`, [
+    ids[tester],
+  ]);
+  await s.db.query(
+    `INSERT INTO matchings (test_id, tester_id, checker_id, matching_status, channel_name) VALUES ($1, $2, $3, 2, $4)`,
+    [await openTestId(tester), ids[tester], ids[checker], `ch-${tester}`],
+  );
+}
+
+async function setStartup(tester: string, params: Record<string, unknown>): Promise<void> {
+  await token(tester);
+  await s.db.query(`UPDATE tests SET startup_parameters = $2 WHERE id = $1`, [
+    await openTestId(tester),
+    JSON.stringify(params),
+  ]);
+}
+
+async function setStatus(loginId: string, tester: string, status: number) {
+  return post(loginId, '/tester/status.php', { tester_id: ids[tester], status });
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'tester-test-'));
+  s = await build({ dataDir });
+  const { rows } = await s.db.query<{ id: number; login_id: string }>(`SELECT id, login_id FROM users`);
+  for (const r of rows) ids[r.login_id] = r.id;
+  // A tester of another group, for the test manager's group rule.
+  const g = await s.db.query<{ id: number }>(
+    `INSERT INTO exam_groups (code, name) VALUES ('OTHER', 'Other') RETURNING id`,
+  );
+  const u = await s.db.query<{ id: number }>(
+    `INSERT INTO users (login_id, password_hash, actor, name, group_id) SELECT 'other01', password_hash, 1, 'Other', $1
+       FROM users WHERE login_id = 'tester01' RETURNING id`,
+    [g.rows[0]!.id],
+  );
+  ids.other01 = u.rows[0]!.id;
+});
+
+afterAll(async () => {
+  await s.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('tester/detail.php', () => {
+  it('gives a tester its own detail (spec §3 entity) and nothing else', async () => {
+    const res = await get('tester01', '/tester/detail.php');
+    expect(res.statusCode).toBe(200);
+    const d = envelope<TesterDetail>(res).result;
+    expect(d.tester_id).toBe(ids.tester01);
+    expect(d.user_id).toBe(ids.tester01);
+    expect(d.login_id).toBe('tester01');
+    expect(d.group).toBe('DEMO');
+    expect(d.status).toBe(1);
+    expect(d.login_at).not.toBeNull();
+    expect(d.startup_parameters).toMatchObject({ is_proctor: 0, memo: '' });
+    expect(d.markings).toEqual([]);
+    expect(d.marking_total_score).toBe(0);
+    expect(d.testers).toEqual([
+      expect.objectContaining({
+        tester_id: ids.tester01,
+        login_id: 'tester01',
+        startup_parameters: { is_proctor: 0 },
+      }),
+    ]);
+    for (const k of [
+      'head_shot_uri',
+      'id_card_uri',
+      'ai_markings',
+      'ai_marking_summaries',
+      'records',
+      'messages',
+      'rejected',
+    ]) {
+      expect(d).toHaveProperty(k);
+    }
+
+    const own = await get('tester01', `/tester/detail.php?tester_id=${ids.tester01}`);
+    expect(own.statusCode).toBe(200);
+    const other = await get('tester01', `/tester/detail.php?tester_id=${ids.tester02}`);
+    expect(other.statusCode).toBe(403);
+    expect(envelope(other).code).toBe('forbidden');
+  });
+
+  it('hides start-up secrets and keeps the rest', async () => {
+    await setStartup('tester11', {
+      is_proctor: 1,
+      memo: 'm',
+      exam_name: 'E',
+      password: 'p',
+      access_token: 't',
+    });
+    const d = envelope<TesterDetail>(await get('tester11', '/tester/detail.php')).result;
+    expect(d.startup_parameters).toEqual({ is_proctor: 1, memo: 'm', exam_name: 'E' });
+  });
+
+  it('lets a checker read only testers matched to it', async () => {
+    await token('tester02');
+    expect((await get('checker02', `/tester/detail.php?tester_id=${ids.tester02}`)).statusCode).toBe(403);
+    await match('tester02', 'checker02');
+    const res = await get('checker02', `/tester/detail.php?tester_id=${ids.tester02}`);
+    expect(res.statusCode).toBe(200);
+    expect(envelope<TesterDetail>(res).result.login_id).toBe('tester02');
+    expect((await get('checker02', '/tester/detail.php')).statusCode).toBe(400);
+  });
+
+  it('lets a test manager read its own group only, and system managers and supervisors any', async () => {
+    expect((await get('manager01', `/tester/detail.php?tester_id=${ids.tester01}`)).statusCode).toBe(200);
+    expect((await get('manager01', `/tester/detail.php?tester_id=${ids.other01}`)).statusCode).toBe(403);
+    expect((await get('sysadmin01', `/tester/detail.php?tester_id=${ids.other01}`)).statusCode).toBe(404); // no sitting
+    const tid = await openTestId('tester01');
+    const byTest = await get('supervisor01', `/tester/detail.php?test_id=${tid}`);
+    expect(byTest.statusCode).toBe(200);
+    expect(envelope<TesterDetail>(byTest).result.test_id).toBe(tid);
+  });
+
+  it('selects sittings by test_id and latest mode, and answers 404/400 for bad ones', async () => {
+    const t1 = await openTestId('tester01');
+    const t2 = await openTestId('tester02');
+    expect(
+      (await get('sysadmin01', `/tester/detail.php?tester_id=${ids.tester01}&test_id=${t2}`)).statusCode,
+    ).toBe(404);
+    const latest = await get('sysadmin01', `/tester/detail.php?tester_id=${ids.tester01}&latest=1`);
+    expect(envelope<TesterDetail>(latest).result.test_id).toBe(t1);
+    const examining = await get('sysadmin01', `/tester/detail.php?tester_id=${ids.tester01}&latest=2`);
+    expect(envelope<TesterDetail>(examining).result.test_id).toBe(t1); // falls back to the newest
+    expect((await get('sysadmin01', '/tester/detail.php?tester_id=999999')).statusCode).toBe(404);
+    const bad = await get('sysadmin01', '/tester/detail.php?tester_id=abc');
+    expect(bad.statusCode).toBe(400);
+    expect(envelope(bad).code).toBe('validation');
+    expect(
+      (await get('sysadmin01', `/tester/detail.php?tester_id=${ids.tester01}&latest=5`)).statusCode,
+    ).toBe(400);
+    expect((await s.app.inject({ method: 'GET', url: '/api/v1/tester/detail.php' })).statusCode).toBe(401);
+  });
+
+  it('answers 405 to a tester whose sitting was logged out from another window (spec §8)', async () => {
+    const a = await loginAs(s.app, 'tester12');
+    const b = await loginAs(s.app, 'tester12');
+    expect((await injectAs(s.app, a, { method: 'GET', url: '/api/v1/tester/detail.php' })).statusCode).toBe(
+      200,
+    );
+    await injectAs(s.app, b, { method: 'POST', url: '/api/v1/logout.php?p=self', payload: {} });
+    const res = await injectAs(s.app, a, { method: 'GET', url: '/api/v1/tester/detail.php' });
+    expect(res.statusCode).toBe(405);
+    expect(envelope(res).status).toBe(405);
+    // Logging in again clears it.
+    const c = await loginAs(s.app, 'tester12');
+    expect((await injectAs(s.app, c, { method: 'GET', url: '/api/v1/tester/detail.php' })).statusCode).toBe(
+      200,
+    );
+  });
+});
+
+describe('tester/status.php', () => {
+  it('walks the allowed transitions with their timestamps, log events and ACCEPTED marker', async () => {
+    const t = 'tester03';
+    await token(t);
+    const noMatch = await setStatus(t, t, 2);
+    expect(noMatch.statusCode).toBe(409);
+    expect(envelope(noMatch).code).toBe('invalid_transition');
+    await match(t, 'checker01');
+    const r2 = await setStatus(t, t, 2);
+    expect(r2.statusCode).toBe(200);
+    expect(envelope<TesterStatusResult>(r2).result).toMatchObject({
+      status: 2,
+      previous_status: 1,
+      changed: true,
+    });
+    const same = envelope<TesterStatusResult>(await setStatus(t, t, 2)).result;
+    expect(same.changed).toBe(false);
+
+    // A tester cannot declare itself identified.
+    const self3 = await setStatus(t, t, 3);
+    expect(self3.statusCode).toBe(403);
+    // An unmatched checker cannot either; the matched one can.
+    expect((await setStatus('checker02', t, 3)).statusCode).toBe(403);
+    const r3 = await setStatus('checker01', t, 3);
+    expect(r3.statusCode).toBe(200);
+    const msgs = envelope<WebrtcMessageList>(await get(t, `/webrtc_message.php?tester_id=${ids[t]}`)).result
+      .messages;
+    expect(msgs[0]).toMatchObject({ kind: 'command', message: 'ACCEPTED', send_type: 0, message_type: 2 });
+
+    for (const to of [4, 5, 6, 5]) expect((await setStatus(t, t, to)).statusCode).toBe(200);
+    const back = await setStatus(t, t, 3);
+    expect(back.statusCode).toBe(409);
+    expect(envelope(back).code).toBe('invalid_transition');
+    const bad = await setStatus(t, t, 1);
+    expect(bad.statusCode).toBe(409);
+    expect(envelope(bad).message).toMatch(/5 \(examing\) to 1 \(login\)/);
+    const testId = await openTestId(t);
+    expect((await setStatus(t, t, 7)).statusCode).toBe(200);
+
+    const row = (
+      await s.db.query<{
+        status: number;
+        authenticated_at: Date | null;
+        stop_at: Date | null;
+        matched_at: Date | null;
+      }>(`SELECT status, authenticated_at, stop_at, matched_at FROM tests WHERE id = $1`, [testId])
+    ).rows[0]!;
+    expect(row.status).toBe(7);
+    expect(row.authenticated_at).not.toBeNull();
+    expect(row.stop_at).not.toBeNull();
+    expect(row.matched_at).not.toBeNull();
+    const events = (
+      await s.db.query<{ event: string }>(`SELECT event FROM examinee_logs WHERE test_id = $1 ORDER BY id`, [
+        testId,
+      ])
+    ).rows.map((r) => r.event);
+    expect(events).toEqual(
+      expect.arrayContaining([
+        'login',
+        'matched',
+        'authenticated',
+        'before_exam',
+        'exam_start',
+        'exam_interruption',
+        'exam_resume',
+        'exam_end',
+      ]),
+    );
+    // Nothing leaves 7: there is no open sitting any more.
+    const after = await setStatus(t, t, 5);
+    expect(after.statusCode).toBe(409);
+    // The finished tester can still read its detail (exam-end page).
+    expect(envelope<TesterDetail>(await get(t, '/tester/detail.php')).result.status).toBe(7);
+  });
+
+  it('allows 1 → 4 only when identity checking is off (is_auth 0)', async () => {
+    await token('tester04');
+    const refused = await setStatus('tester04', 'tester04', 4);
+    expect(refused.statusCode).toBe(409);
+    await setStartup('tester04', { is_auth: 0 });
+    expect((await setStatus('tester04', 'tester04', 4)).statusCode).toBe(200);
+  });
+
+  it('keeps testers to themselves and validates the body', async () => {
+    const other = await post('tester01', '/tester/status.php', { tester_id: ids.tester02, status: 2 });
+    expect(other.statusCode).toBe(403);
+    expect((await post('tester01', '/tester/status.php', { status: 9 })).statusCode).toBe(400);
+    expect((await post('tester01', '/tester/status.php', { status: 'x' })).statusCode).toBe(400);
+    expect((await post('tester01', '/tester/status.php', {})).statusCode).toBe(400);
+    expect(
+      (await post('manager01', '/tester/status.php', { tester_id: ids.tester01, status: 2 })).statusCode,
+    ).toBe(403);
+    expect((await post('checker01', '/tester/status.php', { status: 2 })).statusCode).toBe(400);
+  });
+});
+
+describe('tester/kick_out.php and tester/rejected.php', () => {
+  it('kicks (checker matched), shows KICK_OUT to the examinee, ends the matching, and lifts (admin)', async () => {
+    const t = 'tester05';
+    await match(t, 'checker01');
+    expect(
+      (await post('checker02', '/tester/kick_out.php', { tester_id: ids[t], method: 'PUT' })).statusCode,
+    ).toBe(403);
+    expect((await post(t, '/tester/kick_out.php', { tester_id: ids[t], method: 'PUT' })).statusCode).toBe(
+      403,
+    );
+    const res = await post('checker01', '/tester/kick_out.php', { tester_id: ids[t], method: 'PUT' });
+    expect(res.statusCode).toBe(200);
+    expect(envelope<KickOutResult>(res).result).toMatchObject({
+      tester_id: ids[t],
+      kicked: 1,
+      method: 'PUT',
+    });
+    const flags = (
+      await s.db.query<{ u: number; t: number }>(
+        `SELECT u.kicked AS u, t.kicked AS t FROM users u JOIN tests t ON t.user_id = u.id WHERE u.id = $1 AND t.status < 7`,
+        [ids[t]],
+      )
+    ).rows[0]!;
+    expect(flags).toEqual({ u: 1, t: 1 });
+    const live = await s.db.query(`SELECT 1 FROM matchings WHERE tester_id = $1 AND deleted_at IS NULL`, [
+      ids[t],
+    ]);
+    expect(live.rows).toHaveLength(0);
+    const msgs = envelope<WebrtcMessageList>(await get(t, `/webrtc_message.php?tester_id=${ids[t]}`)).result
+      .messages;
+    expect(msgs[0]).toMatchObject({ kind: 'command', message: 'KICK_OUT', send_type: 0 });
+    // A kicked tester cannot move on.
+    const blocked = await setStatus(t, t, 2);
+    expect(blocked.statusCode).toBe(403);
+    expect(envelope(blocked).code).toBe('kicked');
+    const audit = await s.db.query(
+      `SELECT 1 FROM logs WHERE source = 'audit' AND type = 'tester.kick_out.put'`,
+    );
+    expect(audit.rows.length).toBeGreaterThan(0);
+
+    expect(
+      (await post('checker01', '/tester/kick_out.php', { tester_id: ids[t], method: 'DELETE' })).statusCode,
+    ).toBe(403);
+    const lift = await post('sysadmin01', '/tester/kick_out.php', { tester_id: ids[t], method: 'DELETE' });
+    expect(envelope<KickOutResult>(lift).result.kicked).toBe(0);
+    const u = await s.db.query<{ kicked: number }>(`SELECT kicked FROM users WHERE id = $1`, [ids[t]]);
+    expect(u.rows[0]!.kicked).toBe(0);
+  });
+
+  it('records DISCONNECT and ends the session on PUT_MYSELF / PUT_MYSELF_AI', async () => {
+    const t = 'tester06';
+    await match(t, 'checker01');
+    const d = await post(t, '/tester/kick_out.php', { method: 'DISCONNECT' });
+    expect(d.statusCode).toBe(200);
+    const ch = await s.db.query<{ channel_status: string }>(
+      `SELECT channel_status FROM matchings WHERE tester_id = $1 AND deleted_at IS NULL`,
+      [ids[t]],
+    );
+    expect(ch.rows[0]!.channel_status).toBe('close');
+    expect(
+      (await post('checker01', '/tester/kick_out.php', { tester_id: ids[t], method: 'PUT_MYSELF' }))
+        .statusCode,
+    ).toBe(403);
+
+    const mine = await post(t, '/tester/kick_out.php', { tester_id: ids[t], method: 'PUT_MYSELF' });
+    expect(envelope<KickOutResult>(mine).result.kicked).toBe(0);
+    expect((await get(t, '/tester/detail.php')).statusCode).toBe(401);
+
+    const t2 = 'tester07';
+    await token(t2);
+    const ai = await post(t2, '/tester/kick_out.php', { method: 'PUT_MYSELF_AI' });
+    expect(envelope<KickOutResult>(ai).result.kicked).toBe(1);
+    const again = await loginAs(s.app, t2);
+    const detail = await injectAs(s.app, again, { method: 'GET', url: '/api/v1/tester/detail.php' });
+    expect(envelope<TesterDetail>(detail).result.kicked).toBe(1);
+    tokens[t2] = again;
+    expect((await post(t2, '/tester/kick_out.php', { method: 'KICK' })).statusCode).toBe(400);
+  });
+
+  it('rejects identity (REJECTED marker, blocks 3) and lifts it', async () => {
+    const t = 'tester08';
+    await match(t, 'checker03');
+    expect(
+      (await post('checker01', '/tester/rejected.php', { tester_id: ids[t], method: 'PUT' })).statusCode,
+    ).toBe(403);
+    expect((await post(t, '/tester/rejected.php', { tester_id: ids[t], method: 'PUT' })).statusCode).toBe(
+      403,
+    );
+    const res = await post('checker03', '/tester/rejected.php', { tester_id: ids[t], method: 'PUT' });
+    expect(res.statusCode).toBe(200);
+    expect(envelope<{ rejected: number }>(res).result.rejected).toBe(1);
+    const msgs = envelope<WebrtcMessageList>(await get(t, `/webrtc_message.php?tester_id=${ids[t]}`)).result
+      .messages;
+    expect(msgs[0]).toMatchObject({ kind: 'command', message: 'REJECTED' });
+    expect(envelope<TesterDetail>(await get(t, '/tester/detail.php')).result.rejected).toBe(1);
+    await setStatus(t, t, 2);
+    expect((await setStatus('checker03', t, 3)).statusCode).toBe(409);
+    const lift = await post('checker03', '/tester/rejected.php', { tester_id: ids[t], method: 'DELETE' });
+    expect(envelope<{ rejected: number }>(lift).result.rejected).toBe(0);
+    expect((await setStatus('checker03', t, 3)).statusCode).toBe(200);
+    expect(
+      (await post('checker03', '/tester/rejected.php', { tester_id: ids[t], method: 'GET' })).statusCode,
+    ).toBe(400);
+  });
+});
+
+describe('tester/markings.php, test/markings.php and tester/image.php', () => {
+  it('stores the image, sums the mark scores, and alerts the examinee when asked', async () => {
+    const t = 'tester09';
+    await match(t, 'checker02');
+    const before = Date.now();
+    const r1 = await post('checker02', '/tester/markings.php', {
+      tester_id: ids[t],
+      mark: 7, // PERSONALITY_MISMATCH, score 10
+      image: PNG.toString('base64'),
+      content_type: 'image/png',
+      time_lag: 60_000,
+      notification: 1,
+    });
+    expect(r1.statusCode).toBe(200);
+    const m1 = envelope<MarkingResult>(r1).result;
+    expect(m1.alert).toBe('本人不一致');
+    expect(m1.marking_total_score).toBe(10);
+    expect(m1.url).toMatch(/^\/api\/v1\/tester\/image\.php\?key=marking%2F/);
+    const img = await s.app.inject({ method: 'GET', url: m1.url! });
+    expect(img.statusCode).toBe(200);
+    expect(img.headers['content-type']).toBe('image/png');
+    expect(img.rawPayload.equals(PNG)).toBe(true);
+
+    // Multipart, no notification.
+    const mp = multipart(
+      { tester_id: String(ids[t]), mark: '3', notification: '0' },
+      { data: PNG, type: 'image/png' },
+    );
+    const token2 = await token('checker02');
+    const r2 = await injectAs(s.app, token2, { method: 'POST', url: '/api/v1/tester/markings.php', ...mp });
+    expect(r2.statusCode).toBe(200);
+    expect(envelope<MarkingResult>(r2).result).toMatchObject({ alert: '', marking_total_score: 12 });
+
+    const testId = await openTestId(t);
+    const row = (
+      await s.db.query<{ total_score: number; with_mark: boolean }>(
+        `SELECT total_score, with_mark FROM tests WHERE id = $1`,
+        [testId],
+      )
+    ).rows[0]!;
+    expect(row).toEqual({ total_score: 12, with_mark: true });
+    const at = (
+      await s.db.query<{ marking_at: Date }>(
+        `SELECT marking_at FROM markings WHERE test_id = $1 ORDER BY id LIMIT 1`,
+        [testId],
+      )
+    ).rows[0]!.marking_at;
+    expect(new Date(at).getTime()).toBeLessThan(before - 55_000);
+    const msgs = envelope<WebrtcMessageList>(await get(t, `/webrtc_message.php?tester_id=${ids[t]}`)).result
+      .messages;
+    expect(msgs.filter((m) => m.message.startsWith('MARKING_ALERT:'))).toHaveLength(1);
+
+    // test/markings: the tester's own, the matched checker's and a manager's view agree.
+    const own = envelope<TestMarkingsResult>(await get(t, '/test/markings.php')).result;
+    expect(own.marking_total_score).toBe(12);
+    expect(own.markings.map((m) => m.mark)).toEqual([7, 3]);
+    expect(own.markings[0]).toMatchObject({ label: 'PERSONALITY_MISMATCH', score: 10, record_id: null });
+    expect((await get('checker02', `/test/markings.php?test_id=${testId}`)).statusCode).toBe(200);
+    expect((await get('manager01', `/test/markings.php?test_id=${testId}`)).statusCode).toBe(200);
+    expect((await get('tester01', `/test/markings.php?test_id=${testId}`)).statusCode).toBe(403);
+    expect((await get('checker01', `/test/markings.php?test_id=${testId}`)).statusCode).toBe(403);
+    expect((await get('manager01', '/test/markings.php')).statusCode).toBe(400);
+    const detail = envelope<TesterDetail>(
+      await get('sysadmin01', `/tester/detail.php?tester_id=${ids[t]}`),
+    ).result;
+    expect(detail.marking_summaries).toEqual([
+      expect.objectContaining({ mark: 3, count: 1 }),
+      expect.objectContaining({ mark: 7, count: 1 }),
+    ]);
+    expect(detail.marking_total_score).toBe(12);
+  });
+
+  it('refuses unmatched checkers, other actors, unknown marks, non-images and oversized images', async () => {
+    const t = 'tester09';
+    const body = { tester_id: ids[t], mark: 1, image: PNG.toString('base64') };
+    expect((await post('checker01', '/tester/markings.php', body)).statusCode).toBe(403);
+    expect((await post(t, '/tester/markings.php', body)).statusCode).toBe(403);
+    expect((await post('sysadmin01', '/tester/markings.php', body)).statusCode).toBe(403);
+    expect((await post('checker02', '/tester/markings.php', { ...body, mark: 9999 })).statusCode).toBe(400);
+    expect((await post('checker02', '/tester/markings.php', { tester_id: ids[t] })).statusCode).toBe(400);
+    expect((await post('checker02', '/tester/markings.php', { ...body, time_lag: -1 })).statusCode).toBe(400);
+    const text = await post('checker02', '/tester/markings.php', {
+      ...body,
+      image: Buffer.from('hello, not an image').toString('base64'),
+    });
+    expect(text.statusCode).toBe(415);
+    expect(envelope(text).code).toBe('unsupported_media_type');
+    const gif = await post('checker02', '/tester/markings.php', { ...body, content_type: 'image/gif' });
+    expect(gif.statusCode).toBe(415);
+    const bigJson = await post('checker02', '/tester/markings.php', {
+      ...body,
+      image: JPEG_6MB.toString('base64'),
+    });
+    expect(bigJson.statusCode).toBe(413);
+    expect(envelope(bigJson)).toMatchObject({ status: 413, result: null });
+    const mp = multipart({ tester_id: String(ids[t]), mark: '1' }, { data: JPEG_6MB, type: 'image/jpeg' });
+    const bigMp = await injectAs(s.app, await token('checker02'), {
+      method: 'POST',
+      url: '/api/v1/tester/markings.php',
+      ...mp,
+    });
+    expect(bigMp.statusCode).toBe(413);
+    expect(envelope(bigMp)).toMatchObject({ status: 413, result: null });
+    const wrongField = multipart(
+      { tester_id: String(ids[t]), mark: '1' },
+      { data: PNG, type: 'image/png', name: 'file' },
+    );
+    const wf = await injectAs(s.app, await token('checker02'), {
+      method: 'POST',
+      url: '/api/v1/tester/markings.php',
+      ...wrongField,
+    });
+    expect(wf.statusCode).toBe(400);
+  });
+
+  it('serves images only with a valid, unexpired signature', async () => {
+    const res = await post('tester10', '/tester/head_shot.php', {
+      image: PNG.toString('base64'),
+      content_type: 'image/png',
+    });
+    const url = new URL(envelope<{ url: string }>(res).result.url, 'http://x');
+    const key = url.searchParams.get('key')!;
+    const exp = url.searchParams.get('exp')!;
+    const sig = url.searchParams.get('sig')!;
+    const q = (k: string, e: string, sg: string) =>
+      s.app.inject({
+        method: 'GET',
+        url: `/api/v1/tester/image.php?key=${encodeURIComponent(k)}&exp=${e}&sig=${sg}`,
+      });
+    expect((await q(key, exp, sig)).statusCode).toBe(200);
+    expect((await q(key, String(Number(exp) + 1), sig)).statusCode).toBe(403);
+    expect((await q(key, exp, sig.slice(0, -2) + 'AA')).statusCode).toBe(403);
+    expect((await q('../../etc/passwd', exp, sig)).statusCode).toBe(403);
+    expect((await q(key, '1', sig)).statusCode).toBe(403);
+    expect((await s.app.inject({ method: 'GET', url: '/api/v1/tester/image.php?key=x' })).statusCode).toBe(
+      400,
+    );
+  });
+});
+
+describe('tester/head_shot.php', () => {
+  it('stores the tester’s own head shot and shows it to permitted readers', async () => {
+    const t = 'tester10';
+    const mp = multipart({}, { data: PNG, type: 'image/png' });
+    const res = await injectAs(s.app, await token(t), {
+      method: 'POST',
+      url: '/api/v1/tester/head_shot.php',
+      ...mp,
+    });
+    expect(res.statusCode).toBe(200);
+    const mine = envelope<HeadShotResult>(await get(t, '/tester/head_shot.php')).result;
+    expect(mine.url).toMatch(/head_shot/);
+    expect(mine.updated_at).not.toBeNull();
+    expect((await get('tester01', `/tester/head_shot.php?tester_id=${ids[t]}`)).statusCode).toBe(403);
+    expect((await get('checker03', `/tester/head_shot.php?tester_id=${ids[t]}`)).statusCode).toBe(403);
+    expect((await get('manager01', `/tester/head_shot.php?tester_id=${ids[t]}`)).statusCode).toBe(200);
+    const none = envelope<HeadShotResult>(
+      await get('supervisor01', `/tester/head_shot.php?tester_id=${ids.tester01}`),
+    ).result;
+    expect(none).toEqual({ url: null, updated_at: null });
+    const detail = envelope<TesterDetail>(await get(t, '/tester/detail.php')).result;
+    expect(detail.head_shot_uri).toMatch(/head_shot/);
+  });
+
+  it('refuses other actors, missing and non-image uploads', async () => {
+    expect(
+      (await post('checker01', '/tester/head_shot.php', { image: PNG.toString('base64') })).statusCode,
+    ).toBe(403);
+    expect((await post('tester10', '/tester/head_shot.php', {})).statusCode).toBe(400);
+    expect((await post('tester10', '/tester/head_shot.php', { image: '!!!' })).statusCode).toBe(400);
+    const mp = multipart({}, { data: Buffer.from('%PDF-1.4 not an image'), type: 'image/png' });
+    const res = await injectAs(s.app, await token('tester10'), {
+      method: 'POST',
+      url: '/api/v1/tester/head_shot.php',
+      ...mp,
+    });
+    expect(res.statusCode).toBe(415);
+  });
+});
+
+describe('get_mc_token.php', () => {
+  it('issues a one-time token bound to the sitting, appended to exam_url', async () => {
+    const t = 'tester11';
+    await setStartup(t, { exam_url: 'https://exam.example.com/start?x=1' });
+    const res = await post(t, '/get_mc_token.php', { mode: 2 });
+    expect(res.statusCode).toBe(200);
+    const r = envelope<McTokenResult>(res).result;
+    expect(r.access_token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+    const u = new URL(r.window_open_url);
+    expect(u.origin + u.pathname).toBe('https://exam.example.com/start');
+    expect(u.searchParams.get('x')).toBe('1');
+    expect(u.searchParams.get('mc_token')).toBe(r.access_token);
+    const stored = await s.db.query(`SELECT 1 FROM mc_tokens WHERE token_hash = $1`, [
+      Buffer.from(r.access_token),
+    ]);
+    expect(stored.rows).toHaveLength(0); // only the hash is kept
+    const grant = await consumeMcToken(s.db, r.access_token);
+    expect(grant).toEqual({ testId: await openTestId(t), userId: ids[t], mode: 2 });
+    expect(await consumeMcToken(s.db, r.access_token)).toBeNull();
+  });
+
+  it('falls back to the demo exam page, refuses unsafe URLs, other actors and bad modes', async () => {
+    await setStartup('tester01', {});
+    const r = envelope<McTokenResult>(await post('tester01', '/get_mc_token.php', { mode: 1 })).result;
+    expect(r.window_open_url).toMatch(/^\/demo-exam\/\?mc_token=/);
+    await setStartup('tester01', { exam_url: 'javascript:alert(1)' });
+    expect((await post('tester01', '/get_mc_token.php', { mode: 1 })).statusCode).toBe(409);
+    await setStartup('tester01', {});
+    expect((await post('checker01', '/get_mc_token.php', { mode: 1 })).statusCode).toBe(403);
+    expect((await post('tester01', '/get_mc_token.php', { mode: 3 })).statusCode).toBe(400);
+  });
+});
+
+describe('test/status.php and exam/status.php', () => {
+  it.each(['test', 'exam'])(
+    'maps the %s process codes to the test state of the own sitting',
+    async (which) => {
+      const url = `/${which}/status.php`;
+      const t = 'tester02';
+      const start = await post(t, url, {
+        login_id: t,
+        process: 0,
+        term_set_code: 'T1',
+        eai: 'E',
+        test_name: 'Math',
+        region: 'Tokyo',
+      });
+      expect(start.statusCode).toBe(200);
+      expect(envelope<TestStatusResult>(start).result).toMatchObject({ test_status: 0, exam_process: 0 });
+      const cases: [number, number][] = [
+        [1, 1],
+        [3, 3],
+        [4, 1],
+        [2, 2],
+      ];
+      for (const [process, testStatus] of cases) {
+        const r = envelope<TestStatusResult>(await post(t, url, { process })).result;
+        expect(r).toMatchObject({ test_status: testStatus, exam_process: process });
+      }
+      const row = (
+        await s.db.query<{ test_name: string; region: string; term_set_code: string; test_at: Date | null }>(
+          `SELECT test_name, region, term_set_code, test_at FROM tests WHERE id = $1`,
+          [await openTestId(t)],
+        )
+      ).rows[0]!;
+      expect(row).toMatchObject({ test_name: 'Math', region: 'Tokyo', term_set_code: 'T1' });
+      expect(row.test_at).not.toBeNull();
+      expect((await post(t, url, { login_id: 'tester01', process: 0 })).statusCode).toBe(403);
+      expect((await post(t, url, { process: 7 })).statusCode).toBe(400);
+      expect((await post(t, url, {})).statusCode).toBe(400);
+      expect((await post('checker01', url, { process: 0 })).statusCode).toBe(403);
+    },
+  );
+});
