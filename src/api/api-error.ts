@@ -21,7 +21,13 @@ export class ApiError extends Error {
   }
 
   toSerializable(): SerializedApiError {
-    return { endpoint: this.endpoint, status: this.status, message: this.message, messageKey: this.messageKey, code: this.code };
+    return {
+      endpoint: this.endpoint,
+      status: this.status,
+      message: this.message,
+      messageKey: this.messageKey,
+      code: this.code,
+    };
   }
 }
 

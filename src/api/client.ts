@@ -80,18 +80,30 @@ export async function call<T>(endpoint: string, opts: CallOptions = {}): Promise
   } catch (e) {
     if (axios.isCancel(e)) throw e;
     const ae = e as AxiosError;
-    return fail(endpoint, NETWORK_ERROR_STATUS, ae.message || 'Network error', ae.code === 'ECONNABORTED' ? 'timeout' : 'network', opts.silent);
+    return fail(
+      endpoint,
+      NETWORK_ERROR_STATUS,
+      ae.message || 'Network error',
+      ae.code === 'ECONNABORTED' ? 'timeout' : 'network',
+      opts.silent,
+    );
   }
   if (opts.responseType === 'blob' || opts.responseType === 'arraybuffer') {
     if (res.status === 200) return res.data as T;
     return fail(endpoint, res.status, `HTTP ${res.status}`, null, opts.silent);
   }
-  const body = res.data as { status?: unknown; message?: unknown; result?: unknown; code?: unknown } | '' | null | undefined;
+  const body = res.data as
+    { status?: unknown; message?: unknown; result?: unknown; code?: unknown } | '' | null | undefined;
   const hasBody = body !== '' && body !== null && body !== undefined && typeof body === 'object';
   if (res.status === 200 && (!hasBody || body.status === 200)) {
     logger.debug('api', `${endpoint} ok`);
     return (hasBody ? body.result : undefined) as T;
   }
-  const status = hasBody && typeof body.status === 'number' && body.status !== 200 ? body.status : res.status === 200 ? 500 : res.status;
+  const status =
+    hasBody && typeof body.status === 'number' && body.status !== 200
+      ? body.status
+      : res.status === 200
+        ? 500
+        : res.status;
   return fail(endpoint, status, hasBody ? body.message : '', hasBody ? body.code : null, opts.silent);
 }

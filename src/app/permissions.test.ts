@@ -28,6 +28,10 @@ const EXPECTED: Record<Actor, PageId[]> = {
     'deleteSetting',
     'deletePlan',
     'logins',
+    // Issue #7 decision.
+    'createShorturl',
+    'createShorturlList',
+    'analysisRequest',
   ],
   5: [
     'management',
@@ -39,6 +43,10 @@ const EXPECTED: Record<Actor, PageId[]> = {
     'deleteSetting',
     'deletePlan',
     'logins',
+    // Issue #7 decision.
+    'createShorturl',
+    'createShorturlList',
+    'analysisRequest',
   ],
 };
 const OPEN: PageId[] = ['login', 'redirect', 'iframe', 'alerting', 'terms', 'privacy', 'inquiry', 'close'];
@@ -74,8 +82,13 @@ describe('first pages and open pages', () => {
   it('lists the open pages of spec §6', () => {
     expect([...OPEN_PAGES].sort()).toEqual([...OPEN].sort());
   });
-  it('the page no actor may open stays closed (analysis-request)', () => {
-    for (const a of ACTORS) expect(decideAccess('analysisRequest', a)).toBe('forbidden');
+  it('the page no actor may open stays closed (examinee login)', () => {
+    for (const a of ACTORS) expect(decideAccess('examineeLogin', a)).toBe('forbidden');
+  });
+  it('issue #7: only actors 4 and 5 open analysis-request and the short-URL pages', () => {
+    for (const page of ['analysisRequest', 'createShorturl', 'createShorturlList'] as const) {
+      for (const a of ACTORS) expect(decideAccess(page, a)).toBe(a >= 4 ? 'allow' : 'forbidden');
+    }
   });
   it("rejects an actor outside the five with 'undefined actor specified'", () => {
     expect(() => assertActor(6)).toThrow('undefined actor specified');

@@ -60,12 +60,16 @@ const ADMIN_PAGES: readonly PageId[] = [
   'deleteSetting',
   'deletePlan',
   'logins',
+  // Issue #7 decision: the spec's menu links these and §6 names them manager abilities.
+  'createShorturl',
+  'createShorturlList',
+  'analysisRequest',
 ];
 
 /**
- * Spec §6 as data: the pages each actor may open besides the open pages. `/examinees/{id}/login`, the
- * short-URL pages and `/analysis-request` are in no actor's list in the spec, so no one may open them here;
- * issue #7 records the decision to open them to actors 4 and 5.
+ * Spec §6 as data: the pages each actor may open besides the open pages. `/examinees/{id}/login` is in no
+ * actor's list in the spec, so no one may open it; the short-URL pages and `/analysis-request` are open to
+ * actors 4 and 5 by the decision recorded in issue #7.
  */
 export const PAGE_ACCESS: Record<Actor, readonly PageId[]> = {
   1: ['envSetting', 'identification', 'identificationAi', 'examining', 'examEnd'],

@@ -5,7 +5,6 @@ import { defaultStartupParams, type StartupParams } from '../features/startup/st
 import { startupParamsLoaded } from '../features/startup/startup-slice';
 import type { LoginInfo } from '../features/session/session-slice';
 // Tests may use the shared MSW server; the zone rule is meant for app code (see the report on issue #2).
-// eslint-disable-next-line import-x/no-restricted-paths
 import { server, ok, fail } from '../../tests/msw/server';
 
 const WIN_CHROME =

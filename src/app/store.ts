@@ -3,11 +3,17 @@ import startup from '../features/startup/startup-slice';
 import session from '../features/session/session-slice';
 import errors from '../features/errors/errors-slice';
 import layout from '../features/layout/layout-slice';
+import monitoring from '../features/monitoring/monitoring-slice';
+import examinees from '../features/examinees/examinees-slice';
+import management from '../features/management/management-slice';
+import tester from '../features/tester/tester-slice';
+import identification from '../features/identification/identification-slice';
+import live from '../features/live/live-slice';
 import { createAppListenerMiddleware } from './listener';
 import { addAppListeners } from './app-listeners';
 
 /** One reducer per spec store module (STYLE habit 1). */
-const rootReducer = combineReducers({ startup, session, errors, layout });
+const rootReducer = combineReducers({ startup, session, errors, layout, monitoring, examinees, management, tester, identification, live });
 
 export type RootState = ReturnType<typeof rootReducer>;
 

@@ -36,7 +36,11 @@ function parse(raw: unknown): RuntimeConfig {
   const extra = Array.isArray(r.extraAllowedEnvironments)
     ? r.extraAllowedEnvironments.filter(
         (e): e is AllowedEnvironment =>
-          !!e && typeof e.os === 'string' && typeof e.browser === 'string' && typeof e.minOs === 'number' && typeof e.minBrowser === 'number',
+          !!e &&
+          typeof e.os === 'string' &&
+          typeof e.browser === 'string' &&
+          typeof e.minOs === 'number' &&
+          typeof e.minBrowser === 'number',
       )
     : [];
   return {

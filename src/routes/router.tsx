@@ -7,6 +7,7 @@ import { selectActor } from '../features/session/session-slice';
 import { requirePage, notFoundResponse } from './guard';
 import { RootLayout } from './root-layout';
 import { RouteErrorPage } from './errors/route-error-page';
+import { RouteLoading } from './route-loading';
 
 type PageModule = { default: ComponentType };
 type Loader = () => Promise<PageModule>;
@@ -43,12 +44,13 @@ const PAGES: Record<keyof typeof paths, Loader> = {
 };
 
 /** Validity checks of route params (spec §2: a failed check shows the 404 page). */
-const VALIDATE: Partial<Record<keyof typeof paths, (params: Record<string, string | undefined>) => boolean>> = {
-  examineeDetail: (p) => /^[1-9][0-9]{0,17}$/.test(p.id ?? ''),
-  examineeLogin: (p) => /^[1-9][0-9]{0,17}$/.test(p.id ?? ''),
-  createShorturl: (p) => p.id === undefined || /^[1-9][0-9]{0,17}$/.test(p.id),
-  alerting: (p) => p.id === undefined || /^[a-z0-9-]{1,64}$/.test(p.id),
-};
+const VALIDATE: Partial<Record<keyof typeof paths, (params: Record<string, string | undefined>) => boolean>> =
+  {
+    examineeDetail: (p) => /^[1-9][0-9]{0,17}$/.test(p.id ?? ''),
+    examineeLogin: (p) => /^[1-9][0-9]{0,17}$/.test(p.id ?? ''),
+    createShorturl: (p) => p.id === undefined || /^[1-9][0-9]{0,17}$/.test(p.id),
+    alerting: (p) => p.id === undefined || /^[a-z0-9-]{1,64}$/.test(p.id),
+  };
 
 export interface RouteHandle {
   route: RouteDef;
@@ -71,17 +73,25 @@ export function buildRoutes(store: Pick<AppStore, 'getState'>): RouteObject[] {
   // "/" has no page of its own: the actor's first page, or the login page.
   children.unshift({
     index: true,
+    element: null,
     loader: () => {
       const actor = selectActor(store.getState());
       throw redirect(actor ? href(FIRST_PAGE[actor]) : href('login'));
     },
   });
-  children.push({ path: '*', loader: () => { throw notFoundResponse(); }, element: null });
+  children.push({
+    path: '*',
+    loader: () => {
+      throw notFoundResponse();
+    },
+    element: null,
+  });
   return [
     {
       id: 'root',
       element: <RootLayout />,
       errorElement: <RouteErrorPage />,
+      hydrateFallbackElement: <RouteLoading />,
       children: [{ errorElement: <RouteErrorPage />, children }],
     },
   ];

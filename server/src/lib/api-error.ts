@@ -14,6 +14,7 @@ export class ApiError extends Error {
 }
 
 export const badRequest = (message: string) => new ApiError(400, 'bad_request', message);
-export const forbidden = (message = 'This action is not allowed for you.') => new ApiError(403, 'forbidden', message);
+export const forbidden = (message = 'This action is not allowed for you.') =>
+  new ApiError(403, 'forbidden', message);
 export const notFound = (message = 'Not found.') => new ApiError(404, 'not_found', message);
 export const conflict = (message: string) => new ApiError(409, 'conflict', message);

@@ -28,4 +28,5 @@ export const { apiErrorRecorded, apiErrorCleared } = errorsSlice.actions;
 export default errorsSlice.reducer;
 
 type WithErrors = { errors: ErrorsState };
-export const selectErrorFor = (endpoint: string) => (s: WithErrors) => s.errors.byEndpoint[hashString(endpoint)] ?? null;
+export const selectErrorFor = (endpoint: string) => (s: WithErrors) =>
+  s.errors.byEndpoint[hashString(endpoint)] ?? null;

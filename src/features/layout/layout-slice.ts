@@ -23,7 +23,13 @@ export interface LayoutState {
   modals: ModalRequest[];
 }
 
-const initialState: LayoutState = { visible: true, headerLogoutDisabled: false, loadingCount: 0, uploadingCount: 0, modals: [] };
+const initialState: LayoutState = {
+  visible: true,
+  headerLogoutDisabled: false,
+  loadingCount: 0,
+  uploadingCount: 0,
+  modals: [],
+};
 
 const layoutSlice = createSlice({
   name: 'layout',

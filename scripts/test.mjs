@@ -1,0 +1,72 @@
+// npm test: every layer — lint, format, typecheck, unit/component + server (Vitest), build, end-to-end
+// (Playwright + Debian Chromium). Ends with one line "N passed, N failed, N skipped" summed over the layers.
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { ensureChromium, root, run } from './lib.mjs';
+
+const bin = (name) => path.join(root, 'node_modules/.bin', name);
+const reports = path.join(root, 'reports');
+mkdirSync(reports, { recursive: true });
+for (const f of ['unit.json', 'e2e.json']) rmSync(path.join(reports, f), { force: true });
+
+const only = process.argv.slice(2);
+const want = (stage) => only.length === 0 || only.includes(stage);
+let failedStages = [];
+const stage = (name, cmd, args, opts) => {
+  console.log(`\n▶ ${name}`);
+  const code = run(cmd, args, { allowFail: true, ...opts });
+  if (code !== 0) failedStages.push(name);
+  return code;
+};
+
+if (want('lint')) {
+  stage('eslint', bin('eslint'), ['.', '--max-warnings=0']);
+  stage('prettier', bin('prettier'), ['--check', '.', '--log-level', 'warn']);
+}
+if (want('typecheck')) stage('typecheck (tsc -b)', bin('tsc'), ['-b']);
+if (want('unit')) {
+  stage('unit, component and server tests (vitest)', bin('vitest'), [
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${path.join(reports, 'unit.json')}`,
+  ]);
+}
+if (want('e2e')) {
+  const chromium = ensureChromium();
+  if (!chromium) failedStages.push('e2e (no Chromium)');
+  else {
+    stage('build (vite)', process.execPath, [
+      path.join(root, 'node_modules/vite/bin/vite.js'),
+      'build',
+      '--logLevel',
+      'warn',
+    ]);
+    stage('end-to-end (playwright)', process.execPath, [path.join(root, 'scripts/e2e.mjs')], {
+      env: { ...process.env, CHROMIUM_PATH: chromium },
+    });
+  }
+}
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const unit = path.join(reports, 'unit.json');
+if (existsSync(unit)) {
+  const u = JSON.parse(readFileSync(unit, 'utf8'));
+  passed += u.numPassedTests;
+  failed += u.numFailedTests;
+  skipped += u.numPendingTests + (u.numTodoTests ?? 0);
+}
+const e2e = path.join(reports, 'e2e.json');
+if (existsSync(e2e)) {
+  const e = JSON.parse(readFileSync(e2e, 'utf8'));
+  passed += e.stats.expected;
+  failed += e.stats.unexpected + (e.stats.flaky ?? 0);
+  skipped += e.stats.skipped;
+}
+// A stage that failed without reporting tests (lint, typecheck, a crashed runner) still counts as a failure.
+const unreported = failedStages.filter((s) => !s.startsWith('unit') && !s.startsWith('end-to-end')).length;
+if (failedStages.length) console.log(`\nFailed stages: ${failedStages.join(', ')}`);
+console.log(`\n${passed} passed, ${failed + unreported} failed, ${skipped} skipped`);
+process.exit(failedStages.length || failed ? 1 : 0);

@@ -1,0 +1,317 @@
+import type {
+  DeleteMatchingResult,
+  KvsReconnectResult,
+  Matching,
+  MatchingHistoriesResult,
+  MatchingResult,
+  MonitorActivateListResult,
+  MonitorActivateResult,
+  SignalingChannel,
+} from '../../contract/matching';
+import type {
+  FixedNotificationList,
+  WebrtcMessage,
+  WebrtcMessageList,
+} from '../../contract/messages';
+import type {
+  HeadShotResult,
+  KickOutResult,
+  RejectedResult,
+  TesterDetail,
+  TesterStatusResult,
+} from '../../contract/tester';
+import { call } from './client';
+
+/**
+ * The calls a checker (actor 2) makes on the monitoring page (spec §7): its matchings, the viewer's channel
+ * credentials, identity decisions, kick-out, chat and history. snake_case stays in this file.
+ */
+
+/** Signaling channel credentials of one matched examinee (spec §3), for a KVS VIEWER. */
+export interface ViewerChannelCredentials {
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken: string;
+  channelName: string;
+  /** Endpoint override (local stand-in only). */
+  endpoint: string | null;
+  /** ISO 8601 expiry of the credentials. */
+  expiration: string;
+}
+
+/** One matched examinee as the checker sees it (spec §3 "Matching"). */
+export interface CheckerMatching {
+  monitorId: number;
+  testerId: number;
+  testId: number;
+  loginId: string;
+  exLoginId: string | null;
+  examName: string;
+  matchingStatus: number;
+  testerStatus: number;
+  rejected: number;
+  kicked: number;
+  /** Seconds connected (status 2), including the current connection. */
+  matchingConnectedTime: number;
+  /** 1 = the examinee reset its channel: reconnect the viewer. */
+  matchingCommand: number;
+  /** Null when no channel is needed (not proctored, kicked) or the credentials are incomplete. */
+  channel: ViewerChannelCredentials | null;
+}
+
+/** Result of a checker's matching poll. */
+export interface CheckerPoll {
+  matchings: CheckerMatching[];
+  /** Poll interval in seconds (spec §3 matchingTimeout). */
+  matchingTimeout: number;
+}
+
+/** A report about one examinee's viewer channel, sent with a poll. */
+export interface ViewerReport {
+  testerId: number;
+  channelStatus: 'open' | 'close' | 'failed' | 'error';
+}
+
+/** spec §3: the channel is valid only with region, both keys and the channel name. */
+export function toViewerChannel(c: SignalingChannel | null): ViewerChannelCredentials | null {
+  if (!c || !c.region || !c.access_key_id || !c.secret_access_key || !c.channel_name) return null;
+  return {
+    region: c.region,
+    accessKeyId: c.access_key_id,
+    secretAccessKey: c.secret_access_key,
+    sessionToken: c.session_token,
+    channelName: c.channel_name,
+    endpoint: c.endpoint ?? null,
+    expiration: c.expiration,
+  };
+}
+
+function toCheckerMatching(m: Matching): CheckerMatching {
+  return {
+    monitorId: m.monitor_id,
+    testerId: m.tester_id,
+    testId: m.test_id,
+    loginId: m.login_id,
+    exLoginId: m.ex_login_id,
+    examName: m.exam_name,
+    matchingStatus: m.matching_status,
+    testerStatus: m.tester_status,
+    rejected: m.rejected,
+    kicked: m.kicked,
+    matchingConnectedTime: m.matching_connected_time,
+    matchingCommand: m.matching_command,
+    channel: toViewerChannel(m.signaling_channel),
+  };
+}
+
+/** Default poll interval when the server gives none (seconds). */
+export const DEFAULT_MATCHING_TIMEOUT = 5;
+
+/**
+ * POST matching as a checker: reports liveness (and optionally one examinee's channel status) and returns the
+ * checker's matchings (at most five) with VIEWER credentials, and the poll interval.
+ */
+export async function pollCheckerMatchings(report?: ViewerReport): Promise<CheckerPoll> {
+  const r = await call<MatchingResult>('matching', {
+    method: 'POST',
+    data: report ? { tester_id: report.testerId, channel_status: report.channelStatus } : {},
+  });
+  return {
+    matchings: (r?.matchings ?? []).map(toCheckerMatching),
+    matchingTimeout: r?.matching_timeout > 0 ? r.matching_timeout : DEFAULT_MATCHING_TIMEOUT,
+  };
+}
+
+/**
+ * POST delete_matching for one matched examinee. With `monitorId`, only that matching is deleted (spec §4: a
+ * delayed deletion happens only if the same matching is still present). Resolves whether one was deleted.
+ */
+export async function deleteCheckerMatching(testerId: number, monitorId?: number): Promise<boolean> {
+  const r = await call<DeleteMatchingResult>('delete_matching', {
+    method: 'POST',
+    data: monitorId === undefined ? { tester_id: testerId } : { tester_id: testerId, monitor_id: monitorId },
+  });
+  return r?.deleted === true;
+}
+
+/** GET kvs_reconnect: the matching with fresh viewer credentials (the examinee is told to reset), or null. */
+export async function reconnectViewerChannel(testerId: number): Promise<CheckerMatching | null> {
+  const r = await call<KvsReconnectResult>('kvs_reconnect', { method: 'GET', params: { tester_id: testerId } });
+  return r ? toCheckerMatching(r) : null;
+}
+
+/** A monitor (checker) and whether it receives new examinees. */
+export interface MonitorActivation {
+  monitorId: number;
+  loginId: string;
+  activation: boolean;
+}
+
+/** GET tester/monitor_activate_list: every monitor with its activation. */
+export async function getMonitorActivations(): Promise<MonitorActivation[]> {
+  const r = await call<MonitorActivateListResult>('tester/monitor_activate_list', { method: 'GET' });
+  return (r?.monitors ?? []).map((m) => ({
+    monitorId: m.monitor_id,
+    loginId: m.login_id,
+    activation: m.activation,
+  }));
+}
+
+/** POST tester/monitor_activate: turn receiving new examinees on or off; resolves the stored value. */
+export async function setMonitorActivation(monitorId: number, activation: boolean): Promise<boolean> {
+  const r = await call<MonitorActivateResult>('tester/monitor_activate', {
+    method: 'POST',
+    data: { monitor_id: monitorId, activation },
+  });
+  return r.activation;
+}
+
+/** One row of the matching history (spec §3 "Matching history user"). */
+export interface MatchingHistoryEntry {
+  examUserId: number;
+  testId: number;
+  loginId: string;
+  exLoginId: string | null;
+  examName: string;
+  status: number;
+  statusString: string;
+  updatedAt: string;
+  matchedAt: string | null;
+}
+
+/** GET checkers/matching_histories: the checker's own history, newest first. */
+export async function getMatchingHistories(limit = 100): Promise<MatchingHistoryEntry[]> {
+  const r = await call<MatchingHistoriesResult>('checkers/matching_histories', {
+    method: 'GET',
+    params: { limit },
+  });
+  return (r?.users ?? []).map((u) => ({
+    examUserId: u.exam_user_id,
+    testId: u.test_id,
+    loginId: u.login_id,
+    exLoginId: u.ex_login_id,
+    examName: u.exam_name,
+    status: u.status,
+    statusString: u.status_string,
+    updatedAt: u.updated_at,
+    matchedAt: u.matched_at,
+  }));
+}
+
+/** What the pane shows from tester/detail. */
+export interface ExamineeSummary {
+  testerId: number;
+  testId: number;
+  name: string;
+  status: number;
+  headShotUrl: string | null;
+  idCardUrl: string | null;
+}
+
+/** GET tester/detail for a matched examinee (its current sitting). */
+export async function getExamineeSummary(testerId: number): Promise<ExamineeSummary> {
+  const r = await call<TesterDetail>('tester/detail', { method: 'GET', params: { tester_id: testerId } });
+  return {
+    testerId: r.tester_id,
+    testId: r.test_id,
+    name: r.name,
+    status: r.status,
+    headShotUrl: r.head_shot_uri,
+    idCardUrl: r.id_card_uri,
+  };
+}
+
+/** GET tester/head_shot: the examinee's head shot and when it was taken. */
+export async function getHeadShot(testerId: number): Promise<{ url: string | null; updatedAt: string | null }> {
+  const r = await call<HeadShotResult>('tester/head_shot', { method: 'GET', params: { tester_id: testerId } });
+  return { url: r?.url ?? null, updatedAt: r?.updated_at ?? null };
+}
+
+/** Tester state IDENTIFICATED (spec §4): a matched checker sets it to accept the identity. */
+export const IDENTIFICATED_STATUS = 3;
+
+/** POST tester/status 3: accept the examinee's identity (the server sends ACCEPTED). */
+export async function acceptIdentity(testerId: number): Promise<void> {
+  await call<TesterStatusResult>('tester/status', {
+    method: 'POST',
+    data: { tester_id: testerId, status: IDENTIFICATED_STATUS },
+  });
+}
+
+/** POST tester/rejected method PUT: reject the examinee's identity (the server sends REJECTED). */
+export async function rejectIdentity(testerId: number): Promise<void> {
+  await call<RejectedResult>('tester/rejected', { method: 'POST', data: { tester_id: testerId, method: 'PUT' } });
+}
+
+/** POST tester/kick_out method PUT: force the examinee out (the server ends the matching, sends KICK_OUT). */
+export async function kickOutExaminee(testerId: number): Promise<void> {
+  await call<KickOutResult>('tester/kick_out', { method: 'POST', data: { tester_id: testerId, method: 'PUT' } });
+}
+
+/** One chat item or signalling marker (spec §3 "WebRTC message"). */
+export interface ChatMessage {
+  id: number;
+  /** 0 checker, 1 tester. */
+  sendType: number;
+  messageType: number;
+  kind: 'message' | 'command';
+  message: string;
+  createdAt: string;
+}
+
+function toChatMessage(m: WebrtcMessage): ChatMessage {
+  return {
+    id: m.id,
+    sendType: m.send_type,
+    messageType: m.message_type,
+    kind: m.kind === 'command' ? 'command' : 'message',
+    message: m.message,
+    createdAt: m.created_at,
+  };
+}
+
+/** GET webrtc_message: the examinee's messages with id > sinceId, newest first. */
+export async function getExamineeMessages(testerId: number, sinceId = 0): Promise<ChatMessage[]> {
+  const r = await call<WebrtcMessageList>('webrtc_message', {
+    method: 'GET',
+    params: { tester_id: testerId, since_id: sinceId, limit: 200 },
+  });
+  return (r?.messages ?? []).map(toChatMessage);
+}
+
+/** Message type "monitoring" (spec §3); identity-check talk uses 2 (identification by checker). */
+export const CHECKER_MESSAGE_TYPE = { identification: 2, monitoring: 3 } as const;
+
+/** POST webrtc_message as the checker (send_type 0): a chat text or a client command marker. */
+export async function postCheckerMessage(
+  testerId: number,
+  message: string,
+  opts: { kind?: 'message' | 'command'; messageType?: number } = {},
+): Promise<ChatMessage | null> {
+  const r = await call<WebrtcMessageList>('webrtc_message', {
+    method: 'POST',
+    data: {
+      tester_id: testerId,
+      send_type: 0,
+      message_type: opts.messageType ?? CHECKER_MESSAGE_TYPE.monitoring,
+      message,
+      kind: opts.kind ?? 'message',
+    },
+  });
+  const m = r?.messages?.[0];
+  return m ? toChatMessage(m) : null;
+}
+
+/** A canned message (spec §3 "Fixed notification"). */
+export interface FixedNotification {
+  id: number;
+  message: string;
+  orderId: number;
+}
+
+/** GET fixed_notifications: the canned messages, in order. */
+export async function getFixedNotifications(): Promise<FixedNotification[]> {
+  const r = await call<FixedNotificationList>('fixed_notifications', { method: 'GET' });
+  return (r?.list ?? []).map((n) => ({ id: n.id, message: n.message, orderId: n.order_id }));
+}

@@ -1,0 +1,104 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { server } from '../../tests/msw/server';
+import { call, onApiError, setAccessTokenProvider, DEFAULT_ERROR_MESSAGE } from './client';
+import { ApiError } from './api-error';
+
+afterEach(() => setAccessTokenProvider(() => null));
+
+function route(handler: Parameters<typeof http.post>[1]) {
+  server.use(http.post('*/api/v1/probe.php', handler), http.get('*/api/v1/probe.php', handler));
+}
+
+async function failure(p: Promise<unknown>): Promise<ApiError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof ApiError) return e;
+    throw e;
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('api client success rule (spec §5)', () => {
+  it('returns result when HTTP 200 and body status 200', async () => {
+    route(() => HttpResponse.json({ status: 200, message: 'OK', result: { a: 1 } }));
+    await expect(call('probe', { method: 'POST', data: {} })).resolves.toEqual({ a: 1 });
+  });
+
+  it('treats HTTP 200 with no body as success', async () => {
+    route(() => new HttpResponse(null, { status: 200 }));
+    await expect(call('probe')).resolves.toBeUndefined();
+  });
+
+  it('rejects HTTP 200 whose body status is not 200', async () => {
+    route(() => HttpResponse.json({ status: 403, message: 'nope', result: null }));
+    const e = await failure(call('probe'));
+    expect(e.status).toBe(403);
+    expect(e.message).toBe('nope');
+    expect(e.endpoint).toBe('probe');
+  });
+
+  it('rejects non-200 HTTP statuses with the body message and code', async () => {
+    route(() =>
+      HttpResponse.json(
+        { status: 429, message: 'slow down', result: null, code: 'account_locked' },
+        { status: 429 },
+      ),
+    );
+    const e = await failure(call('probe'));
+    expect(e.status).toBe(429);
+    expect(e.code).toBe('account_locked');
+    expect(e.messageKey).toBe('errors:accountLocked');
+  });
+
+  it('replaces an empty or "OK" error message by the default and says so on the console (spec §8)', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    route(() => HttpResponse.json({ status: 500, message: 'OK', result: null }, { status: 500 }));
+    const e = await failure(call('probe'));
+    expect(e.message).toBe(DEFAULT_ERROR_MESSAGE);
+    expect(e.messageKey).toBe('errors:internal');
+    expect(warn).toHaveBeenCalled();
+    route(() => HttpResponse.json({ status: 400, message: '', result: null }, { status: 400 }));
+    const e2 = await failure(call('probe'));
+    expect(e2.message).toBe(DEFAULT_ERROR_MESSAGE);
+    expect(e2.messageKey).toBe('errors:badRequest');
+    warn.mockRestore();
+  });
+
+  it('turns a network failure into status 0 with the network message key', async () => {
+    route(() => HttpResponse.error());
+    const e = await failure(call('probe'));
+    expect(e.status).toBe(0);
+    expect(e.messageKey).toBe('errors:network');
+  });
+
+  it('sends the bearer header only when a token exists', async () => {
+    const seen: (string | null)[] = [];
+    route(({ request }) => {
+      seen.push(request.headers.get('authorization'));
+      return HttpResponse.json({ status: 200, message: 'OK', result: null });
+    });
+    await call('probe');
+    setAccessTokenProvider(() => 'tok-abcdefghijklmnopqrstuvwxyz');
+    await call('probe');
+    expect(seen).toEqual([null, 'Bearer tok-abcdefghijklmnopqrstuvwxyz']);
+  });
+
+  it('reports each failure once to the error listeners, but not silent calls', async () => {
+    const seen: ApiError[] = [];
+    const off = onApiError((e) => seen.push(e));
+    route(() => HttpResponse.json({ status: 500, message: 'boom', result: null }, { status: 500 }));
+    await failure(call('probe'));
+    await failure(call('probe', { silent: true }));
+    off();
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.toSerializable()).toEqual({
+      endpoint: 'probe',
+      status: 500,
+      message: 'boom',
+      messageKey: 'errors:internal',
+      code: null,
+    });
+  });
+});

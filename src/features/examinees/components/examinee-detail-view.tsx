@@ -1,0 +1,326 @@
+import { useEffect, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import Alert from 'react-bootstrap/Alert';
+import Table from 'react-bootstrap/Table';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useText } from '../../../components/ui/use-text';
+import type { ExamineeDetail } from '../../../api/examinee-detail';
+import { selectExamineeDetail } from '../examinees-slice';
+import { detailOpened } from '../examinees-thunks';
+import { PassFailSetting } from './pass-fail-setting';
+import { RecordingTimeline, msBetween, type TimelinePoint } from './recording-timeline';
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="mb-4">
+      <h2 id={id} className="h5 border-bottom pb-1">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+function Pairs({ rows }: { rows: [string, ReactNode][] }) {
+  return (
+    <dl className="row mb-0">
+      {rows.map(([k, v]) => (
+        <div key={k} className="col-md-6 d-flex">
+          <dt className="me-2 text-nowrap">{k}</dt>
+          <dd className="mb-1">{v ?? '-'}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** Timelines of spec §2: one per recording, or one over the sitting when there is none yet. */
+function timelines(
+  d: ExamineeDetail,
+  urls: Record<number, string | null>,
+  aiLabel: (mark: string) => string,
+) {
+  const all = [
+    ...d.markings.map((m) => ({
+      id: `m${m.id}`,
+      kind: 'marking' as const,
+      at: m.markingAt,
+      recordId: m.recordId,
+      label: m.message || m.label,
+    })),
+    ...d.aiMarkings.map((m) => ({
+      id: `a${m.id}`,
+      kind: 'ai' as const,
+      at: m.markingAt,
+      recordId: m.recordId,
+      label: aiLabel(m.mark),
+    })),
+  ];
+  if (d.records.length === 0) {
+    const start = d.testAt ?? d.loginAt;
+    const end = d.stopAt ?? d.logoutAt;
+    const points: TimelinePoint[] = all.map((p) => ({
+      id: p.id,
+      kind: p.kind,
+      label: p.label,
+      offsetMs: Math.max(0, msBetween(start, p.at) || 0),
+    }));
+    return [{ key: 'sitting', url: null, durationMs: msBetween(start, end), points, recordId: null }];
+  }
+  return d.records.map((r) => {
+    const duration = msBetween(r.startAt, r.stopAt);
+    const points: TimelinePoint[] = all
+      .filter((p) => {
+        if (p.recordId !== null) return p.recordId === r.id;
+        const off = msBetween(r.startAt, p.at);
+        return off >= 0 && (!Number.isFinite(duration) || off <= duration);
+      })
+      .map((p) => ({
+        id: p.id,
+        kind: p.kind,
+        label: p.label,
+        offsetMs: Math.max(0, msBetween(r.startAt, p.at)),
+      }));
+    return { key: `r${r.id}`, url: urls[r.id] ?? null, durationMs: duration, points, recordId: r.id };
+  });
+}
+
+/** Examinee detail of spec §2 (/examinees/{id}). */
+export function ExamineeDetailView({ testId, searchHref }: { testId: number; searchHref: string }) {
+  const { t } = useTranslation('examinees');
+  const text = useText();
+  const dispatch = useAppDispatch();
+  const detail = useAppSelector(selectExamineeDetail);
+  useEffect(() => {
+    void dispatch(detailOpened(testId));
+  }, [dispatch, testId]);
+
+  const back = (
+    <Link to={searchHref} className="btn btn-outline-secondary btn-sm">
+      {t('detail.backToSearch')}
+    </Link>
+  );
+  if (detail.status === 'failed') {
+    return (
+      <>
+        <Alert variant="danger" role="alert">
+          <p className="mb-0 fw-bold">{text(detail.failure?.messageKey ?? 'examinees:detail.loadFailed')}</p>
+          {detail.failure?.messageText && <p className="mb-0">{detail.failure.messageText}</p>}
+        </Alert>
+        {back}
+      </>
+    );
+  }
+  const d = detail.data;
+  if (!d || detail.testId !== testId) return <p role="status">{t('detail.loading')}</p>;
+  const dash = (v: string | number | null | undefined) =>
+    v === null || v === undefined || v === '' ? '-' : String(v);
+  const aiLabel = (mark: string) =>
+    ['eye_rot', 'other_person', 'people_num', 'voice'].includes(mark) ? text(`examinees:ai.${mark}`) : mark;
+  const params = Object.entries(d.startupParameters).filter(([k]) => k !== 'memo');
+
+  return (
+    <div>
+      <div className="mb-3">{back}</div>
+      <Section id="detail-info" title={t('detail.info')}>
+        <Pairs
+          rows={[
+            [t('detail.loginId'), dash(d.loginId)],
+            [t('detail.exLoginId'), dash(d.exLoginId)],
+            [t('detail.examName'), dash(d.examName)],
+            [t('detail.group'), dash(d.group)],
+            [t('detail.rejected'), d.rejected ? t('form.yes') : t('form.no')],
+            [t('detail.kicked'), d.kicked ? t('form.yes') : t('form.no')],
+            [t('detail.aiNamematch'), dash(d.aiNamematch)],
+          ]}
+        />
+      </Section>
+      <Section id="detail-photos" title={t('detail.photos')}>
+        <div className="d-flex gap-3 flex-wrap">
+          <figure>
+            {d.headShotUri ? (
+              <img src={d.headShotUri} alt={t('detail.headShot')} style={{ maxWidth: 240 }} />
+            ) : (
+              <p>{t('detail.noImage')}</p>
+            )}
+            <figcaption>{t('detail.headShot')}</figcaption>
+          </figure>
+          <figure>
+            {d.idCardUri ? (
+              <img src={d.idCardUri} alt={t('detail.idCard')} style={{ maxWidth: 240 }} />
+            ) : (
+              <p>{t('detail.noImage')}</p>
+            )}
+            <figcaption>{t('detail.idCard')}</figcaption>
+          </figure>
+        </div>
+      </Section>
+      <Section id="detail-settings" title={t('detail.settings')}>
+        <Pairs
+          rows={params.map(([k, v]) => [
+            k,
+            dash(typeof v === 'object' ? JSON.stringify(v) : (v as string | number)),
+          ])}
+        />
+      </Section>
+      <Section id="detail-test" title={t('detail.testInfo')}>
+        <Pairs
+          rows={[
+            [t('columns.testName'), dash(d.testName)],
+            [t('columns.region'), dash(d.region)],
+            [t('columns.testAt'), dash(d.testAt)],
+            [t('detail.stopAt'), dash(d.stopAt)],
+            [t('detail.testId'), d.testId],
+          ]}
+        />
+      </Section>
+      <Section id="detail-log" title={t('detail.examineeLog')}>
+        <Table size="sm" bordered>
+          <caption>{t('detail.examineeLog')}</caption>
+          <tbody>
+            {(
+              [
+                ['login', d.loginAt],
+                ['matched', d.matchedAt],
+                ['authenticated', d.authenticatedAt],
+                ['examStart', d.testAt],
+                ['examEnd', d.stopAt],
+                ['logout', d.logoutAt],
+              ] as const
+            ).map(([k, v]) => (
+              <tr key={k}>
+                <th scope="row">{t(`log.${k}`)}</th>
+                <td>{dash(v)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      </Section>
+      <Section id="detail-records" title={t('detail.recordLog')}>
+        {d.records.length === 0 ? (
+          <p>{t('detail.noRecords')}</p>
+        ) : (
+          <Table size="sm" bordered responsive>
+            <caption>{t('detail.recordLog')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('record.id')}</th>
+                <th scope="col">{t('record.startAt')}</th>
+                <th scope="col">{t('record.stopAt')}</th>
+                <th scope="col">{t('record.status')}</th>
+                <th scope="col">{t('record.encodedAt')}</th>
+                <th scope="col">{t('record.aiAnalysis')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.records.map((r) => (
+                <tr key={r.id}>
+                  <td>{r.id}</td>
+                  <td>{r.startAt}</td>
+                  <td>{dash(r.stopAt)}</td>
+                  <td>{r.movieStatus}</td>
+                  <td>{dash(r.encodedAt)}</td>
+                  <td>
+                    {r.aiAnalysisFlag ? t('form.aiDone') : t('form.aiNotDone')} /{' '}
+                    {r.aiAnalysisBatchFlag ? t('form.aiDone') : t('form.aiNotDone')}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+      </Section>
+      <Section id="detail-messages" title={t('detail.messages')}>
+        {d.messages.length === 0 ? (
+          <p>{t('detail.noMessages')}</p>
+        ) : (
+          <ul className="list-unstyled">
+            {d.messages.map((m) => (
+              <li key={m.id}>
+                <span className="text-body-secondary small me-2">{m.createdAt}</span>
+                <span className="badge text-bg-light me-2">
+                  {m.sendType === 0 ? t('detail.fromChecker') : t('detail.fromTester')}
+                </span>
+                {m.message}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+      <Section id="detail-memo" title={t('detail.memo')}>
+        <p className="text-break">{dash(d.startupParameters.memo)}</p>
+      </Section>
+      <Section id="detail-markings" title={t('detail.markings')}>
+        <p>
+          {t('detail.totalScore')}: <strong>{d.markingTotalScore}</strong>
+        </p>
+        <ul>
+          {d.markingSummaries.map((s) => (
+            <li key={s.mark}>{t('detail.summaryItem', { label: s.message || s.label, count: s.count })}</li>
+          ))}
+        </ul>
+        <div className="d-flex flex-wrap gap-3">
+          {d.markings.map((m) => (
+            <figure key={m.id} className="border p-1" data-testid="marking">
+              {m.url ? (
+                <img
+                  src={m.url}
+                  alt={t('detail.markingImage', { label: m.message })}
+                  style={{ width: 160 }}
+                />
+              ) : null}
+              <figcaption className="small">
+                {m.markingAt} {m.message} ({t('detail.score', { score: m.score })})
+              </figcaption>
+            </figure>
+          ))}
+        </div>
+      </Section>
+      <Section id="detail-ai-markings" title={t('detail.aiMarkings')}>
+        <p>
+          {t('detail.totalScore')}: <strong>{d.aiMarkingTotalScore}</strong>
+        </p>
+        <ul>
+          {d.aiMarkingSummaries.map((s) => (
+            <li key={s.mark}>{t('detail.summaryItem', { label: aiLabel(s.mark), count: s.count })}</li>
+          ))}
+        </ul>
+        <div className="d-flex flex-wrap gap-3">
+          {d.aiMarkings.map((m) => (
+            <figure key={m.id} className="border p-1" data-testid="ai-marking">
+              {m.url ? (
+                <img
+                  src={m.url}
+                  alt={t('detail.markingImage', { label: aiLabel(m.mark) })}
+                  style={{ width: 160 }}
+                />
+              ) : null}
+              <figcaption className="small">
+                {m.markingAt} {aiLabel(m.mark)} ({t('detail.score', { score: m.score })})
+              </figcaption>
+            </figure>
+          ))}
+        </div>
+      </Section>
+      <Section id="detail-recordings" title={t('detail.recordings')}>
+        {timelines(d, detail.recordUrls, aiLabel).map((tl, i) => (
+          <RecordingTimeline
+            key={tl.key}
+            title={
+              tl.recordId === null ? t('detail.sittingTimeline') : t('detail.recordingTitle', { n: i + 1 })
+            }
+            url={tl.url}
+            durationMs={tl.durationMs}
+            points={tl.points}
+          />
+        ))}
+      </Section>
+      <PassFailSetting />
+      <div className="d-flex gap-3 align-items-center">
+        {back}
+        <a href="#page-title">{t('detail.toTop')}</a>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,210 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { ExamineeConditions, ExamineeRow } from '../../api/examinees';
+import type { ExamineeDetail } from '../../api/examinee-detail';
+import { EMPTY_FORM, type FieldErrors, type SearchForm } from './examinees-validation';
+
+type Status = 'idle' | 'loading' | 'succeeded' | 'failed';
+
+/** A failure shown to the user: an i18n key, or the server's own text. */
+export interface Failure {
+  messageKey: string;
+  messageText?: string;
+}
+
+export interface ExamineesState {
+  conditions: ExamineeConditions | null;
+  form: SearchForm;
+  fieldErrors: FieldErrors;
+  /** The conditions of the search on screen (paging, sorting and CSV reuse them). */
+  applied: SearchForm | null;
+  sortKey: number;
+  sortOrder: 0 | 1;
+  page: number;
+  maxDisplayCount: number;
+  status: Status;
+  failure: Failure | null;
+  rows: ExamineeRow[];
+  count: number;
+  countCapped: boolean;
+  pageCount: number;
+  /** Test ids of the selected rows; /analysis-request reads them. */
+  selectedTestIds: number[];
+  csv: { status: Status; bytes: number; rows: number; totalRows: number | null };
+  detail: {
+    status: Status;
+    testId: number | null;
+    data: ExamineeDetail | null;
+    failure: Failure | null;
+    pass: number | null;
+    passStatus: Status;
+    /** Playback address per record id (get_onetime_uri); null when it could not be had. */
+    recordUrls: Record<number, string | null>;
+  };
+}
+
+const initialState: ExamineesState = {
+  conditions: null,
+  form: EMPTY_FORM,
+  fieldErrors: {},
+  applied: null,
+  sortKey: 4,
+  sortOrder: 0,
+  page: 1,
+  maxDisplayCount: 50,
+  status: 'idle',
+  failure: null,
+  rows: [],
+  count: 0,
+  countCapped: false,
+  pageCount: 0,
+  selectedTestIds: [],
+  csv: { status: 'idle', bytes: 0, rows: 0, totalRows: null },
+  detail: {
+    status: 'idle',
+    testId: null,
+    data: null,
+    failure: null,
+    pass: null,
+    passStatus: 'idle',
+    recordUrls: {},
+  },
+};
+
+const examineesSlice = createSlice({
+  name: 'examinees',
+  initialState,
+  reducers: {
+    /** The search options arrived (testers/conditions). */
+    conditionsLoaded(state, a: PayloadAction<ExamineeConditions>) {
+      state.conditions = a.payload;
+    },
+    /** The user edited one search field. */
+    formEdited(state, a: PayloadAction<Partial<SearchForm>>) {
+      state.form = { ...state.form, ...a.payload };
+    },
+    /** The user pressed clear. */
+    formCleared(state) {
+      state.form = EMPTY_FORM;
+      state.fieldErrors = {};
+    },
+    /** The form failed the client-side rules (or the server named a field). */
+    formRejected(state, a: PayloadAction<FieldErrors>) {
+      state.fieldErrors = a.payload;
+    },
+    /** A search started: `applied` conditions with sort, page and display count. */
+    searchStarted(
+      state,
+      a: PayloadAction<{
+        applied: SearchForm;
+        sortKey: number;
+        sortOrder: 0 | 1;
+        page: number;
+        maxDisplayCount: number;
+      }>,
+    ) {
+      Object.assign(state, a.payload);
+      state.fieldErrors = {};
+      state.status = 'loading';
+      state.failure = null;
+    },
+    searchSucceeded(
+      state,
+      a: PayloadAction<{
+        rows: ExamineeRow[];
+        count: number;
+        countCapped: boolean;
+        pageCount: number;
+        page: number;
+      }>,
+    ) {
+      state.status = 'succeeded';
+      state.rows = a.payload.rows;
+      state.count = a.payload.count;
+      state.countCapped = a.payload.countCapped;
+      state.pageCount = a.payload.pageCount;
+      state.page = a.payload.page;
+    },
+    searchFailed(state, a: PayloadAction<Failure>) {
+      state.status = 'failed';
+      state.failure = a.payload;
+      state.rows = [];
+    },
+    /** A row's checkbox was toggled. */
+    rowToggled(state, a: PayloadAction<number>) {
+      const id = a.payload;
+      state.selectedTestIds = state.selectedTestIds.includes(id)
+        ? state.selectedTestIds.filter((x) => x !== id)
+        : [...state.selectedTestIds, id];
+    },
+    /** Select-all was toggled: every row on the page is selected, or none of them. */
+    pageSelectionToggled(state, a: PayloadAction<boolean>) {
+      const ids = state.rows.map((r) => r.testId);
+      const rest = state.selectedTestIds.filter((x) => !ids.includes(x));
+      state.selectedTestIds = a.payload ? [...rest, ...ids] : rest;
+    },
+    csvStarted(state) {
+      state.csv = { status: 'loading', bytes: 0, rows: 0, totalRows: null };
+    },
+    /** More of the CSV arrived. */
+    csvProgressed(state, a: PayloadAction<{ bytes: number; rows: number; totalRows: number | null }>) {
+      state.csv = { status: 'loading', ...a.payload };
+    },
+    csvFinished(state, a: PayloadAction<'succeeded' | 'failed'>) {
+      state.csv.status = a.payload;
+    },
+    detailRequested(state, a: PayloadAction<number>) {
+      state.detail = { ...initialState.detail, status: 'loading', testId: a.payload };
+    },
+    detailLoaded(state, a: PayloadAction<ExamineeDetail>) {
+      state.detail.status = 'succeeded';
+      state.detail.data = a.payload;
+    },
+    detailFailed(state, a: PayloadAction<Failure>) {
+      state.detail.status = 'failed';
+      state.detail.failure = a.payload;
+    },
+    /** A record's playback address arrived (or null when get_onetime_uri failed). */
+    recordUrlLoaded(state, a: PayloadAction<{ recordId: number; url: string | null }>) {
+      state.detail.recordUrls[a.payload.recordId] = a.payload.url;
+    },
+    passLoaded(state, a: PayloadAction<number | null>) {
+      state.detail.pass = a.payload;
+      state.detail.passStatus = 'succeeded';
+    },
+    passSaving(state) {
+      state.detail.passStatus = 'loading';
+    },
+    passSaveFailed(state) {
+      state.detail.passStatus = 'failed';
+    },
+  },
+});
+
+export const {
+  conditionsLoaded,
+  formEdited,
+  formCleared,
+  formRejected,
+  searchStarted,
+  searchSucceeded,
+  searchFailed,
+  rowToggled,
+  pageSelectionToggled,
+  csvStarted,
+  csvProgressed,
+  csvFinished,
+  detailRequested,
+  detailLoaded,
+  detailFailed,
+  recordUrlLoaded,
+  passLoaded,
+  passSaving,
+  passSaveFailed,
+} = examineesSlice.actions;
+export default examineesSlice.reducer;
+
+type WithExaminees = { examinees: ExamineesState };
+export const selectExaminees = (s: WithExaminees) => s.examinees;
+export const selectExamineeDetail = (s: WithExaminees) => s.examinees.detail;
+/** Test ids chosen in the search result (spec §2: selected rows go to a data-extraction request). */
+export const selectSelectedTestIds = (s: WithExaminees) => s.examinees.selectedTestIds;

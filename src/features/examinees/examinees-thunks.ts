@@ -1,0 +1,228 @@
+import type { AppDispatch, RootState } from '../../app/store';
+import { isApiError } from '../../api/api-error';
+import {
+  downloadExamineesCsv,
+  getExamineeConditions,
+  getTestPass,
+  searchExaminees,
+  setTestPass,
+  type ExamineeSearchQuery,
+} from '../../api/examinees';
+import { getExamineeDetail, getRecordUri } from '../../api/examinee-detail';
+import { apiErrorRecorded } from '../errors/errors-slice';
+import { loadingFinished, loadingStarted } from '../layout/layout-slice';
+import { confirm, showAlert } from '../layout/layout-thunks';
+import { selectAccessToken } from '../session/session-slice';
+import {
+  conditionsLoaded,
+  csvFinished,
+  csvProgressed,
+  csvStarted,
+  detailFailed,
+  detailLoaded,
+  detailRequested,
+  formRejected,
+  passLoaded,
+  passSaveFailed,
+  passSaving,
+  recordUrlLoaded,
+  searchFailed,
+  searchStarted,
+  searchSucceeded,
+  type Failure,
+} from './examinees-slice';
+import { hasConditions, validateSearch, type SearchForm } from './examinees-validation';
+import { saveBlob } from './save-file';
+
+type Thunk<R = void> = (dispatch: AppDispatch, getState: () => RootState) => Promise<R>;
+
+/** The failure to show: the server's text for a refused request (4xx), else only the key. */
+function failureOf(e: unknown, messageKey: string): Failure {
+  if (isApiError(e) && e.status >= 400 && e.status < 500) return { messageKey, messageText: e.message };
+  return { messageKey };
+}
+
+/** The search request of a form (spec §3 "Examinee search request"); empty fields are sent as ''. */
+export function toQuery(f: SearchForm): Partial<ExamineeSearchQuery> {
+  return {
+    group: f.group,
+    groupText: f.groupText.trim(),
+    loginId: f.loginId.trim(),
+    testName: f.testName,
+    region: f.region,
+    testAtDateFrom: f.dateFrom,
+    testAtDateTo: f.dateTo,
+    testAtTimeFrom: f.timeFrom,
+    testAtTimeTo: f.timeTo,
+    examName: f.examName.trim(),
+    isLikeSearch: f.isLikeSearch ? 1 : 0,
+    record: f.record,
+    withMark: f.withMark,
+    cheatingLevelFrom: f.cheatingLevelFrom.trim(),
+    cheatingLevelTo: f.cheatingLevelTo.trim(),
+    score: f.score.trim(),
+    aiAnalysisFlag: f.aiAnalysisFlag,
+    aiAnalysisBatchFlag: f.aiAnalysisBatchFlag,
+    aiNamematch: f.aiNamematch.trim(),
+    markId: f.markId,
+  };
+}
+
+/** Loads the options of the search form once (testers/conditions). */
+export const conditionsRequested = (): Thunk => async (dispatch, getState) => {
+  if (getState().examinees.conditions) return;
+  try {
+    dispatch(conditionsLoaded(await getExamineeConditions()));
+  } catch {
+    // The form still works with free text; the error is recorded by the client.
+  }
+};
+
+/**
+ * Runs a search. `fromForm` validates and applies the form (search button); otherwise the applied
+ * conditions are searched again with a new page, sort or display count.
+ */
+export const searchRequested =
+  (
+    opts: {
+      fromForm?: boolean;
+      page?: number;
+      sortKey?: number;
+      sortOrder?: 0 | 1;
+      maxDisplayCount?: number;
+    } = {},
+  ): Thunk =>
+  async (dispatch, getState) => {
+    const s = getState().examinees;
+    let applied = s.applied ?? s.form;
+    if (opts.fromForm) {
+      const errors = validateSearch(s.form);
+      if (Object.keys(errors).length > 0) {
+        dispatch(formRejected(errors));
+        return;
+      }
+      applied = s.form;
+    }
+    const next = {
+      applied,
+      sortKey: opts.sortKey ?? s.sortKey,
+      sortOrder: opts.sortOrder ?? s.sortOrder,
+      page: opts.page ?? (opts.fromForm ? 1 : s.page),
+      maxDisplayCount: opts.maxDisplayCount ?? s.maxDisplayCount,
+    };
+    dispatch(searchStarted(next));
+    dispatch(loadingStarted());
+    try {
+      const r = await searchExaminees({
+        ...toQuery(applied),
+        sortKey: next.sortKey,
+        sortOrder: next.sortOrder,
+        page: next.page,
+        maxDisplayCount: next.maxDisplayCount,
+      });
+      dispatch(
+        searchSucceeded({
+          rows: r.testers,
+          count: r.count,
+          countCapped: r.countCapped,
+          pageCount: r.pageCount,
+          page: r.page,
+        }),
+      );
+    } catch (e) {
+      dispatch(searchFailed(failureOf(e, 'examinees:search.failed')));
+    } finally {
+      dispatch(loadingFinished());
+    }
+  };
+
+/**
+ * Downloads the search result as CSV with progress, saved under the server's file name. Errors follow
+ * spec §8: no conditions; the server's message; a body that is not JSON; no response.
+ */
+export const csvRequested = (): Thunk => async (dispatch, getState) => {
+  const s = getState().examinees;
+  const applied = s.applied ?? s.form;
+  if (!hasConditions(applied)) {
+    await dispatch(
+      showAlert({
+        type: 'error',
+        titleKey: 'examinees:csv.failed',
+        messageKey: 'examinees:csv.noConditions',
+      }),
+    );
+    return;
+  }
+  dispatch(csvStarted());
+  try {
+    const file = await downloadExamineesCsv(
+      { ...toQuery(applied), sortKey: s.sortKey, sortOrder: s.sortOrder },
+      {
+        accessToken: selectAccessToken(getState()),
+        onProgress: (p) => dispatch(csvProgressed(p)),
+      },
+    );
+    saveBlob(file.blob, file.fileName ?? 'exam_user_resultinfo_csv.csv');
+    dispatch(csvFinished('succeeded'));
+  } catch (e) {
+    dispatch(csvFinished('failed'));
+    if (!isApiError(e)) throw e;
+    dispatch(apiErrorRecorded({ ...e.toSerializable(), at: Date.now() }));
+    const shown =
+      e.code === 'parse'
+        ? { messageKey: 'examinees:csv.parseFailed' }
+        : e.status === 0
+          ? { messageKey: 'examinees:csv.failed' }
+          : { messageText: e.message };
+    await dispatch(showAlert({ type: 'error', titleKey: 'examinees:csv.failed', ...shown }));
+  }
+};
+
+/** Loads one examinee's sitting, its pass value, and a playback address per recording. */
+export const detailOpened =
+  (testId: number): Thunk =>
+  async (dispatch) => {
+    dispatch(detailRequested(testId));
+    dispatch(loadingStarted());
+    try {
+      const detail = await getExamineeDetail(testId);
+      dispatch(detailLoaded(detail));
+      const [pass] = await Promise.allSettled([getTestPass(testId)]);
+      dispatch(passLoaded(pass.status === 'fulfilled' ? pass.value : null));
+      await Promise.all(
+        detail.records.map(async (r) => {
+          try {
+            dispatch(recordUrlLoaded({ recordId: r.id, url: (await getRecordUri(r.id)).url }));
+          } catch {
+            dispatch(recordUrlLoaded({ recordId: r.id, url: null }));
+          }
+        }),
+      );
+    } catch (e) {
+      dispatch(detailFailed(failureOf(e, 'examinees:detail.loadFailed')));
+    } finally {
+      dispatch(loadingFinished());
+    }
+  };
+
+/** Sets pass or fail after a confirmation (spec §2); an existing decision is rewritten after confirming. */
+export const passDecided =
+  (pass: boolean): Thunk =>
+  async (dispatch, getState) => {
+    const { testId, pass: current } = getState().examinees.detail;
+    if (testId === null) return;
+    const ok = await dispatch(
+      confirm({
+        messageKey: `examinees:pass.${current === null ? 'confirm' : 'rewrite'}${pass ? 'Pass' : 'Fail'}`,
+      }),
+    );
+    if (!ok) return;
+    dispatch(passSaving());
+    try {
+      dispatch(passLoaded(await setTestPass(testId, pass)));
+      await dispatch(showAlert({ type: 'success', messageKey: 'examinees:pass.saved' }));
+    } catch {
+      dispatch(passSaveFailed());
+      await dispatch(showAlert({ type: 'error', messageKey: 'examinees:pass.saveFailed' }));
+    }
+  };

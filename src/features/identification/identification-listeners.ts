@@ -1,0 +1,65 @@
+import { TaskAbortError } from '@reduxjs/toolkit';
+import type { AppStartListening } from '../../app/listener';
+import { navigateTo } from '../../app/navigation';
+import { MESSAGE_COMMANDS } from '../../../contract/messages';
+import { getTesterDetail } from '../../api/tester';
+import { loggedOut } from '../session/session-slice';
+import {
+  TESTER_PATHS,
+  TESTER_STATE,
+  commandReceived,
+  identityAccepted,
+  identityRejected,
+  testerStateChanged,
+} from '../tester/tester-slice';
+import { monitorAcceptedReceived, monitorCheckAccepted, monitorCheckRejected } from './identification-slice';
+
+/** Spec §9: identification wait poll 1 s. */
+export const IDENTIFICATION_POLL_MS = 1000;
+
+/**
+ * The monitor's verdict: REJECTED → rejected; ACCEPTED → wait (polling tester/detail every 1 s) until the
+ * tester status is IDENTIFICATED, then apply it and go on to /examining (spec §4).
+ */
+export function addIdentificationListeners(startListening: AppStartListening): void {
+  startListening({
+    predicate: (a) => commandReceived.match(a) && a.payload.command === MESSAGE_COMMANDS.rejected,
+    effect: (_a, api) => {
+      api.dispatch(identityRejected());
+      api.dispatch(monitorCheckRejected());
+    },
+  });
+
+  startListening({
+    predicate: (a) => commandReceived.match(a) && a.payload.command === MESSAGE_COMMANDS.accepted,
+    effect: async (_a, api) => {
+      api.cancelActiveListeners();
+      if (api.getState().identification.monitor.status === 'accepted') return;
+      api.dispatch(monitorAcceptedReceived());
+      const wait = api.fork(async (task) => {
+        for (;;) {
+          try {
+            const d = await task.pause(getTesterDetail());
+            if (d.rejected === 1) {
+              api.dispatch(identityRejected());
+              api.dispatch(monitorCheckRejected());
+              return;
+            }
+            if (d.status >= TESTER_STATE.identificated) {
+              api.dispatch(testerStateChanged(d.status));
+              api.dispatch(identityAccepted());
+              api.dispatch(monitorCheckAccepted());
+              navigateTo(TESTER_PATHS.examining);
+              return;
+            }
+          } catch (e) {
+            if (e instanceof TaskAbortError) throw e;
+          }
+          await task.delay(IDENTIFICATION_POLL_MS);
+        }
+      });
+      const r = await Promise.race([wait.result, api.condition((a) => loggedOut.match(a)).then(() => null)]);
+      if (r === null) wait.cancel();
+    },
+  });
+}

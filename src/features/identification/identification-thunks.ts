@@ -1,0 +1,301 @@
+import type { AppDispatch as StoreDispatch, RootState } from '../../app/store';
+import type { ListenerDispatch as AppDispatch } from '../../app/listener';
+import { navigateTo } from '../../app/navigation';
+import { AI_AUTH_STATUS, AI_FAILED_MODE } from '../../../contract/ai-auth';
+import { MESSAGE_COMMANDS } from '../../../contract/messages';
+import { isApiError, NETWORK_ERROR_STATUS } from '../../api/api-error';
+import * as aiApi from '../../api/ai-auth';
+import { postMessage } from '../../api/messages';
+import { captureStill } from '../../media/devices';
+import { showAlert, type ShowAlertArgs } from '../layout/layout-thunks';
+import { loggedOut } from '../session/session-slice';
+import { networkErrorOccurred } from '../live/live-slice';
+import {
+  TESTER_PATHS,
+  TESTER_STATE,
+  aiFixedTextsSet,
+  aiNoticeChanged,
+  aiRetryCounted,
+  chatReceived,
+  identityCheckRequested,
+  photoTaken,
+  stepReached,
+  testerDetailLoaded,
+  testerExitRequested,
+  testerPageEntered,
+  testerStateChanged,
+  type AiFixedText,
+} from '../tester/tester-slice';
+import { getTesterDetail } from '../../api/tester';
+import {
+  aiAttemptAnswered,
+  aiErrorOccurred,
+  aiPhaseChanged,
+  aiStatusLoaded,
+  monitorCheckFailed,
+  monitorCheckRejected,
+  monitorCheckSending,
+  monitorCheckSent,
+  type AiFallback,
+} from './identification-slice';
+
+/** The layout's alert thunk run with this feature's dispatch type. */
+function alertModal(dispatch: AppDispatch, args: ShowAlertArgs): Promise<void> {
+  return showAlert(args)(dispatch as unknown as StoreDispatch);
+}
+
+/** tester/detail: who the examinee is (stored in the tester slice). */
+async function loadDetail(dispatch: AppDispatch) {
+  const d = await getTesterDetail();
+  dispatch(
+    testerDetailLoaded({
+      testerId: d.testerId || d.userId,
+      status: d.status,
+      rejected: d.rejected === 1,
+      kicked: d.kicked === 1,
+    }),
+  );
+  return d;
+}
+
+type Thunk<R = void> = (dispatch: AppDispatch, getState: () => RootState) => Promise<R>;
+const isNetwork = (e: unknown) => isApiError(e) && e.status === NETWORK_ERROR_STATUS;
+
+/** /identification opened: who am I, rejected already?, transmission and the message poll. */
+export const identificationEntered = (): Thunk => async (dispatch) => {
+  dispatch(stepReached(3));
+  try {
+    const d = await loadDetail(dispatch);
+    if (d.rejected === 1) dispatch(monitorCheckRejected());
+    else if (d.status >= TESTER_STATE.identificated) {
+      navigateTo(TESTER_PATHS.examining, { replace: true });
+      return;
+    }
+  } catch (e) {
+    if (isNetwork(e)) dispatch(networkErrorOccurred());
+    return;
+  }
+  dispatch(testerPageEntered());
+};
+
+/** "Ready": the examinee placed the ID card and asks the monitor to check (AUTHENTICATING). */
+export const authenticationRequested = (): Thunk => async (dispatch, getState) => {
+  const testerId = getState().tester.testerId;
+  if (testerId === null) return;
+  dispatch(monitorCheckSending());
+  try {
+    await postMessage({
+      testerId,
+      messageType: 1,
+      message: MESSAGE_COMMANDS.authenticating,
+      kind: 'command',
+    });
+    dispatch(identityCheckRequested());
+    dispatch(monitorCheckSent());
+  } catch (e) {
+    if (isNetwork(e)) dispatch(networkErrorOccurred());
+    dispatch(
+      monitorCheckFailed(isNetwork(e) ? 'identification:errors.network' : 'identification:errors.send'),
+    );
+  }
+};
+
+/** Sends a chat text to the monitor; returns whether it was stored. */
+export const chatSent =
+  (text: string, messageType: 1 | 3 = 1): Thunk<boolean> =>
+  async (dispatch, getState) => {
+    const testerId = getState().tester.testerId;
+    const message = text.trim();
+    if (testerId === null || !message) return false;
+    try {
+      const m = await postMessage({ testerId, messageType, message });
+      if (m)
+        dispatch(
+          chatReceived([{ id: m.id, sendType: m.sendType, message: m.message, createdAt: m.createdAt }]),
+        );
+      return true;
+    } catch (e) {
+      if (isNetwork(e)) dispatch(networkErrorOccurred());
+      void alertModal(dispatch, {
+        type: 'error',
+        messageKey: isNetwork(e) ? 'identification:errors.network' : 'identification:errors.send',
+      });
+      return false;
+    }
+  };
+
+// ---------------------------------------------------------------- AI identity check
+
+/** Spec §4: the AI fixed-text list has 9 items at level 1, 8 at level 2, 4 otherwise. */
+export function aiFixedTextCount(level: number): number {
+  return level === 1 ? 9 : level === 2 ? 8 : 4;
+}
+
+/** The fixed texts of a level; only the first is checked at the start (spec §4). */
+export function aiFixedTexts(level: number): AiFixedText[] {
+  const n = aiFixedTextCount(level);
+  const prefix = level === 1 ? 'l1' : level === 2 ? 'l2' : 'other';
+  return Array.from({ length: n }, (_, i) => ({
+    text: `identification:ai.fixed.${prefix}.${i + 1}`,
+    check: i === 0,
+    isError: false,
+  }));
+}
+
+function fallbackOf(code: number): AiFallback {
+  return code === AI_FAILED_MODE.logout ? 'logout' : code === AI_FAILED_MODE.continue ? 'continue' : 'manual';
+}
+
+/** The notice for a photo kind, with the placeholders of spec §4 (remaining, limit − 1, limit, failure). */
+function notice(kind: 'face' | 'idCard', retry: number, limit: number, failStr: string) {
+  return aiNoticeChanged({
+    selectedStr: kind === 'face' ? 'identification:ai.kind.face' : 'identification:ai.kind.idCard',
+    limite: limit,
+    retry,
+    failStr,
+    noticeType: failStr ? 'caution' : 'info',
+  });
+}
+
+/** /identification-ai opened: the AI status, limits and fallback from the server. */
+export const aiIdentificationEntered = (): Thunk => async (dispatch, getState) => {
+  dispatch(stepReached(3));
+  try {
+    const d = await loadDetail(dispatch);
+    if (d.status >= TESTER_STATE.identificated) {
+      navigateTo(TESTER_PATHS.examining, { replace: true });
+      return;
+    }
+    dispatch(testerPageEntered());
+    const st = await aiApi.getAiStatus();
+    const idCardRequired = getState().startup.params.isAiIdcardRequest !== 0;
+    dispatch(
+      aiStatusLoaded({
+        process: st.process,
+        status: st.status,
+        limits: { face: st.limits.face, idCard: st.limits.idCard, all: st.limits.all },
+        retries: { face: st.faceRetry, idCard: st.idCardRetry, all: st.aiAllRetry },
+        idCardRequired,
+        fallback: fallbackOf(st.fallback),
+      }),
+    );
+    const level = Number(getState().startup.params.aiIdcardType.split(',')[0]) || 0;
+    dispatch(aiFixedTextsSet(aiFixedTexts(st.process === 1 ? level : 0)));
+    const kind = st.process === 1 ? 'idCard' : 'face';
+    const limit = kind === 'face' ? st.limits.face : st.limits.idCard;
+    const used = kind === 'face' ? st.faceRetry : st.idCardRetry;
+    dispatch(notice(kind, limit - used, limit, ''));
+    dispatch(aiRetryCounted(st.aiAllRetry));
+    if (st.status > AI_AUTH_STATUS.passed) await dispatch(applyAiFallback(fallbackOf(st.fallback), true));
+  } catch (e) {
+    dispatch(
+      aiErrorOccurred(isNetwork(e) ? 'identification:errors.network' : 'identification:errors.aiStatus'),
+    );
+  }
+};
+
+/** "Take photo": a still from the camera (JPEG via canvas), then "is this photo acceptable?". */
+export const aiPhotoTaken = (): Thunk => async (dispatch, getState) => {
+  const phase = getState().identification.ai.phase;
+  const kind = phase === 'idCard' ? 'idCard' : 'face';
+  const still = await captureStill();
+  if (!still) {
+    dispatch(aiErrorOccurred('identification:errors.noCamera'));
+    return;
+  }
+  dispatch(aiErrorOccurred(null));
+  dispatch(photoTaken({ kind, dataUrl: still.dataUrl }));
+  dispatch(aiPhaseChanged(kind === 'face' ? 'faceConfirm' : 'idCardConfirm'));
+};
+
+/** "Retake": back to the camera. */
+export const aiRetakeRequested = (): Thunk => async (dispatch, getState) => {
+  const phase = getState().identification.ai.phase;
+  const kind = phase === 'idCardConfirm' ? 'idCard' : 'face';
+  dispatch(photoTaken({ kind, dataUrl: null }));
+  dispatch(aiPhaseChanged(kind));
+};
+
+/** "Register": sends the confirmed photo to ai_auth/face or ai_auth/id_card and follows the answer. */
+export const aiPhotoRegistered = (): Thunk => async (dispatch, getState) => {
+  const s = getState();
+  const kind = s.identification.ai.phase === 'idCardConfirm' ? 'idCard' : 'face';
+  const dataUrl = kind === 'face' ? s.tester.identityImage : s.tester.idImage;
+  if (!dataUrl) return;
+  const image = dataUrl.slice(dataUrl.indexOf(',') + 1);
+  dispatch(aiPhaseChanged('sending'));
+  let r: aiApi.AiAttempt;
+  try {
+    r = await aiApi.postAiPhoto(kind, { image, contentType: 'image/jpeg' });
+  } catch (e) {
+    if (isNetwork(e)) dispatch(networkErrorOccurred());
+    dispatch(
+      aiErrorOccurred(isNetwork(e) ? 'identification:errors.network' : 'identification:errors.aiSend'),
+    );
+    dispatch(aiPhaseChanged(kind === 'face' ? 'faceConfirm' : 'idCardConfirm'));
+    return;
+  }
+  const st = await aiApi.getAiStatus().catch(() => null);
+  const retries = st
+    ? { face: st.faceRetry, idCard: st.idCardRetry, all: st.aiAllRetry }
+    : getState().identification.ai.retries;
+  dispatch(aiRetryCounted(retries.all));
+  const err = r.error;
+  const code = err?.code ?? null;
+  const messageKey = code ? `identification:ai.result.${code}` : null;
+  dispatch(
+    aiAttemptAnswered({
+      retries,
+      messageKey,
+      messageValues: {
+        remaining: err?.remaining ?? 0,
+        limit: err?.limit ?? 0,
+        limitMinusOne: Math.max(0, (err?.limit ?? 0) - 1),
+      },
+      unavailable: code === 'ai_unavailable',
+    }),
+  );
+  if (r.testerStatus) dispatch(testerStateChanged(r.testerStatus));
+  if (r.status === AI_AUTH_STATUS.passed) {
+    dispatch(aiPhaseChanged('passed'));
+    navigateTo(TESTER_PATHS.examining);
+    return;
+  }
+  if (r.status === AI_AUTH_STATUS.manual) return void (await dispatch(applyAiFallback('manual')));
+  if (r.status === AI_AUTH_STATUS.logout) return void (await dispatch(applyAiFallback('logout')));
+  if (r.status === AI_AUTH_STATUS.review) return void (await dispatch(applyAiFallback('continue')));
+  // Still in progress: the next photo (ID after an accepted face; face again after a mismatch).
+  const next = r.process === 1 ? 'idCard' : 'face';
+  if (r.ok && next === 'idCard') {
+    const level = Number(getState().startup.params.aiIdcardType.split(',')[0]) || 0;
+    dispatch(aiFixedTextsSet(aiFixedTexts(level)));
+  } else {
+    const base = next === 'face' && kind === 'idCard' ? aiFixedTexts(0) : getState().tester.aiFixedTexts;
+    dispatch(aiFixedTextsSet(base.map((t, i) => ({ ...t, isError: i === 0 && !r.ok }))));
+  }
+  const limits = getState().identification.ai.limits;
+  const limit = next === 'face' ? limits.face : limits.idCard;
+  const used = next === 'face' ? retries.face : retries.idCard;
+  dispatch(notice(next, Math.max(0, limit - used), limit, messageKey ?? ''));
+  dispatch(photoTaken({ kind: next, dataUrl: null }));
+  dispatch(aiPhaseChanged(next));
+};
+
+/**
+ * The configured fallback when the AI check cannot succeed (spec §4): go to monitor authentication,
+ * force a logout (kick-out PUT_MYSELF_AI), or continue to the exam with the last photo.
+ */
+export const applyAiFallback =
+  (fallback: AiFallback, silent = false): Thunk =>
+  async (dispatch) => {
+    dispatch(aiPhaseChanged('fallback'));
+    const messageKey = `identification:ai.fallback.${fallback}`;
+    if (!silent) await alertModal(dispatch, { type: 'caution', messageKey });
+    if (fallback === 'manual') navigateTo(TESTER_PATHS.identification);
+    else if (fallback === 'continue') navigateTo(TESTER_PATHS.examining);
+    else {
+      // The server already ended the sitting's login (forced logout); end it here and leave.
+      dispatch(loggedOut({ reasonKey: messageKey }));
+      dispatch(testerExitRequested({ mode: 'none', after: { exit: 'loggedOut', messageKey } }));
+    }
+  };

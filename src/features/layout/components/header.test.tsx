@@ -1,0 +1,157 @@
+import { render, screen, waitFor } from '@testing-library/react';
+import { combineReducers, configureStore } from '@reduxjs/toolkit';
+import { createMemoryRouter } from 'react-router-dom';
+import { App } from '../../../app/app';
+import type { AppStore } from '../../../app/store';
+import startup from '../../startup/startup-slice';
+import session from '../../session/session-slice';
+import errors from '../../errors/errors-slice';
+import layout from '../layout-slice';
+import userEvent from '@testing-library/user-event';
+import { renderWithProviders, loginState } from '../../../../tests/render';
+import { ok, server } from '../../../../tests/msw/server';
+import type { RootState } from '../../../app/store';
+import type { Actor, PageId } from '../../../app/permissions';
+import { defaultStartupParams } from '../../startup/startup-fields';
+import { Header, isLogoutVisible, targetDomain } from './header';
+import { ModalHost } from './modal-host';
+
+const LOGOUT = 'ログアウト';
+
+/** A store that already has a tester slice (issue #3 adds the real one to app/store.ts). */
+function renderWithTesterSlice(testerState: number) {
+  const tester = (s: { testerState: number } = { testerState }) => s;
+  const store = configureStore({
+    reducer: combineReducers({ startup, session, errors, layout, tester }),
+    preloadedState: loginState(1),
+  });
+  const router = createMemoryRouter([{ path: '*', element: <Header page="examining" loginHref="/login" /> }]);
+  return render(<App store={store as unknown as AppStore} router={router} />);
+}
+
+function renderHeader(opts: { actor?: Actor; page: PageId | null; disabled?: boolean; target?: string }) {
+  const preloaded: Partial<RootState> = {
+    ...(opts.actor ? loginState(opts.actor) : {}),
+    startup: { params: { ...defaultStartupParams(), target: opts.target ?? '' }, status: 'done' },
+    layout: {
+      visible: true,
+      headerLogoutDisabled: opts.disabled ?? false,
+      loadingCount: 0,
+      uploadingCount: 0,
+      modals: [],
+    },
+  };
+  return renderWithProviders(
+    <>
+      <Header page={opts.page} loginHref="/login" />
+      <ModalHost />
+    </>,
+    { preloadedState: preloaded, route: '/somewhere' },
+  );
+}
+
+describe('Header', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('shows the target host as a badge and the user name with the login id', () => {
+    renderHeader({ actor: 3, page: 'examinees', target: 'https://exam.example.com/start?x=1' });
+    expect(screen.getByTestId('target-domain')).toHaveTextContent('exam.example.com');
+    expect(screen.getByTestId('header-user')).toHaveTextContent('テスト太郎（user3）');
+  });
+
+  it('has no logout button when not logged in, and a close button on the login page', async () => {
+    const close = vi.spyOn(window, 'close').mockImplementation(() => undefined);
+    renderHeader({ page: 'login' });
+    expect(screen.queryByRole('button', { name: LOGOUT })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'ウィンドウを閉じる' }));
+    expect(close).toHaveBeenCalled();
+  });
+
+  it('has no close button off the login page', () => {
+    renderHeader({ actor: 4, page: 'management' });
+    expect(screen.queryByRole('button', { name: 'ウィンドウを閉じる' })).not.toBeInTheDocument();
+  });
+
+  it.each([3, 4, 5] as const)('shows logout to actor %i on any page', (actor) => {
+    renderHeader({ actor, page: 'examineeDetail' });
+    expect(screen.getByRole('button', { name: LOGOUT })).toBeEnabled();
+  });
+
+  it('shows logout to a tester on env-setting only among the steps', () => {
+    renderHeader({ actor: 1, page: 'envSetting' });
+    expect(screen.getByRole('button', { name: LOGOUT })).toBeInTheDocument();
+  });
+
+  it.each(['identification', 'identificationAi', 'examEnd'] as const)(
+    'hides logout from a tester on %s',
+    (page) => {
+      renderHeader({ actor: 1, page });
+      expect(screen.queryByRole('button', { name: LOGOUT })).not.toBeInTheDocument();
+    },
+  );
+
+  it('on examining, hides logout from a tester who is EXAMING and shows it otherwise', () => {
+    const a = renderWithTesterSlice(5);
+    expect(screen.queryByRole('button', { name: LOGOUT })).not.toBeInTheDocument();
+    a.unmount();
+    renderWithTesterSlice(4);
+    expect(screen.getByRole('button', { name: LOGOUT })).toBeInTheDocument();
+  });
+
+  it('on examining without a tester slice yet, shows logout (the state is not EXAMING)', () => {
+    renderHeader({ actor: 1, page: 'examining' });
+    expect(screen.getByRole('button', { name: LOGOUT })).toBeInTheDocument();
+  });
+
+  it('disables logout while the header-logout-disabled flag is set', () => {
+    renderHeader({ actor: 4, page: 'management', disabled: true });
+    expect(screen.getByRole('button', { name: LOGOUT })).toBeDisabled();
+  });
+
+  it('logs a manager out at once and goes to /login', async () => {
+    server.use(ok('logout', null));
+    const { store, router } = renderHeader({ actor: 4, page: 'management' });
+    await userEvent.click(screen.getByRole('button', { name: LOGOUT }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(store.getState().session.login).toBeNull();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it("asks a checker first, warning that matched examinees' connections will be cut; Cancel keeps the session", async () => {
+    const { store, router } = renderHeader({ actor: 2, page: 'monitoring' });
+    await userEvent.click(screen.getByRole('button', { name: LOGOUT }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('マッチングしている受験者との接続が切断されます');
+    expect(document.getElementById('global-confirm')).not.toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'キャンセル' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(store.getState().session.login).not.toBeNull();
+    expect(router.state.location.pathname).toBe('/somewhere');
+  });
+
+  it('logs a checker out after OK', async () => {
+    server.use(ok('logout', null));
+    const { store, router } = renderHeader({ actor: 2, page: 'monitoring' });
+    await userEvent.click(screen.getByRole('button', { name: LOGOUT }));
+    await screen.findByRole('dialog');
+    await userEvent.click(screen.getByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(store.getState().session.login).toBeNull();
+  });
+});
+
+describe('isLogoutVisible / targetDomain', () => {
+  it('follows spec §2', () => {
+    expect(isLogoutVisible(null, 'login', null)).toBe(false);
+    expect(isLogoutVisible(2, 'monitoring', null)).toBe(true);
+    expect(isLogoutVisible(1, 'envSetting', 5)).toBe(true);
+    expect(isLogoutVisible(1, 'examining', 5)).toBe(false);
+    expect(isLogoutVisible(1, 'examining', 6)).toBe(true);
+    expect(isLogoutVisible(1, null, null)).toBe(false);
+  });
+  it('reads the host of a URL or a bare host', () => {
+    expect(targetDomain('https://a.example.com:8443/x')).toBe('a.example.com:8443');
+    expect(targetDomain('b.example.com')).toBe('b.example.com');
+    expect(targetDomain('')).toBe('');
+  });
+});

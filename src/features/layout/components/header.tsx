@@ -1,0 +1,126 @@
+import { useState } from 'react';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import type { Actor, PageId } from '../../../app/permissions';
+import type { RootState } from '../../../app/store';
+import { IconButton, CLOSE_ICON } from '../../../components/ui/icon-button';
+import { selectLogin } from '../../session/session-slice';
+import { logoutRequested } from '../../session/session-thunks';
+import { selectStartupParams } from '../../startup/startup-slice';
+import { selectHeaderLogoutDisabled } from '../layout-slice';
+import { confirm } from '../layout-thunks';
+
+/** Tester state EXAMING (spec §4: 5 examing). */
+export const TESTER_STATE_EXAMING = 5;
+
+/**
+ * The tester state, read defensively: the tester slice arrives with issue #3, so the store may not have it yet.
+ */
+export function selectTesterStateLoose(s: RootState): number | null {
+  const tester = (s as unknown as { tester?: { testerState?: unknown } }).tester;
+  return typeof tester?.testerState === 'number' ? tester.testerState : null;
+}
+
+/**
+ * Spec §2: logout shows only when logged in; for a tester only on env-setting, or on examining when the
+ * tester state is not EXAMING.
+ */
+export function isLogoutVisible(
+  actor: Actor | null,
+  page: PageId | null,
+  testerState: number | null,
+): boolean {
+  if (actor === null) return false;
+  if (actor !== 1) return true;
+  if (page === 'envSetting') return true;
+  if (page === 'examining') return testerState !== TESTER_STATE_EXAMING;
+  return false;
+}
+
+/** Host of the start-up `target` URL (shown as a badge); '' when there is none. */
+export function targetDomain(target: string): string {
+  const v = target.trim();
+  if (!v) return '';
+  for (const candidate of [v, `https://${v}`]) {
+    try {
+      const host = new URL(candidate).host;
+      if (host) return host;
+    } catch {
+      /* try the next form */
+    }
+  }
+  return '';
+}
+
+export interface HeaderProps {
+  /** The page on screen (null on error pages). */
+  page: PageId | null;
+  loginHref: string;
+}
+
+/** Spec §2 header: target domain badge, user name (login id), close button on login, logout button. */
+export function Header({ page, loginHref }: HeaderProps) {
+  const { t } = useTranslation(['layout', 'common']);
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const login = useAppSelector(selectLogin);
+  const target = useAppSelector((s) => selectStartupParams(s).target);
+  const testerState = useAppSelector(selectTesterStateLoose);
+  const logoutDisabled = useAppSelector(selectHeaderLogoutDisabled);
+  const [busy, setBusy] = useState(false);
+
+  const actor = login?.actor ?? null;
+  const domain = targetDomain(target);
+  const showLogout = isLogoutVisible(actor, page, testerState);
+
+  const onLogout = async () => {
+    if (actor === 2) {
+      // spec §2: a checker's logout warns that the connections to matched examinees will be cut.
+      const ok = await dispatch(
+        confirm({
+          titleKey: 'layout:logoutConfirm.checkerTitle',
+          messageKey: 'layout:logoutConfirm.checkerMessage',
+        }),
+      );
+      if (!ok) return;
+    }
+    setBusy(true);
+    try {
+      await dispatch(logoutRequested());
+    } finally {
+      setBusy(false);
+    }
+    void navigate(loginHref, { replace: true });
+  };
+
+  return (
+    <header className="navbar bg-body-tertiary border-bottom px-3" aria-label={t('header.label')}>
+      <div className="d-flex flex-wrap align-items-center gap-2 me-auto">
+        <span className="navbar-brand mb-0 h1 fs-5">{t('common:appName')}</span>
+        {domain && (
+          <Badge bg="secondary" className="fw-normal" data-testid="target-domain">
+            {t('header.targetDomain', { domain })}
+          </Badge>
+        )}
+      </div>
+      <div className="d-flex flex-wrap align-items-center gap-2">
+        {login && (
+          <span className="text-body" data-testid="header-user">
+            {t('header.userName', { name: login.examUserName, loginId: login.loginId })}
+          </span>
+        )}
+        {showLogout && (
+          <Button variant="outline-primary" onClick={() => void onLogout()} disabled={logoutDisabled || busy}>
+            {t('logout')}
+          </Button>
+        )}
+        {page === 'login' && (
+          <IconButton label={t('header.closeWindow')} icon={CLOSE_ICON} onClick={() => window.close()} />
+        )}
+      </div>
+    </header>
+  );
+}

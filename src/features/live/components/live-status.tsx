@@ -1,0 +1,23 @@
+import { useTranslation } from 'react-i18next';
+import { useAppSelector } from '../../../app/hooks';
+
+/** The transmission and matching state, announced politely (aria-live) when it changes. */
+export function LiveStatus() {
+  const { t } = useTranslation('live');
+  const status = useAppSelector((s) => s.live.status);
+  const matching = useAppSelector((s) => s.live.matchingStatus);
+  const viewers = useAppSelector((s) => s.live.viewerIds.length);
+  return (
+    <p
+      role="status"
+      aria-live="polite"
+      className="small text-body-secondary mb-2"
+      data-testid="live-status"
+      data-status={status}
+    >
+      {t('status.label')}: {t(`status.${status}`)} /{' '}
+      {t(matching === 2 ? 'matching.connected' : 'matching.waiting')}
+      {viewers > 0 && <> / {t('viewers', { count: viewers })}</>}
+    </p>
+  );
+}

@@ -1,0 +1,218 @@
+import { TaskAbortError } from '@reduxjs/toolkit';
+import type { AppStartListening } from '../../app/listener';
+import { isApiError, NETWORK_ERROR_STATUS } from '../../api/api-error';
+import * as matchingApi from '../../api/matching';
+import { postMessage } from '../../api/messages';
+import { acquireLocalMedia } from '../../media/devices';
+import { startMaster, type KvsChannel, type MasterHandle } from '../../media/master';
+import {
+  LOCAL_STREAM_ID,
+  dropObject,
+  getStream,
+  putObject,
+  releaseStream,
+} from '../../media/stream-registry';
+import { i18next } from '../../i18n';
+import { loggedOut } from '../session/session-slice';
+import { testerStateChanged } from '../tester/tester-slice';
+import {
+  channelResetRequested,
+  disconnectFlagReset,
+  liveStartRequested,
+  liveStopped,
+  liveStopRequested,
+  masterStatusChanged,
+  matchingPolled,
+  networkErrorOccurred,
+  signalingLost,
+  viewersChanged,
+} from './live-slice';
+
+/** Registry key of the running master. */
+export const MASTER_KEY = 'kvs-master';
+/** Spec §4: stop waits up to 10 s for pending requests. */
+export const STOP_WAIT_MS = 10_000;
+
+function toKvs(ch: matchingApi.SignalingChannel): KvsChannel {
+  return {
+    region: ch.region,
+    accessKeyId: ch.accessKeyId,
+    secretAccessKey: ch.secretAccessKey,
+    sessionToken: ch.sessionToken,
+    channelName: ch.channelName,
+    endpoint: ch.endpoint,
+    expiration: ch.expiration,
+  };
+}
+
+const isNetworkError = (e: unknown) => isApiError(e) && e.status === NETWORK_ERROR_STATUS;
+
+/**
+ * The live channel (spec §4): the matching poll every matchingTimeout seconds with channel status and
+ * stats, the KVS master started when the matching carries a valid signaling channel, matching command 1,
+ * signaling loss → delete_matching, the disconnect flag, and teardown on stop, logout and kick-out.
+ */
+export function addLiveListeners(startListening: AppStartListening): void {
+  startListening({
+    actionCreator: liveStartRequested,
+    effect: async (action, api) => {
+      // One loop per session: a second start while it runs only refreshes the parameters.
+      if (api.getOriginalState().live.polling) return;
+      const testerId = action.payload.testerId;
+      let master: MasterHandle | null = null;
+      let starting = false;
+      let stopped = false;
+      let ackReset = false;
+      let inflight: Promise<unknown> | null = null;
+      const timeoutMs = () => api.getState().live.matchingTimeout * 1000;
+
+      const handleLost = async () => {
+        master = null;
+        dropObject(MASTER_KEY);
+        if (stopped) return;
+        api.dispatch(signalingLost());
+        // spec §4: signaling start-up retried 3 times, then the matching is deleted.
+        try {
+          await matchingApi.deleteMatching(testerId);
+        } catch (e) {
+          if (isNetworkError(e)) api.dispatch(networkErrorOccurred());
+        }
+      };
+
+      const start = async (channel: matchingApi.SignalingChannel) => {
+        starting = true;
+        try {
+          if (!getStream(LOCAL_STREAM_ID)) await acquireLocalMedia();
+          const handle = await startMaster({
+            channel: toKvs(channel),
+            streamId: LOCAL_STREAM_ID,
+            refreshCredentials: async () => {
+              const m = await matchingApi.kvsReconnect(testerId);
+              const ch = m?.signalingChannel;
+              return matchingApi.isValidChannel(ch) ? toKvs(ch) : null;
+            },
+            callbacks: {
+              onStatus: (s) => {
+                if (!stopped) api.dispatch(masterStatusChanged(s));
+              },
+              onViewers: (ids) => {
+                if (!stopped) api.dispatch(viewersChanged(ids));
+              },
+              onLost: () => void handleLost(),
+            },
+          });
+          if (stopped) {
+            await handle.stop(0);
+            return;
+          }
+          master = handle;
+          putObject(MASTER_KEY, handle);
+        } catch {
+          await handleLost();
+        } finally {
+          starting = false;
+        }
+      };
+
+      const pollOnce = async () => {
+        const stats = master?.stats();
+        const body: matchingApi.PollMatchingArgs = {
+          testerId,
+          channelStatus: master && stats?.status === 'live' ? 'open' : 'close',
+          stats: { viewers: stats?.viewers ?? 0, master: stats?.status ?? 'idle', peers: stats?.peers ?? {} },
+        };
+        if (ackReset) body.matchingCommand = 1;
+        const p = matchingApi.pollMatching(body);
+        inflight = p;
+        const r = await p;
+        if (body.matchingCommand === 1) ackReset = false;
+        const m = r.matchings[0] ?? null;
+        api.dispatch(
+          matchingPolled({
+            matchingTimeout: r.matchingTimeout,
+            monitorId: m?.monitorId ?? null,
+            checkerId: m?.checkerId ?? null,
+            matchingStatus: m?.matchingStatus ?? 0,
+            channelName: m?.signalingChannel?.channelName ?? null,
+          }),
+        );
+        if (m && m.testerStatus !== api.getState().tester.testerState && m.testerStatus > 0) {
+          api.dispatch(testerStateChanged(m.testerStatus));
+        }
+        const channel = m?.signalingChannel ?? null;
+        if (m?.matchingCommand === 1 && master) {
+          // spec §4 matching command 1: reset the signaling channel, then acknowledge it.
+          api.dispatch(channelResetRequested());
+          const old = master as MasterHandle;
+          master = null;
+          dropObject(MASTER_KEY);
+          await old.stop(timeoutMs());
+          ackReset = true;
+        }
+        if (matchingApi.isValidChannel(channel)) {
+          if (master && master.channelName !== channel.channelName) {
+            const old = master as MasterHandle;
+            master = null;
+            await old.stop(timeoutMs());
+          }
+          if (!master && !starting) void start(channel);
+        } else if (master && (!m || !channel)) {
+          // No channel any more (kicked, not proctored, sitting closed): stop publishing.
+          const old = master as MasterHandle;
+          master = null;
+          dropObject(MASTER_KEY);
+          await old.stop(timeoutMs());
+        }
+      };
+
+      const loop = api.fork(async (task) => {
+        for (;;) {
+          try {
+            await task.pause(pollOnce());
+          } catch (e) {
+            if (e instanceof TaskAbortError) throw e;
+            if (isNetworkError(e)) api.dispatch(networkErrorOccurred());
+          }
+          await task.delay(timeoutMs());
+        }
+      });
+
+      const end = await api.condition((a) => liveStopRequested.match(a) || loggedOut.match(a));
+      void end;
+      stopped = true;
+      loop.cancel();
+      // spec §4: stop waits up to 10 s for pending requests; the master close waits 2 × matchingTimeout.
+      if (inflight)
+        await Promise.race([
+          (inflight as Promise<unknown>).catch(() => undefined),
+          api.delay(STOP_WAIT_MS),
+        ]).catch(() => undefined);
+      const m = master as MasterHandle | null;
+      master = null;
+      dropObject(MASTER_KEY);
+      if (m) await m.stop(2 * timeoutMs()).catch(() => undefined);
+      releaseStream(LOCAL_STREAM_ID);
+      api.dispatch(liveStopped());
+    },
+  });
+
+  // spec §4 disconnect flag: a network error sets it and tells the proctor by chat; it resets after
+  // matchingTimeout seconds (a successful poll clears it earlier).
+  startListening({
+    actionCreator: networkErrorOccurred,
+    effect: async (_action, api) => {
+      api.cancelActiveListeners();
+      const before = api.getOriginalState();
+      const testerId = before.live.testerId ?? before.tester.testerId;
+      if (!before.tester.disconnected && testerId !== null) {
+        postMessage({
+          testerId,
+          messageType: 3,
+          message: i18next.t('live:chat.disconnected'),
+        }).catch(() => undefined);
+      }
+      await api.delay(before.live.matchingTimeout * 1000);
+      api.dispatch(disconnectFlagReset());
+    },
+  });
+}

@@ -1,0 +1,121 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+
+/** Status of the live channel (the KVS master), spec §4 matching/WebRTC. */
+export type LiveStatus = 'idle' | 'connecting' | 'live' | 'reconnecting' | 'lost' | 'stopped';
+
+/** Spec §4: without a server value or start-up matchingTimeout, polls run every 5 s. */
+export const DEFAULT_MATCHING_TIMEOUT_S = 5;
+
+export interface LiveState {
+  status: LiveStatus;
+  /** The matching poll loop runs. */
+  polling: boolean;
+  testerId: number | null;
+  /** Poll interval in seconds (server result, else start-up, else 5). */
+  matchingTimeout: number;
+  monitorId: number | null;
+  checkerId: number | null;
+  /** Matching value of spec §4: -1 invalid, 0 none, 1 waiting, 2 connected. */
+  matchingStatus: number;
+  channelName: string | null;
+  viewerIds: string[];
+  /** How many times signaling could not be (re)opened and the matching was deleted. */
+  signalingFailures: number;
+}
+
+const initialState: LiveState = {
+  status: 'idle',
+  polling: false,
+  testerId: null,
+  matchingTimeout: DEFAULT_MATCHING_TIMEOUT_S,
+  monitorId: null,
+  checkerId: null,
+  matchingStatus: 0,
+  channelName: null,
+  viewerIds: [],
+  signalingFailures: 0,
+};
+
+const liveSlice = createSlice({
+  name: 'live',
+  initialState,
+  reducers: {
+    /** Next on env-setting (or a tester page after a reload) asked to start transmission (spec §1). */
+    liveStartRequested(state, action: PayloadAction<{ testerId: number; matchingTimeout: number | null }>) {
+      state.polling = true;
+      state.testerId = action.payload.testerId;
+      state.matchingTimeout = action.payload.matchingTimeout || DEFAULT_MATCHING_TIMEOUT_S;
+      if (state.status === 'stopped' || state.status === 'lost') state.status = 'idle';
+    },
+    /** The exam ended, the tester logged out or was kicked: stop matching and the master. */
+    liveStopRequested(state) {
+      state.polling = false;
+    },
+    /** A matching poll answered. */
+    matchingPolled(
+      state,
+      action: PayloadAction<{
+        matchingTimeout: number;
+        monitorId: number | null;
+        checkerId: number | null;
+        matchingStatus: number;
+        channelName: string | null;
+      }>,
+    ) {
+      const p = action.payload;
+      if (p.matchingTimeout > 0) state.matchingTimeout = p.matchingTimeout;
+      state.monitorId = p.monitorId;
+      state.checkerId = p.checkerId;
+      state.matchingStatus = p.matchingStatus;
+      state.channelName = p.channelName;
+    },
+    /** A poll (or another live-channel call) failed with a network error (spec §4 disconnect flag). */
+    networkErrorOccurred() {},
+    /** The disconnect flag's matchingTimeout timer ran out (spec §4). */
+    disconnectFlagReset() {},
+    /** The master's status changed. */
+    masterStatusChanged(state, action: PayloadAction<LiveStatus>) {
+      state.status = action.payload;
+      if (action.payload !== 'live' && action.payload !== 'reconnecting') state.viewerIds = [];
+    },
+    /** The set of connected viewers changed. */
+    viewersChanged(state, action: PayloadAction<string[]>) {
+      state.viewerIds = action.payload;
+    },
+    /** Signaling failed 3 times and the matching was deleted (spec §4). */
+    signalingLost(state) {
+      state.signalingFailures += 1;
+      state.status = 'lost';
+      state.viewerIds = [];
+    },
+    /** Matching command 1 arrived: the signaling channel is being reset. */
+    channelResetRequested(state) {
+      state.status = 'reconnecting';
+    },
+    /** Matching and master stopped. */
+    liveStopped(state) {
+      state.polling = false;
+      state.status = 'stopped';
+      state.viewerIds = [];
+    },
+  },
+});
+
+export const {
+  liveStartRequested,
+  liveStopRequested,
+  matchingPolled,
+  networkErrorOccurred,
+  disconnectFlagReset,
+  masterStatusChanged,
+  viewersChanged,
+  signalingLost,
+  channelResetRequested,
+  liveStopped,
+} = liveSlice.actions;
+export default liveSlice.reducer;
+
+type WithLive = { live: LiveState };
+export const selectLive = (s: WithLive) => s.live;
+export const selectLiveStatus = (s: WithLive) => s.live.status;
+export const selectMatchingConnected = (s: WithLive) => s.live.matchingStatus === 2;

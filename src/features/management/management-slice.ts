@@ -1,0 +1,131 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { AccessLimitRow } from '../../api/access-limit';
+import type { LoginListRow } from '../../api/logins';
+import type { RetentionRow } from '../../api/cleaner';
+import type { ShortUrl } from '../../api/shorten-url';
+import type {
+  AnalysisInitialParam,
+  AnalysisRequestRow,
+  CheckersMonitoring,
+  ManagementSummary,
+} from '../../api/management';
+
+type Status = 'idle' | 'loading' | 'succeeded' | 'failed';
+
+/** A failure to show: an i18n key and, for refused requests, the server's own text. */
+export interface Failure {
+  messageKey: string;
+  messageText?: string;
+}
+
+interface Section<T> {
+  status: Status;
+  data: T;
+  failure: Failure | null;
+}
+
+const section = <T>(data: T): Section<T> => ({ status: 'idle', data, failure: null });
+
+export interface LoginsQueryState {
+  actorKind: 1 | 2 | -1;
+  page: number;
+  sortKey: number;
+  sortOrder: 0 | 1;
+}
+
+export interface ManagementState {
+  summary: Section<ManagementSummary | null>;
+  accessLimits: Section<AccessLimitRow[]>;
+  logins: Section<{ list: LoginListRow[]; count: number; pageCount: number }> & { query: LoginsQueryState };
+  retention: Section<RetentionRow[]>;
+  shortUrls: Section<ShortUrl[]>;
+  /** The short URL saved last (its working address is shown after saving). */
+  savedShortUrl: ShortUrl | null;
+  monitoring: Section<CheckersMonitoring | null>;
+  analysis: Section<{ initial: AnalysisInitialParam | null; history: AnalysisRequestRow[] }>;
+}
+
+const initialState: ManagementState = {
+  summary: section(null),
+  accessLimits: section([]),
+  logins: {
+    ...section({ list: [], count: 0, pageCount: 0 }),
+    query: { actorKind: 1, page: 1, sortKey: 9, sortOrder: 0 },
+  },
+  retention: section([]),
+  shortUrls: section([]),
+  savedShortUrl: null,
+  monitoring: section(null),
+  analysis: section({ initial: null, history: [] }),
+};
+
+type SectionKey = Exclude<keyof ManagementState, 'savedShortUrl'>;
+
+const managementSlice = createSlice({
+  name: 'management',
+  initialState,
+  reducers: {
+    /** A page started loading one of its lists. */
+    sectionRequested(state, a: PayloadAction<SectionKey>) {
+      state[a.payload].status = 'loading';
+      state[a.payload].failure = null;
+    },
+    /** Loading a list failed. */
+    sectionFailed(state, a: PayloadAction<{ key: SectionKey; failure: Failure }>) {
+      state[a.payload.key].status = 'failed';
+      state[a.payload.key].failure = a.payload.failure;
+    },
+    summaryLoaded(state, a: PayloadAction<ManagementSummary>) {
+      state.summary = { status: 'succeeded', data: a.payload, failure: null };
+    },
+    accessLimitsLoaded(state, a: PayloadAction<AccessLimitRow[]>) {
+      state.accessLimits = { status: 'succeeded', data: a.payload, failure: null };
+    },
+    loginsQueryChanged(state, a: PayloadAction<Partial<LoginsQueryState>>) {
+      state.logins.query = { ...state.logins.query, ...a.payload };
+    },
+    loginsLoaded(state, a: PayloadAction<{ list: LoginListRow[]; count: number; pageCount: number }>) {
+      state.logins.status = 'succeeded';
+      state.logins.data = a.payload;
+    },
+    retentionLoaded(state, a: PayloadAction<RetentionRow[]>) {
+      state.retention = { status: 'succeeded', data: a.payload, failure: null };
+    },
+    shortUrlsLoaded(state, a: PayloadAction<ShortUrl[]>) {
+      state.shortUrls = { status: 'succeeded', data: a.payload, failure: null };
+    },
+    /** A short URL was saved; null when a new form opens. */
+    shortUrlSaved(state, a: PayloadAction<ShortUrl | null>) {
+      state.savedShortUrl = a.payload;
+    },
+    monitoringLoaded(state, a: PayloadAction<CheckersMonitoring>) {
+      state.monitoring = { status: 'succeeded', data: a.payload, failure: null };
+    },
+    analysisInitialLoaded(state, a: PayloadAction<AnalysisInitialParam>) {
+      state.analysis.data.initial = a.payload;
+      state.analysis.status = 'succeeded';
+    },
+    analysisHistoryLoaded(state, a: PayloadAction<AnalysisRequestRow[]>) {
+      state.analysis.data.history = a.payload;
+    },
+  },
+});
+
+export const {
+  sectionRequested,
+  sectionFailed,
+  summaryLoaded,
+  accessLimitsLoaded,
+  loginsQueryChanged,
+  loginsLoaded,
+  retentionLoaded,
+  shortUrlsLoaded,
+  shortUrlSaved,
+  monitoringLoaded,
+  analysisInitialLoaded,
+  analysisHistoryLoaded,
+} = managementSlice.actions;
+export default managementSlice.reducer;
+
+type WithManagement = { management: ManagementState };
+export const selectManagement = (s: WithManagement) => s.management;

@@ -1,0 +1,318 @@
+import type { AppDispatch, RootState } from '../../app/store';
+import { isApiError } from '../../api/api-error';
+import { deleteAccessLimits, insertAccessLimit, listAccessLimits } from '../../api/access-limit';
+import { downloadDeletePlan, listRetention, storeRetention, updateRetention } from '../../api/cleaner';
+import { forceLogout, listLogins } from '../../api/logins';
+import {
+  getAnalysisInitialParam,
+  getAnalysisRequests,
+  getCheckersMonitoring,
+  getManagementSummary,
+  liftKickOut,
+  requestAnalysis,
+} from '../../api/management';
+import { deleteShortUrl, listShortUrls, saveShortUrl } from '../../api/shorten-url';
+import { getExamineeConditions } from '../../api/examinees';
+import { loadingFinished, loadingStarted } from '../layout/layout-slice';
+import { confirm, showAlert } from '../layout/layout-thunks';
+import { selectAccessToken } from '../session/session-slice';
+import { saveBlob } from '../examinees/save-file';
+import {
+  accessLimitsLoaded,
+  analysisHistoryLoaded,
+  analysisInitialLoaded,
+  loginsLoaded,
+  loginsQueryChanged,
+  monitoringLoaded,
+  retentionLoaded,
+  sectionFailed,
+  sectionRequested,
+  shortUrlSaved,
+  shortUrlsLoaded,
+  summaryLoaded,
+  type Failure,
+  type LoginsQueryState,
+  type ManagementState,
+} from './management-slice';
+import {
+  validateAccessLimit,
+  validateDays,
+  type AccessLimitForm,
+  type FieldErrors,
+} from './management-validation';
+import { shortUrlPayload, validateShortUrl, type ShortUrlForm } from './short-url-fields';
+
+type Thunk<R = void> = (dispatch: AppDispatch, getState: () => RootState) => Promise<R>;
+type SectionKey = Exclude<keyof ManagementState, 'savedShortUrl'>;
+
+/** The outcome of a form submit: saved, refused by the client rules, or refused by the server. */
+export type SubmitResult = { ok: true } | { ok: false; errors?: FieldErrors; failure?: Failure };
+
+function failureOf(e: unknown, messageKey: string): Failure {
+  if (isApiError(e) && e.status >= 400 && e.status < 500) return { messageKey, messageText: e.message };
+  return { messageKey };
+}
+
+/** Loads one section with the loading overlay; failures are kept in the section. */
+const load =
+  <T>(key: SectionKey, fetch: () => Promise<T>, done: (v: T) => { type: string }, failKey: string): Thunk =>
+  async (dispatch) => {
+    dispatch(sectionRequested(key));
+    dispatch(loadingStarted());
+    try {
+      dispatch(done(await fetch()) as Parameters<AppDispatch>[0]);
+    } catch (e) {
+      dispatch(sectionFailed({ key, failure: failureOf(e, failKey) }));
+    } finally {
+      dispatch(loadingFinished());
+    }
+  };
+
+export const summaryRequested = (): Thunk =>
+  load('summary', getManagementSummary, summaryLoaded, 'management:loadFailed');
+export const accessLimitsRequested = (): Thunk =>
+  load('accessLimits', listAccessLimits, accessLimitsLoaded, 'management:loadFailed');
+export const retentionRequested = (): Thunk =>
+  load('retention', listRetention, retentionLoaded, 'management:loadFailed');
+export const shortUrlsRequested = (): Thunk =>
+  load('shortUrls', listShortUrls, shortUrlsLoaded, 'management:loadFailed');
+export const monitoringRequested = (): Thunk =>
+  load('monitoring', getCheckersMonitoring, monitoringLoaded, 'management:loadFailed');
+
+/** Loads the logins list after applying a filter, sort or page change. */
+export const loginsRequested =
+  (patch: Partial<LoginsQueryState> = {}): Thunk =>
+  async (dispatch, getState) => {
+    dispatch(loginsQueryChanged(patch));
+    const q = getState().management.logins.query;
+    await dispatch(
+      load(
+        'logins',
+        async () => {
+          const r = await listLogins(q);
+          return { list: r.list, count: r.count, pageCount: r.pageCount };
+        },
+        loginsLoaded,
+        'management:loadFailed',
+      ),
+    );
+  };
+
+/** Forced logout of one user after a confirmation. */
+export const forceLogoutRequested =
+  (userId: number, loginId: string): Thunk =>
+  async (dispatch) => {
+    const ok = await dispatch(
+      confirm({ messageKey: 'management:logins.confirmForceLogout', messageValues: { loginId } }),
+    );
+    if (!ok) return;
+    try {
+      await forceLogout(userId);
+      await dispatch(showAlert({ type: 'success', messageKey: 'management:logins.forceLogoutDone' }));
+    } catch (e) {
+      await dispatch(
+        showAlert({ type: 'error', titleKey: 'management:logins.forceLogoutFailed', ...textOf(e) }),
+      );
+    }
+    await dispatch(loginsRequested());
+  };
+
+function textOf(e: unknown): { messageText: string } | { messageKey: string } {
+  return isApiError(e) && e.status >= 400 && e.status < 500
+    ? { messageText: e.message }
+    : { messageKey: 'management:failed' };
+}
+
+/** Adds an access-limit rule (spec §5 rules first; a 409 lock-out refusal comes back as its message). */
+export const accessLimitSubmitted =
+  (form: AccessLimitForm): Thunk<SubmitResult> =>
+  async (dispatch) => {
+    const errors = validateAccessLimit(form);
+    if (Object.keys(errors).length) return { ok: false, errors };
+    try {
+      await insertAccessLimit({
+        server: form.server.trim(),
+        ip: form.ip.trim(),
+        domain: form.domain.trim(),
+        actor: Number(form.actor),
+      });
+    } catch (e) {
+      return { ok: false, failure: failureOf(e, 'management:accessLimit.insertFailed') };
+    }
+    await dispatch(accessLimitsRequested());
+    return { ok: true };
+  };
+
+/** Deletes the selected access-limit rows (at least one, spec §5). */
+export const accessLimitsDeleted =
+  (ids: number[]): Thunk<SubmitResult> =>
+  async (dispatch) => {
+    if (ids.length === 0) return { ok: false, errors: { ids: { key: 'validation:selectOne' } } };
+    const ok = await dispatch(
+      confirm({ messageKey: 'management:accessLimit.confirmDelete', messageValues: { count: ids.length } }),
+    );
+    if (!ok) return { ok: false };
+    try {
+      await deleteAccessLimits(ids);
+    } catch (e) {
+      return { ok: false, failure: failureOf(e, 'management:accessLimit.deleteFailed') };
+    }
+    await dispatch(accessLimitsRequested());
+    return { ok: true };
+  };
+
+/** The exam groups a retention row can be added for (testers/conditions). */
+export const retentionGroupsRequested =
+  (): Thunk<{ id: number; name: string; code: string }[]> => async () => {
+    try {
+      return (await getExamineeConditions()).groups;
+    } catch {
+      return [];
+    }
+  };
+
+/** Adds (groupId) or updates (id) a retention row; success and failure messages of spec §8. */
+export const retentionSubmitted =
+  (
+    input: { mode: 'create'; groupId: string; days: string } | { mode: 'edit'; id: number; days: string },
+  ): Thunk<SubmitResult> =>
+  async (dispatch) => {
+    const errors: FieldErrors = {};
+    const days = validateDays(input.days);
+    if (days) errors.duration = days;
+    if (input.mode === 'create' && input.groupId === '') errors.groupId = { key: 'validation:selectOne' };
+    if (Object.keys(errors).length) return { ok: false, errors };
+    const prefix = input.mode === 'create' ? 'management:retention.create' : 'management:retention.edit';
+    try {
+      if (input.mode === 'create') await storeRetention(Number(input.groupId), Number(input.days));
+      else await updateRetention(input.id, Number(input.days));
+    } catch (e) {
+      const f = failureOf(e, `${prefix}Failed`);
+      await dispatch(
+        showAlert({
+          type: 'error',
+          titleKey: `${prefix}Failed`,
+          ...(f.messageText ? { messageText: f.messageText } : { messageKey: f.messageKey }),
+        }),
+      );
+      return { ok: false, failure: f };
+    }
+    await dispatch(showAlert({ type: 'success', messageKey: `${prefix}Succeeded` }));
+    await dispatch(retentionRequested());
+    return { ok: true };
+  };
+
+/** Downloads the planned deletions of a date as CSV named delete_plan_csv_{key}_{yyyyMMdd}.csv. */
+export const deletePlanDownloaded =
+  (key: 'tester' | 'record', date: string): Thunk<SubmitResult> =>
+  async (dispatch, getState) => {
+    const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+    if (!m)
+      return {
+        ok: false,
+        errors: { date: { key: 'validation:date', values: { fieldKey: 'management:deletePlan.date' } } },
+      };
+    dispatch(loadingStarted());
+    try {
+      const file = await downloadDeletePlan(key, date, selectAccessToken(getState()));
+      saveBlob(file.blob, `delete_plan_csv_${key}_${m[1]}${m[2]}${m[3]}.csv`);
+      return { ok: true };
+    } catch (e) {
+      const f: Failure =
+        isApiError(e) && e.code === 'parse'
+          ? { messageKey: 'examinees:csv.parseFailed' }
+          : failureOf(e, 'examinees:csv.failed');
+      return { ok: false, failure: f };
+    } finally {
+      dispatch(loadingFinished());
+    }
+  };
+
+/** Saves a short URL (insert, or update with `id`); the saved row's working URL is kept for display. */
+export const shortUrlSubmitted =
+  (form: ShortUrlForm, id?: number): Thunk<SubmitResult> =>
+  async (dispatch) => {
+    const errors = validateShortUrl(form);
+    if (Object.keys(errors).length) return { ok: false, errors };
+    dispatch(loadingStarted());
+    try {
+      dispatch(shortUrlSaved(await saveShortUrl(shortUrlPayload(form), id)));
+      return { ok: true };
+    } catch (e) {
+      return { ok: false, failure: failureOf(e, 'management:shortUrl.saveFailed') };
+    } finally {
+      dispatch(loadingFinished());
+    }
+  };
+
+/** Deletes a short URL after a confirmation. */
+export const shortUrlDeleted =
+  (id: number, urlKey: string): Thunk =>
+  async (dispatch) => {
+    const ok = await dispatch(
+      confirm({ messageKey: 'management:shortUrl.confirmDelete', messageValues: { urlKey } }),
+    );
+    if (!ok) return;
+    try {
+      await deleteShortUrl(id);
+    } catch (e) {
+      await dispatch(showAlert({ type: 'error', ...textOf(e) }));
+    }
+    await dispatch(shortUrlsRequested());
+  };
+
+/** Lifts a kick-out (tester/kick_out DELETE) after a confirmation, then reloads the monitoring lists. */
+export const kickLiftRequested =
+  (testerId: number, loginId: string): Thunk =>
+  async (dispatch) => {
+    const ok = await dispatch(
+      confirm({ messageKey: 'management:monitoring.confirmRelease', messageValues: { loginId } }),
+    );
+    if (!ok) return;
+    try {
+      await liftKickOut(testerId);
+      await dispatch(showAlert({ type: 'success', messageKey: 'management:monitoring.released' }));
+    } catch (e) {
+      await dispatch(showAlert({ type: 'error', ...textOf(e) }));
+    }
+    await dispatch(monitoringRequested());
+  };
+
+/** Loads the analysis page: initial parameters, then the history (absent until the analysis issue lands). */
+export const analysisPageOpened = (): Thunk => async (dispatch) => {
+  await dispatch(load('analysis', getAnalysisInitialParam, analysisInitialLoaded, 'management:loadFailed'));
+  try {
+    dispatch(analysisHistoryLoaded(await getAnalysisRequests({ sortKey: 1, sortOrder: 0 })));
+  } catch {
+    dispatch(analysisHistoryLoaded([]));
+  }
+};
+
+/** Submits a data-extraction request for the selected examinees (spec §5: one must be selected). */
+export const analysisSubmitted =
+  (input: { inseq: string; status: string; testIds: number[] }): Thunk<SubmitResult> =>
+  async (dispatch) => {
+    const errors: FieldErrors = {};
+    if (input.testIds.length === 0) errors.testers = { key: 'validation:noExamineeSelected' };
+    if (input.inseq.trim() === '')
+      errors.inseq = { key: 'validation:required', values: { fieldKey: 'management:analysis.inseq' } };
+    if (input.status === '') errors.status = { key: 'validation:selectOne' };
+    if (Object.keys(errors).length) return { ok: false, errors };
+    try {
+      await requestAnalysis({
+        inseq: input.inseq.trim(),
+        status: Number(input.status),
+        testIds: input.testIds,
+      });
+    } catch (e) {
+      return {
+        ok: false,
+        failure: {
+          messageKey: 'management:analysis.failed',
+          messageText: isApiError(e) ? e.message : undefined,
+        },
+      };
+    }
+    await dispatch(showAlert({ type: 'success', messageKey: 'management:analysis.submitted' }));
+    return { ok: true };
+  };

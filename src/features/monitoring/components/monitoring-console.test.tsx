@@ -1,0 +1,314 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fail, ok, server } from '../../../../tests/msw/server';
+import { renderWithProviders } from '../../../../tests/render';
+import type { Matching } from '../../../../contract/matching';
+import { MonitoringConsole } from './monitoring-console';
+import { ModalHost } from '../../layout/components/modal-host';
+import { paneConnectionChanged } from '../monitoring-slice';
+
+const viewerMock = vi.hoisted(() => ({
+  calls: [] as { onStateChange: (s: string) => void; onStream: (s: MediaStream) => void }[],
+}));
+
+vi.mock('../../../media/viewer', () => ({
+  openViewer: vi.fn((opts: { onStateChange: (s: string) => void; onStream: (s: MediaStream) => void }) => {
+    viewerMock.calls.push(opts);
+    opts.onStateChange('connecting');
+    return Promise.resolve({ clientId: `c-${viewerMock.calls.length}`, channelName: 'ch', close: vi.fn() });
+  }),
+}));
+
+function matching(testerId: number, over: Partial<Matching> = {}): Matching {
+  return {
+    monitor_id: 100 + testerId,
+    tester_id: testerId,
+    test_id: 200 + testerId,
+    checker_id: 9,
+    file_name: '',
+    matching_status: 2,
+    login_id: `tester${testerId}`,
+    ex_login_id: null,
+    exam_name: `Exam ${testerId}`,
+    r_exam_name: '',
+    tester_status: 2,
+    rejected: 0,
+    kicked: 0,
+    matching_total_time: 10,
+    matching_connected_time: 0,
+    startup_parameters: {},
+    matching_command: 0,
+    signaling_channel: {
+      region: 'ap-northeast-1',
+      access_key_id: 'AK',
+      secret_access_key: 'SK',
+      session_token: 'ST',
+      channel_name: `ch-${testerId}`,
+      expiration: '2099-01-01T00:00:00Z',
+    },
+    ...over,
+  };
+}
+
+let matchings: Matching[] = [];
+let messages: Record<number, { id: number; send_type: number; message_type: number; kind: string; message: string; created_at: string }[]> = {};
+
+function baseHandlers() {
+  server.use(
+    http.post('*/api/v1/matching.php', () =>
+      HttpResponse.json({ status: 200, message: 'OK', result: { matchings, matching_timeout: 5 } }),
+    ),
+    http.get('*/api/v1/tester/detail.php', ({ request }) => {
+      const id = Number(new URL(request.url).searchParams.get('tester_id'));
+      return HttpResponse.json({
+        status: 200,
+        message: 'OK',
+        result: { tester_id: id, test_id: 200 + id, name: `受験者${id}`, status: 2, head_shot_uri: null, id_card_uri: null },
+      });
+    }),
+    ok('tester/head_shot', { url: null, updated_at: null }, 'get'),
+    http.get('*/api/v1/webrtc_message.php', ({ request }) => {
+      const u = new URL(request.url);
+      const id = Number(u.searchParams.get('tester_id'));
+      const since = Number(u.searchParams.get('since_id') ?? 0);
+      const list = (messages[id] ?? []).filter((m) => m.id > since).sort((a, b) => b.id - a.id);
+      return HttpResponse.json({ status: 200, message: 'OK', result: { messages: list } });
+    }),
+    ok('marks', { list: [{ id: 1, message: 'よそ見', order_id: 1, label: 'A', display: 1, score: 10 }] }, 'get'),
+    ok('fixed_notifications', { list: [{ id: 1, message: 'カメラを確認してください。', order_id: 1 }] }, 'get'),
+    ok(
+      'tester/monitor_activate_list',
+      { monitors: [{ monitor_id: 9, login_id: 'user2', name: 'c', activation: true, matching_count: 1, last_poll_at: null, online: true }] },
+      'get',
+    ),
+  );
+}
+
+beforeEach(() => {
+  matchings = [matching(11)];
+  messages = {};
+  viewerMock.calls.length = 0;
+  baseHandlers();
+});
+afterEach(() => vi.clearAllMocks());
+
+async function renderConsole(lang: 'ja' | 'en' = 'ja') {
+  const r = renderWithProviders(
+    <>
+      <MonitoringConsole />
+      <ModalHost />
+    </>,
+    { actor: 2, lang },
+  );
+  await screen.findByTestId('monitor-pane-11');
+  return r;
+}
+
+describe('MonitoringConsole', () => {
+  it('shows one pane per matching with name, login id, exam name and unknown elapsed time', async () => {
+    matchings = [matching(11), matching(12)];
+    await renderConsole();
+    const pane = screen.getByTestId('monitor-pane-11');
+    expect(screen.getByTestId('monitor-pane-12')).toBeInTheDocument();
+    expect(await within(pane).findByText('受験者11')).toBeInTheDocument();
+    expect(within(pane).getByText('tester11')).toBeInTheDocument();
+    expect(within(pane).getByText('Exam 11')).toBeInTheDocument();
+    expect(within(pane).getByTestId('pane-elapsed')).toHaveTextContent('--:--:--');
+    expect(screen.getByTestId('pane-count')).toHaveTextContent('2 / 5');
+  });
+
+  it('shows every connection state as text (connecting, live, reconnecting, lost)', async () => {
+    const { store } = await renderConsole();
+    const badge = () => within(screen.getByTestId('monitor-pane-11')).getByTestId('pane-connection');
+    expect(badge()).toHaveTextContent('接続中');
+    for (const [connection, text] of [
+      ['live', 'ライブ'],
+      ['reconnecting', '再接続中'],
+      ['lost', '切断'],
+    ] as const) {
+      act(() => {
+        store.dispatch(paneConnectionChanged({ testerId: 11, monitorId: 111, connection, at: Date.now() }));
+      });
+      expect(badge()).toHaveTextContent(text);
+    }
+    // Live started the elapsed clock.
+    expect(within(screen.getByTestId('monitor-pane-11')).getByTestId('pane-elapsed')).toHaveTextContent(/00:00:0\d/);
+  });
+
+  it('goes live when the viewer connects, and toggles sound', async () => {
+    await renderConsole();
+    await waitFor(() => expect(viewerMock.calls.length).toBe(1));
+    act(() => viewerMock.calls[0]!.onStateChange('connected'));
+    const pane = screen.getByTestId('monitor-pane-11');
+    expect(within(pane).getByTestId('pane-connection')).toHaveTextContent('ライブ');
+    const sound = within(pane).getByTestId('pane-sound');
+    expect(sound).toHaveTextContent('音声オン');
+    await userEvent.click(sound);
+    expect(sound).toHaveTextContent('音声オフ');
+  });
+
+  it('removes the pane when the matching disappears from the poll', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      await renderConsole();
+      matchings = [];
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(5100);
+      });
+      await waitFor(() => expect(screen.queryByTestId('monitor-pane-11')).not.toBeInTheDocument());
+      expect(screen.getByTestId('monitoring-empty')).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('shows the history error text in Japanese and English', async () => {
+    server.use(fail('checkers/matching_histories', 500, 'boom', 'internal', 'get'));
+    await renderConsole();
+    await userEvent.click(screen.getAllByRole('button', { name: 'マッチング履歴' })[0]!);
+    expect(await screen.findByTestId('history-error')).toHaveTextContent('マッチング履歴の取得に失敗しました');
+  });
+
+  it('shows the English history error text', async () => {
+    server.use(fail('checkers/matching_histories', 500, 'boom', 'internal', 'get'));
+    await renderConsole('en');
+    await userEvent.click(screen.getAllByRole('button', { name: 'Matching history' })[0]!);
+    expect(await screen.findByTestId('history-error')).toHaveTextContent('failed to get matching history');
+  });
+
+  it('lists the matching history', async () => {
+    server.use(
+      ok(
+        'checkers/matching_histories',
+        {
+          users: [
+            { exam_user_id: 11, test_id: 211, login_id: 'tester11', ex_login_id: null, exam_name: '受験者11', status: 5, status_string: 'EXAMING', updated_at: '2026-01-02T03:04:05Z', matched_at: null },
+          ],
+        },
+        'get',
+      ),
+    );
+    await renderConsole();
+    await userEvent.click(screen.getAllByRole('button', { name: 'マッチング履歴' })[0]!);
+    const table = await screen.findByTestId('history-table');
+    expect(within(table).getByText('tester11')).toBeInTheDocument();
+    expect(within(table).getByText('受験中')).toBeInTheDocument();
+  });
+
+  it('saves a marking with notification and shows the success alert', async () => {
+    let body: Record<string, unknown> | null = null;
+    server.use(
+      http.post('*/api/v1/tester/markings.php', async ({ request }) => {
+        body = (await request.json()) as Record<string, unknown>;
+        return HttpResponse.json({ status: 200, message: 'OK', result: { alert: 'よそ見', url: null, marking_id: 1, marking_total_score: 10 } });
+      }),
+    );
+    await renderConsole();
+    await userEvent.click(within(screen.getByTestId('monitor-pane-11')).getByRole('button', { name: '監視情報を保存' }));
+    const modal = await screen.findByRole('dialog', { name: '監視情報の保存' });
+    expect(within(modal).getByTestId('marking-no-still')).toBeInTheDocument();
+    expect(within(modal).getByTestId('marking-time-lag')).toHaveTextContent('ミリ秒');
+    await userEvent.selectOptions(within(modal).getByLabelText('不正の種類'), '1');
+    await userEvent.click(within(modal).getByRole('button', { name: '保存' }));
+    expect(await screen.findByText('監視情報を保存し、受験者に「よそ見」を通知しました。')).toBeInTheDocument();
+    expect(body).toMatchObject({ tester_id: 11, mark: 1, notification: 1 });
+    expect(typeof body!.time_lag).toBe('number');
+  });
+
+  it('shows an error alert when the marking cannot be saved', async () => {
+    server.use(fail('tester/markings', 403, 'nope', 'forbidden'));
+    await renderConsole();
+    await userEvent.click(within(screen.getByTestId('monitor-pane-11')).getByRole('button', { name: '監視情報を保存' }));
+    const modal = await screen.findByRole('dialog', { name: '監視情報の保存' });
+    await userEvent.selectOptions(within(modal).getByLabelText('不正の種類'), '1');
+    await userEvent.click(within(modal).getByLabelText('通知しない'));
+    await userEvent.click(within(modal).getByRole('button', { name: '保存' }));
+    expect(await screen.findByText('監視情報の保存に失敗しました。')).toBeInTheDocument();
+  });
+
+  it('accepts an identity while the examinee is authenticating (tester/status 3)', async () => {
+    messages[11] = [{ id: 1, send_type: 1, message_type: 1, kind: 'command', message: 'AUTHENTICATING', created_at: '2026-01-01T00:00:00Z' }];
+    let statusBody: unknown = null;
+    server.use(
+      http.post('*/api/v1/tester/status.php', async ({ request }) => {
+        statusBody = await request.json();
+        return HttpResponse.json({ status: 200, message: 'OK', result: { tester_id: 11, test_id: 211, status: 3, previous_status: 2, changed: true } });
+      }),
+    );
+    await renderConsole();
+    const pane = screen.getByTestId('monitor-pane-11');
+    await userEvent.click(await within(pane).findByRole('button', { name: '本人確認' }));
+    const modal = await screen.findByRole('dialog', { name: '本人確認' });
+    await userEvent.click(within(modal).getByRole('button', { name: '承認' }));
+    await waitFor(() => expect(within(pane).getByTestId('pane-auth-state')).toHaveTextContent('本人確認済み'));
+    expect(statusBody).toEqual({ tester_id: 11, status: 3 });
+  });
+
+  it('rejects an identity (tester/rejected PUT)', async () => {
+    messages[11] = [{ id: 1, send_type: 1, message_type: 1, kind: 'command', message: 'AUTHENTICATING', created_at: '2026-01-01T00:00:00Z' }];
+    let rejectedBody: unknown = null;
+    server.use(
+      http.post('*/api/v1/tester/rejected.php', async ({ request }) => {
+        rejectedBody = await request.json();
+        return HttpResponse.json({ status: 200, message: 'OK', result: { tester_id: 11, test_id: 211, rejected: 1 } });
+      }),
+    );
+    await renderConsole();
+    const pane = screen.getByTestId('monitor-pane-11');
+    await userEvent.click(await within(pane).findByRole('button', { name: '本人確認' }));
+    const modal = await screen.findByRole('dialog', { name: '本人確認' });
+    await userEvent.click(within(modal).getByRole('button', { name: '否認' }));
+    await waitFor(() => expect(within(pane).getByTestId('pane-auth-state')).toHaveTextContent('本人確認NG'));
+    expect(rejectedBody).toEqual({ tester_id: 11, method: 'PUT' });
+  });
+
+  it('kicks out only after the confirmation', async () => {
+    const kick = vi.fn();
+    server.use(
+      http.post('*/api/v1/tester/kick_out.php', async ({ request }) => {
+        kick(await request.json());
+        return HttpResponse.json({ status: 200, message: 'OK', result: { tester_id: 11, test_id: 211, method: 'PUT', kicked: 1 } });
+      }),
+    );
+    await renderConsole();
+    const pane = screen.getByTestId('monitor-pane-11');
+    await userEvent.click(within(pane).getByRole('button', { name: '強制退出' }));
+    let confirmDialog = await screen.findByRole('dialog', { name: '強制退出の確認' });
+    await userEvent.click(within(confirmDialog).getByRole('button', { name: 'キャンセル' }));
+    expect(kick).not.toHaveBeenCalled();
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: '強制退出の確認' })).not.toBeInTheDocument());
+    await userEvent.click(within(pane).getByRole('button', { name: '強制退出' }));
+    confirmDialog = await screen.findByRole('dialog', { name: '強制退出の確認' });
+    await userEvent.click(within(confirmDialog).getByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(kick).toHaveBeenCalledWith({ tester_id: 11, method: 'PUT' }));
+    await waitFor(() => expect(screen.queryByTestId('monitor-pane-11')).not.toBeInTheDocument());
+  });
+
+  it('sends a chat comment and shows messages newest first', async () => {
+    messages[11] = [
+      { id: 1, send_type: 1, message_type: 3, kind: 'message', message: 'こんにちは', created_at: '2026-01-01T00:00:00Z' },
+      { id: 2, send_type: 0, message_type: 3, kind: 'message', message: 'はい', created_at: '2026-01-01T00:00:01Z' },
+    ];
+    server.use(
+      http.post('*/api/v1/webrtc_message.php', async ({ request }) => {
+        const b = (await request.json()) as { message: string; send_type: number };
+        return HttpResponse.json({
+          status: 200,
+          message: 'OK',
+          result: { messages: [{ id: 3, send_type: b.send_type, message_type: 3, kind: 'message', message: b.message, created_at: '2026-01-01T00:00:02Z' }] },
+        });
+      }),
+    );
+    await renderConsole();
+    const pane = screen.getByTestId('monitor-pane-11');
+    await within(pane).findByText('こんにちは');
+    await userEvent.type(within(pane).getByLabelText('コメント'), '聞こえますか');
+    await userEvent.click(within(pane).getByRole('button', { name: '送信' }));
+    await within(pane).findByText('聞こえますか');
+    const items = within(pane).getAllByTestId('chat-item').map((li) => li.textContent);
+    expect(items[0]).toContain('聞こえますか');
+    expect(items[2]).toContain('こんにちは');
+  });
+});

@@ -1,0 +1,144 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setupStore } from '../../app/store';
+import type { CheckerMatching } from '../../api/checker';
+import { loginState } from '../../../tests/render';
+import { BEFORE_CLOSE_DELAY_FACTOR, decideOnViewerState, stillSameMatching } from './monitoring-lifecycle';
+import { chatReceived, matchingsPolled, monitoringStarted, selectPane, type Pane } from './monitoring-slice';
+import { viewerStateChanged } from './monitoring-viewers';
+
+const api = vi.hoisted(() => ({
+  deleteCheckerMatching: vi.fn((..._a: unknown[]) => Promise.resolve(true)),
+  getExamineeMessages: vi.fn((..._a: unknown[]) => Promise.resolve([])),
+  pollCheckerMatchings: vi.fn((..._a: unknown[]) => new Promise<never>(() => undefined)),
+}));
+
+vi.mock('../../api/checker', async (orig) => ({
+  ...(await orig<typeof import('../../api/checker')>()),
+  deleteCheckerMatching: api.deleteCheckerMatching,
+  getExamineeMessages: api.getExamineeMessages,
+  pollCheckerMatchings: api.pollCheckerMatchings,
+  getExamineeSummary: () => new Promise(() => undefined),
+  getHeadShot: () => new Promise(() => undefined),
+  getMonitorActivations: () => Promise.resolve([]),
+  getFixedNotifications: () => Promise.resolve([]),
+  postCheckerMessage: () => Promise.resolve(null),
+}));
+vi.mock('../../api/markings', () => ({ getMarks: () => Promise.resolve([]) }));
+vi.mock('../../media/viewer', () => ({
+  openViewer: () => new Promise(() => undefined),
+}));
+
+function m(testerId: number, monitorId: number): CheckerMatching {
+  return {
+    monitorId,
+    testerId,
+    testId: 1,
+    loginId: `t${testerId}`,
+    exLoginId: null,
+    examName: 'E',
+    matchingStatus: 2,
+    testerStatus: 2,
+    rejected: 0,
+    kicked: 0,
+    matchingConnectedTime: 0,
+    matchingCommand: 0,
+    channel: null,
+  };
+}
+
+const pane = (over: Partial<Pane> = {}) => ({ monitorId: 7, beforeClose: false, ...over }) as Pane;
+
+describe('decideOnViewerState (spec §4)', () => {
+  it('deletes on disconnected, failed and closed; ignores connecting and connected', () => {
+    for (const s of ['disconnected', 'failed', 'closed'] as const) {
+      expect(decideOnViewerState(pane(), 7, s, 5)).toEqual({ kind: 'delete' });
+    }
+    expect(decideOnViewerState(pane(), 7, 'connecting', 5)).toEqual({ kind: 'ignore' });
+    expect(decideOnViewerState(pane(), 7, 'connected', 5)).toEqual({ kind: 'ignore' });
+  });
+
+  it('delays by 4 × matchingTimeout after BEFORE_CLOSE', () => {
+    expect(decideOnViewerState(pane({ beforeClose: true }), 7, 'failed', 5)).toEqual({
+      kind: 'deleteLater',
+      afterMs: BEFORE_CLOSE_DELAY_FACTOR * 5000,
+    });
+  });
+
+  it('ignores a pane that is gone or belongs to another matching', () => {
+    expect(decideOnViewerState(undefined, 7, 'failed', 5)).toEqual({ kind: 'ignore' });
+    expect(decideOnViewerState(pane({ monitorId: 8 }), 7, 'failed', 5)).toEqual({ kind: 'ignore' });
+    expect(stillSameMatching(pane({ monitorId: 8 }), 7)).toBe(false);
+    expect(stillSameMatching(pane(), 7)).toBe(true);
+  });
+});
+
+describe('viewer lifecycle listener', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    api.deleteCheckerMatching.mockClear();
+  });
+  afterEach(() => vi.useRealTimers());
+
+  function started() {
+    const store = setupStore(loginState(2));
+    store.dispatch(monitoringStarted());
+    store.dispatch(matchingsPolled({ matchings: [m(11, 111)], matchingTimeout: 5, at: Date.now() }));
+    return store;
+  }
+
+  it('deletes the matching at once when the viewer is lost', async () => {
+    const store = started();
+    store.dispatch(viewerStateChanged({ testerId: 11, monitorId: 111, state: 'disconnected' }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(api.deleteCheckerMatching).toHaveBeenCalledWith(11, 111);
+    expect(selectPane(store.getState(), 11)).toBeUndefined();
+  });
+
+  it('after BEFORE_CLOSE waits 4 × matchingTimeout, then deletes the same matching', async () => {
+    const store = started();
+    store.dispatch(
+      chatReceived({
+        testerId: 11,
+        messages: [{ id: 5, sendType: 1, messageType: 3, kind: 'command', message: 'BEFORE_CLOSE', createdAt: '' }],
+      }),
+    );
+    store.dispatch(viewerStateChanged({ testerId: 11, monitorId: 111, state: 'failed' }));
+    await vi.advanceTimersByTimeAsync(19_900);
+    expect(api.deleteCheckerMatching).not.toHaveBeenCalled();
+    expect(selectPane(store.getState(), 11)?.connection).toBe('connecting');
+    await vi.advanceTimersByTimeAsync(200);
+    expect(api.deleteCheckerMatching).toHaveBeenCalledWith(11, 111);
+  });
+
+  it('after BEFORE_CLOSE does not delete when the matching changed meanwhile', async () => {
+    const store = started();
+    store.dispatch(
+      chatReceived({
+        testerId: 11,
+        messages: [{ id: 5, sendType: 1, messageType: 3, kind: 'command', message: 'BEFORE_CLOSE', createdAt: '' }],
+      }),
+    );
+    store.dispatch(viewerStateChanged({ testerId: 11, monitorId: 111, state: 'closed' }));
+    await vi.advanceTimersByTimeAsync(1000);
+    // The examinee came back with a new matching (another monitor id).
+    store.dispatch(matchingsPolled({ matchings: [m(11, 222)], matchingTimeout: 5, at: Date.now() }));
+    await vi.advanceTimersByTimeAsync(25_000);
+    expect(api.deleteCheckerMatching).not.toHaveBeenCalled();
+    expect(selectPane(store.getState(), 11)?.monitorId).toBe(222);
+  });
+
+  it('does not delete when the matching disappeared during the delay', async () => {
+    const store = started();
+    store.dispatch(
+      chatReceived({
+        testerId: 11,
+        messages: [{ id: 5, sendType: 1, messageType: 3, kind: 'command', message: 'BEFORE_CLOSE', createdAt: '' }],
+      }),
+    );
+    store.dispatch(viewerStateChanged({ testerId: 11, monitorId: 111, state: 'disconnected' }));
+    await vi.advanceTimersByTimeAsync(1000);
+    store.dispatch(matchingsPolled({ matchings: [], matchingTimeout: 5, at: Date.now() }));
+    await vi.advanceTimersByTimeAsync(25_000);
+    expect(api.deleteCheckerMatching).not.toHaveBeenCalled();
+  });
+});

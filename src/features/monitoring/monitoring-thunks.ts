@@ -1,0 +1,188 @@
+import type { AppDispatch, RootState } from '../../app/store';
+import {
+  acceptIdentity,
+  getMatchingHistories,
+  kickOutExaminee,
+  postCheckerMessage,
+  reconnectViewerChannel,
+  rejectIdentity,
+  setMonitorActivation,
+} from '../../api/checker';
+import { saveMarking } from '../../api/markings';
+import { captureJpeg } from '../../media/frame-capture';
+import { getVideo } from '../../media/viewer-registry';
+import { confirm, showAlert } from '../layout/layout-thunks';
+import {
+  activationFailed,
+  activationLoaded,
+  activationSaving,
+  authDecided,
+  chatReceived,
+  historyFailed,
+  historyLoaded,
+  historyRequested,
+  markingClosed,
+  markingOpened,
+  markingSaveFailed,
+  markingSaving,
+  paneConnectionChanged,
+  paneRemoved,
+  selectActivation,
+  selectMarking,
+  selectMarks,
+  selectPane,
+} from './monitoring-slice';
+import { connectPaneViewer, paneKey, stopPaneViewer } from './monitoring-viewers';
+
+type GetState = () => RootState;
+
+/** Chat text the checker sends to one examinee; resolves true when the server stored it. */
+export const chatSent =
+  (testerId: number, text: string) =>
+  async (dispatch: AppDispatch): Promise<boolean> => {
+    const message = text.trim();
+    if (!message) return false;
+    try {
+      const posted = await postCheckerMessage(testerId, message);
+      if (posted) dispatch(chatReceived({ testerId, messages: [posted] }));
+      return true;
+    } catch {
+      await dispatch(showAlert({ type: 'error', messageKey: 'monitoring:chat.sendFailed' }));
+      return false;
+    }
+  };
+
+/**
+ * The checker pressed reconnect: fresh credentials from kvs_reconnect (the examinee is told to reset too) and a
+ * new viewer with a fresh client id.
+ */
+export const reconnectRequested =
+  (testerId: number) =>
+  async (dispatch: AppDispatch, getState: GetState): Promise<void> => {
+    const pane = selectPane(getState(), testerId);
+    if (!pane) return;
+    dispatch(
+      paneConnectionChanged({ testerId, monitorId: pane.monitorId, connection: 'reconnecting', at: Date.now() }),
+    );
+    try {
+      const m = await reconnectViewerChannel(testerId);
+      if (!m || m.monitorId !== pane.monitorId) {
+        stopPaneViewer(testerId);
+        dispatch(paneRemoved({ testerId, monitorId: pane.monitorId }));
+        return;
+      }
+      if (!m.channel) return;
+      await connectPaneViewer({ dispatch, getState }, testerId, m.monitorId, m.channel);
+    } catch {
+      dispatch(paneConnectionChanged({ testerId, monitorId: pane.monitorId, connection: 'lost', at: Date.now() }));
+      await dispatch(showAlert({ type: 'error', messageKey: 'monitoring:reconnect.failed' }));
+    }
+  };
+
+/** Kick-out with confirmation (tester/kick_out PUT); the pane goes away on success. */
+export const kickOutRequested =
+  (testerId: number) =>
+  async (dispatch: AppDispatch, getState: GetState): Promise<void> => {
+    const pane = selectPane(getState(), testerId);
+    if (!pane) return;
+    const ok = await dispatch(
+      confirm({
+        titleKey: 'monitoring:kickOut.title',
+        messageKey: 'monitoring:kickOut.confirm',
+        messageValues: { name: pane.name ?? pane.loginId, loginId: pane.loginId },
+        alertType: 'caution',
+      }),
+    );
+    if (!ok) return;
+    try {
+      await kickOutExaminee(testerId);
+    } catch {
+      await dispatch(showAlert({ type: 'error', messageKey: 'monitoring:kickOut.failed' }));
+      return;
+    }
+    stopPaneViewer(testerId);
+    dispatch(paneRemoved({ testerId, monitorId: pane.monitorId }));
+    await dispatch(showAlert({ type: 'success', messageKey: 'monitoring:kickOut.done' }));
+  };
+
+/** The checker accepted (tester/status 3) or rejected (tester/rejected PUT) the examinee's identity. */
+export const identityDecided =
+  (testerId: number, decision: 'accepted' | 'rejected') =>
+  async (dispatch: AppDispatch): Promise<void> => {
+    try {
+      if (decision === 'accepted') await acceptIdentity(testerId);
+      else await rejectIdentity(testerId);
+    } catch {
+      await dispatch(showAlert({ type: 'error', messageKey: 'monitoring:auth.failed' }));
+      return;
+    }
+    dispatch(authDecided({ testerId, auth: decision }));
+  };
+
+/** Opens the marking modal with a still taken from the examinee's live video at this moment. */
+export const markingModalOpened =
+  (testerId: number) =>
+  (dispatch: AppDispatch): void => {
+    const video = getVideo(paneKey(testerId));
+    const frame = video ? captureJpeg(video) : null;
+    dispatch(markingOpened({ testerId, image: frame?.dataUrl ?? null, capturedAt: frame?.capturedAt ?? Date.now() }));
+  };
+
+/** Saves the marking (tester/markings) with the time lag since the capture; success or error alert. */
+export const markingSaveRequested =
+  (markId: number, notify: boolean) =>
+  async (dispatch: AppDispatch, getState: GetState): Promise<void> => {
+    const draft = selectMarking(getState());
+    if (!draft || draft.status === 'saving') return;
+    dispatch(markingSaving());
+    try {
+      const saved = await saveMarking({
+        testerId: draft.testerId,
+        markId,
+        image: draft.image ?? undefined,
+        contentType: 'image/jpeg',
+        timeLag: Date.now() - draft.capturedAt,
+        notify,
+      });
+      dispatch(markingClosed());
+      const mark = selectMarks(getState()).find((m) => m.id === markId);
+      await dispatch(
+        showAlert({
+          type: 'success',
+          messageKey: notify ? 'monitoring:marking.savedNotified' : 'monitoring:marking.saved',
+          messageValues: { mark: mark?.message ?? saved.alert, score: saved.markingTotalScore },
+        }),
+      );
+    } catch {
+      dispatch(markingSaveFailed());
+      await dispatch(showAlert({ type: 'error', messageKey: 'monitoring:marking.failed' }));
+    }
+  };
+
+/** Opens the history modal and loads checkers/matching_histories. */
+export const historyModalOpened =
+  () =>
+  async (dispatch: AppDispatch): Promise<void> => {
+    dispatch(historyRequested());
+    try {
+      dispatch(historyLoaded(await getMatchingHistories()));
+    } catch {
+      dispatch(historyFailed());
+    }
+  };
+
+/** Turns receiving new examinees on or off (tester/monitor_activate). */
+export const activationToggled =
+  () =>
+  async (dispatch: AppDispatch, getState: GetState): Promise<void> => {
+    const a = selectActivation(getState());
+    if (!a || a.status === 'saving') return;
+    dispatch(activationSaving());
+    try {
+      const active = await setMonitorActivation(a.monitorId, !a.active);
+      dispatch(activationLoaded({ monitorId: a.monitorId, active }));
+    } catch {
+      dispatch(activationFailed());
+      await dispatch(showAlert({ type: 'error', messageKey: 'monitoring:activation.failed' }));
+    }
+  };

@@ -1,0 +1,168 @@
+import { useEffect } from 'react';
+import Button from 'react-bootstrap/Button';
+import { useTranslation } from 'react-i18next';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { PageTitle } from '../../../components/layout/page-title';
+import { SafeHtml } from '../../../components/ui/safe-html';
+import { LiveStatus } from '../../live/components/live-status';
+import { DEVICE, envTermAgreementChanged, selectCanProceedEnv, type DeviceState } from '../tester-slice';
+import { checkDevices, checkPopup, envNextPressed, envSettingEntered } from '../tester-thunks';
+import { AudioLevelMeter } from './audio-level-meter';
+import { CameraPreview } from './camera-preview';
+import { DisconnectBanner } from './disconnect-banner';
+import { StepBar } from './step-bar';
+import { CHECK_BOX, CHECK_ROW, TOUCH } from './touch';
+
+function DeviceBadge({ state, testId }: { state: DeviceState; testId: string }) {
+  const { t } = useTranslation('tester');
+  const cls =
+    state === DEVICE.allowed
+      ? 'text-bg-success'
+      : state === DEVICE.denied
+        ? 'text-bg-danger'
+        : 'text-bg-secondary';
+  return (
+    <span className={`badge ${cls}`} data-testid={testId} data-state={state}>
+      {t(`envSetting.device.${state}`)}
+    </span>
+  );
+}
+
+/** /env-setting (PRE00002): camera, microphone, popup check, terms agreement and Next (spec §2). */
+export function EnvSettingView() {
+  const { t } = useTranslation('tester');
+  const dispatch = useAppDispatch();
+  const tester = useAppSelector((s) => s.tester);
+  const canProceed = useAppSelector(selectCanProceedEnv);
+  useEffect(() => {
+    void dispatch(envSettingEntered());
+  }, [dispatch]);
+
+  const body = tester.envTerm.body.trim();
+  return (
+    <section aria-labelledby="page-title">
+      <PageTitle>
+        <span id="page-title">{t('envSetting.title')}</span>
+      </PageTitle>
+      <StepBar />
+      <div className="alert alert-warning" role="note" data-testid="reload-notice">
+        {t('envSetting.reloadNotice')}
+      </div>
+      <DisconnectBanner />
+      <LiveStatus />
+
+      <div className="row g-4">
+        <section className="col-md-6" aria-labelledby="camera-heading">
+          <h2 id="camera-heading" className="h5">
+            {t('envSetting.camera.heading')} <DeviceBadge state={tester.camera} testId="camera-state" />
+          </h2>
+          <CameraPreview label={t('envSetting.camera.previewLabel')} />
+          {tester.cameraError && (
+            <p className="text-danger mt-2" role="alert">
+              {t(`envSetting.deviceError.${tester.cameraError as 'denied'}`)}
+            </p>
+          )}
+        </section>
+        <section className="col-md-6" aria-labelledby="mic-heading">
+          <h2 id="mic-heading" className="h5">
+            {t('envSetting.microphone.heading')}{' '}
+            <DeviceBadge state={tester.microphone} testId="microphone-state" />
+          </h2>
+          <p className="small">{t('envSetting.microphone.hint')}</p>
+          <AudioLevelMeter label={t('envSetting.microphone.levelLabel')} />
+          {tester.microphoneError && (
+            <p className="text-danger mt-2" role="alert">
+              {t(`envSetting.deviceError.${tester.microphoneError as 'denied'}`)}
+            </p>
+          )}
+          {(tester.camera === DEVICE.denied || tester.microphone === DEVICE.denied) && (
+            <Button
+              variant="outline-primary"
+              className="mt-2"
+              style={TOUCH}
+              onClick={() => void dispatch(checkDevices())}
+            >
+              {t('envSetting.camera.retry')}
+            </Button>
+          )}
+        </section>
+      </div>
+
+      <section className="mt-4" aria-labelledby="popup-heading">
+        <h2 id="popup-heading" className="h5">
+          {t('envSetting.popup.heading')}
+        </h2>
+        <p
+          data-testid="popup-state"
+          data-state={tester.popup}
+          className={tester.popup === 'blocked' ? 'text-danger' : ''}
+        >
+          {t(`envSetting.popup.${tester.popup}`)}
+        </p>
+        {tester.popup === 'blocked' && (
+          <Button variant="outline-primary" style={TOUCH} onClick={() => void dispatch(checkPopup())}>
+            {t('envSetting.popup.retry')}
+          </Button>
+        )}
+      </section>
+
+      <section className="mt-4" aria-labelledby="terms-heading">
+        <h2 id="terms-heading" className="h5">
+          {t('envSetting.terms.heading')}
+        </h2>
+        <div
+          className="border rounded p-3 bg-body-tertiary"
+          style={{ height: 300, overflowY: 'auto' }}
+          tabIndex={0}
+          role="region"
+          aria-label={t('envSetting.terms.regionLabel')}
+          data-testid="env-terms"
+          aria-busy={tester.envTerm.status === 'loading'}
+        >
+          {tester.envTerm.status === 'failed' && (
+            <p className="text-danger">{t('envSetting.terms.loadFailed')}</p>
+          )}
+          {body ? <SafeHtml html={body} /> : <p>{t('envSetting.terms.default')}</p>}
+        </div>
+        <label style={CHECK_ROW} className="mt-2" htmlFor="env-terms-agree">
+          <input
+            id="env-terms-agree"
+            type="checkbox"
+            className="form-check-input"
+            style={CHECK_BOX}
+            checked={tester.envTermAgreed}
+            onChange={(e) => dispatch(envTermAgreementChanged(e.target.checked))}
+          />
+          {t('envSetting.terms.agree')}
+        </label>
+      </section>
+
+      <div className="mt-4">
+        <div aria-live="assertive" role="alert">
+          {tester.envNext === 'networkError' && (
+            <p className="text-danger" data-testid="env-network-error">
+              {t('envSetting.networkError')}
+            </p>
+          )}
+          {tester.envNext === 'failed' && <p className="text-danger">{t('envSetting.failed')}</p>}
+        </div>
+        {!canProceed && tester.envNext !== 'sending' && (
+          <p className="small text-body-secondary" id="next-hint">
+            {t('envSetting.nextHint')}
+          </p>
+        )}
+        <Button
+          variant="primary"
+          size="lg"
+          style={TOUCH}
+          disabled={!canProceed}
+          aria-describedby={!canProceed ? 'next-hint' : undefined}
+          onClick={() => void dispatch(envNextPressed())}
+          data-testid="env-next"
+        >
+          {tester.envNext === 'sending' ? t('envSetting.nextBusy') : t('envSetting.next')}
+        </Button>
+      </div>
+    </section>
+  );
+}

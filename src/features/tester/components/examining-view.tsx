@@ -1,0 +1,158 @@
+import { useEffect } from 'react';
+import Button from 'react-bootstrap/Button';
+import { useTranslation } from 'react-i18next';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import type { RootState } from '../../../app/store';
+import { PageTitle } from '../../../components/layout/page-title';
+import { SafeHtml } from '../../../components/ui/safe-html';
+import { useText } from '../../../components/ui/use-text';
+import { LiveStatus } from '../../live/components/live-status';
+import { examTermAgreementChanged } from '../tester-slice';
+import {
+  examFinishRequested,
+  examSystemLoginRequested,
+  examiningEntered,
+  stopWakeLock,
+} from '../tester-thunks';
+import { DisconnectBanner } from './disconnect-banner';
+import { ExitNotice } from './exit-notice';
+import { StepBar } from './step-bar';
+import { CHECK_BOX, CHECK_ROW, TOUCH } from './touch';
+
+/** The recording slice belongs to issue #5: read it defensively (a status string, or nothing). */
+export function selectRecordingStatusLoose(s: RootState): string | null {
+  const rec = (s as unknown as { recording?: { status?: unknown } }).recording;
+  return typeof rec?.status === 'string' ? rec.status : null;
+}
+
+const KNOWN_RECORDING = new Set(['recording', 'idle', 'stopped', 'error']);
+
+/** /examining (PRE00004): exam notes, log in to the exam system, the exam's state, finish (spec §2). */
+export function ExaminingView() {
+  const { t } = useTranslation('examining');
+  const text = useText();
+  const dispatch = useAppDispatch();
+  const tester = useAppSelector((s) => s.tester);
+  const recording = useAppSelector(selectRecordingStatusLoose);
+  useEffect(() => {
+    void dispatch(examiningEntered());
+    return () => stopWakeLock();
+  }, [dispatch]);
+
+  const phase = tester.examPhase;
+  const body = tester.examiningTerm.body.trim();
+  const removed = tester.exit !== 'none';
+  const inExam = phase === 'examing' || phase === 'interrupted' || phase === 'finishing';
+  return (
+    <section aria-labelledby="page-title">
+      <PageTitle>
+        <span id="page-title">{t('title')}</span>
+      </PageTitle>
+      <StepBar />
+      <p className="alert alert-info fw-bold" data-testid="monitoring-label">
+        {t('monitoringLabel')}
+      </p>
+      <ExitNotice />
+      <DisconnectBanner />
+      <LiveStatus />
+      <dl className="row small mb-3">
+        <dt className="col-sm-3">{t('recording.label')}</dt>
+        <dd className="col-sm-9" data-testid="recording-state">
+          {recording === null
+            ? t('recording.notAvailable')
+            : KNOWN_RECORDING.has(recording)
+              ? t(`recording.${recording as 'idle'}`)
+              : t('recording.unknown', { status: recording })}
+        </dd>
+        <dt className="col-sm-3">{t('interruption.label')}</dt>
+        <dd className="col-sm-9" data-testid="interruption-state">
+          {phase === 'interrupted' ? t('interruption.interrupted') : t('interruption.none')}
+        </dd>
+      </dl>
+      <p role="status" aria-live="polite" data-testid="exam-phase" data-phase={phase}>
+        {t(`phase.${phase}`)}
+      </p>
+      <div aria-live="assertive" role="alert">
+        {tester.examErrorKey && (
+          <p className="text-danger" data-testid="exam-error">
+            {text(tester.examErrorKey)}
+          </p>
+        )}
+        {tester.authError && <p className="text-danger">{t('errors.authError')}</p>}
+      </div>
+
+      {!removed && !inExam && (
+        <section aria-labelledby="notes-heading">
+          <h2 id="notes-heading" className="h5">
+            {t('notes.heading')}
+          </h2>
+          <div
+            className="border rounded p-3 bg-body-tertiary"
+            style={{ maxHeight: 300, overflowY: 'auto' }}
+            tabIndex={0}
+            role="region"
+            aria-label={t('notes.regionLabel')}
+            data-testid="exam-notes"
+          >
+            {tester.examiningTerm.status === 'failed' && (
+              <p className="text-danger">{t('notes.loadFailed')}</p>
+            )}
+            {body ? <SafeHtml html={body} /> : <p>{t('notes.default')}</p>}
+          </div>
+          <label style={CHECK_ROW} className="mt-2" htmlFor="exam-notes-agree">
+            <input
+              id="exam-notes-agree"
+              type="checkbox"
+              className="form-check-input"
+              style={CHECK_BOX}
+              checked={tester.examTermAgreed}
+              onChange={(e) => dispatch(examTermAgreementChanged(e.target.checked))}
+            />
+            {t('notes.agree')}
+          </label>
+          {!tester.examTermAgreed && (
+            <p className="small text-body-secondary" id="login-hint">
+              {t('loginHint')}
+            </p>
+          )}
+          <Button
+            size="lg"
+            className="mt-2"
+            style={TOUCH}
+            disabled={!tester.examTermAgreed || phase === 'opening'}
+            aria-describedby={!tester.examTermAgreed ? 'login-hint' : undefined}
+            onClick={() => void dispatch(examSystemLoginRequested())}
+            data-testid="exam-login"
+          >
+            {phase === 'opening' ? t('loginBusy') : t('login')}
+          </Button>
+        </section>
+      )}
+
+      {!removed && inExam && (
+        <div className="d-flex flex-wrap gap-2">
+          {phase === 'interrupted' && (
+            <Button
+              size="lg"
+              style={TOUCH}
+              onClick={() => void dispatch(examSystemLoginRequested())}
+              data-testid="exam-resume"
+            >
+              {t('resume')}
+            </Button>
+          )}
+          <Button
+            size="lg"
+            variant="danger"
+            style={TOUCH}
+            disabled={phase === 'finishing'}
+            onClick={() => void dispatch(examFinishRequested())}
+            data-testid="exam-finish"
+          >
+            {phase === 'finishing' ? t('finish.busy') : t('finish.button')}
+          </Button>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,44 @@
+import Button from 'react-bootstrap/Button';
+import { useTranslation } from 'react-i18next';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useText } from '../../../components/ui/use-text';
+import { testerExitRequested } from '../tester-slice';
+import { TOUCH } from './touch';
+
+/**
+ * After a kick-out (spec §4): the examinee was forcibly removed; log out, or (a JT start-up) close the page.
+ */
+export function ExitNotice() {
+  const { t } = useTranslation('tester');
+  const text = useText();
+  const dispatch = useAppDispatch();
+  const exit = useAppSelector((s) => s.tester.exit);
+  const messageKey = useAppSelector((s) => s.tester.exitMessageKey);
+  const isJt = useAppSelector((s) => s.startup.params.loginId !== '');
+  if (exit === 'none' || !messageKey) return null;
+  return (
+    <div className="alert alert-danger" role="alert" data-testid="exit-notice">
+      <p>{text(messageKey)}</p>
+      {exit === 'kickedOut' && (
+        <div className="d-flex gap-2">
+          <Button
+            variant="danger"
+            style={TOUCH}
+            onClick={() => dispatch(testerExitRequested({ mode: 'logout' }))}
+          >
+            {t('exit.logout')}
+          </Button>
+          {isJt && (
+            <Button
+              variant="outline-secondary"
+              style={TOUCH}
+              onClick={() => dispatch(testerExitRequested({ mode: 'none' }))}
+            >
+              {t('exit.close')}
+            </Button>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

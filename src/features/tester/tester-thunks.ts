@@ -1,0 +1,408 @@
+import type { RootState } from '../../app/store';
+import type { ListenerDispatch as AppDispatch } from '../../app/listener';
+import { navigateTo } from '../../app/navigation';
+import { isApiError, NETWORK_ERROR_STATUS } from '../../api/api-error';
+import * as testerApi from '../../api/tester';
+import type { TesterDetail } from '../../api/tester';
+import { acquireLocalMedia } from '../../media/devices';
+import { checkPopupAllowed } from '../../platform/popup-check';
+import { logoutRequested } from '../session/session-thunks';
+import { loggedOut } from '../session/session-slice';
+import { alertModal, confirmModal } from './tester-modals';
+import { liveStartRequested, liveStopRequested } from '../live/live-slice';
+import {
+  TESTER_PATHS,
+  TESTER_STATE,
+  devicesChecked,
+  envNextFailed,
+  envNextStarted,
+  envNextSucceeded,
+  envTermLoadStarted,
+  envTermLoaded,
+  examErrorOccurred,
+  examPhaseChanged,
+  examiningTermLoadStarted,
+  examiningTermLoaded,
+  loggedInToTestSystem,
+  messagePollStarted,
+  messagePollStopped,
+  popupChecked,
+  stepReached,
+  summaryLoadFailed,
+  summaryLoadStarted,
+  summaryLoaded,
+  testerDetailLoaded,
+  testerExited,
+  testerStateChanged,
+  type ExitMode,
+  type ExitState,
+} from './tester-slice';
+import {
+  closeExamWindow,
+  examWindowOpen,
+  openExamWindow,
+  startUnloadWarning,
+  stopUnloadWarning,
+} from './exam-window';
+import { keepScreenAwake } from './wake-lock';
+
+type GetState = () => RootState;
+type Thunk<R = void> = (dispatch: AppDispatch, getState: GetState) => Promise<R>;
+
+const isNetwork = (e: unknown) => isApiError(e) && e.status === NETWORK_ERROR_STATUS;
+
+let releaseWakeLock: (() => void) | null = null;
+
+/** Spec §4: keep the screen awake while on the exam page. */
+export function startWakeLock(): void {
+  releaseWakeLock ??= keepScreenAwake();
+}
+export function stopWakeLock(): void {
+  releaseWakeLock?.();
+  releaseWakeLock = null;
+}
+
+function num(v: unknown): number | null {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && /^-?\d+$/.test(v.trim())) return Number(v);
+  return null;
+}
+
+/** A start-up flag of the sitting (server copy first, then the client's start-up parameters). */
+function flag(
+  detail: TesterDetail | null,
+  state: RootState,
+  snake: string,
+  camel: keyof RootState['startup']['params'],
+): number | null {
+  const server = detail ? num(detail.startupParameters[snake]) : null;
+  if (server !== null) return server;
+  return num(state.startup.params[camel]);
+}
+
+/** Loads tester/detail and stores who the examinee is; returns the detail. */
+export const loadTesterDetail = (): Thunk<TesterDetail> => async (dispatch) => {
+  const d = await testerApi.getTesterDetail();
+  dispatch(
+    testerDetailLoaded({
+      testerId: d.testerId || d.userId,
+      status: d.status,
+      rejected: d.rejected === 1,
+      kicked: d.kicked === 1,
+    }),
+  );
+  return d;
+};
+
+/** Asks for the camera and microphone (spec §2 camera check, microphone check). */
+export const checkDevices = (): Thunk => async (dispatch, getState) => {
+  const r = await acquireLocalMedia();
+  dispatch(
+    devicesChecked({
+      camera: r.camera.ok ? null : r.camera.code,
+      microphone: r.microphone.ok ? null : r.microphone.code,
+    }),
+  );
+  const t = getState().tester;
+  if (t.camera === 2 && t.microphone === 2 && t.stepBar === 1) dispatch(stepReached(2));
+};
+
+/** The popup-block check of /env-setting (platform/popup-check.ts). */
+export const checkPopup = (): Thunk => async (dispatch) => {
+  dispatch(popupChecked(checkPopupAllowed()));
+};
+
+/** /env-setting opened: who am I, the terms, the device and popup checks. */
+export const envSettingEntered = (): Thunk => async (dispatch, getState) => {
+  dispatch(stepReached(1));
+  const { termTemplateId, envSettingTerm, lang } = getState().startup.params;
+  dispatch(envTermLoadStarted());
+  const templateId =
+    envSettingTerm !== null && envSettingTerm !== -1 ? envSettingTerm : (termTemplateId ?? -1);
+  const term = testerApi
+    .getEnvSettingTerm(templateId, lang || 'ja')
+    .then((body) => dispatch(envTermLoaded({ body, failed: false })))
+    .catch(() => dispatch(envTermLoaded({ body: '', failed: true })));
+  const detail = dispatch(loadTesterDetail()).catch(() => undefined);
+  await dispatch(checkDevices());
+  await dispatch(checkPopup());
+  await Promise.all([term, detail]);
+};
+
+/**
+ * Next on /env-setting: confirms the session, starts transmission (spec §1: the live channel) and goes to
+ * the identity check chosen by the sitting (monitor, AI, or none → the exam page). A network error asks
+ * the examinee to press Next again (spec §8).
+ */
+export const envNextPressed = (): Thunk => async (dispatch, getState) => {
+  dispatch(envNextStarted());
+  let detail: TesterDetail;
+  try {
+    detail = await dispatch(loadTesterDetail());
+  } catch (e) {
+    dispatch(envNextFailed(isNetwork(e) ? 'networkError' : 'failed'));
+    return;
+  }
+  const state = getState();
+  dispatch(
+    liveStartRequested({
+      testerId: state.tester.testerId ?? detail.testerId,
+      matchingTimeout: state.startup.params.matchingTimeout,
+    }),
+  );
+  dispatch(envNextSucceeded());
+  const isAuth = flag(detail, state, 'is_auth', 'isAuth');
+  const isAiAuth = flag(detail, state, 'is_ai_auth', 'isAiAuth');
+  if (detail.status >= TESTER_STATE.identificated || isAuth === 0) navigateTo(TESTER_PATHS.examining);
+  else if (isAiAuth === 1) navigateTo(TESTER_PATHS.identificationAi);
+  else navigateTo(TESTER_PATHS.identification);
+};
+
+/** A tester page after env-setting: make sure transmission and the message poll run (also after reload). */
+export const ensureLive = (): Thunk => async (dispatch, getState) => {
+  const s = getState();
+  const testerId = s.tester.testerId;
+  if (testerId === null || s.tester.exit !== 'none') return;
+  if (!s.live.polling) {
+    dispatch(liveStartRequested({ testerId, matchingTimeout: s.startup.params.matchingTimeout }));
+  }
+  dispatch(messagePollStarted());
+};
+
+/** /examining opened (PRE00004). */
+export const examiningEntered = (): Thunk => async (dispatch, getState) => {
+  dispatch(stepReached(4));
+  const { termTemplateId, lang } = getState().startup.params;
+  dispatch(examiningTermLoadStarted());
+  const term = testerApi
+    .getExaminingTerm(termTemplateId ?? -1, lang || 'ja')
+    .then((body) => dispatch(examiningTermLoaded({ body, failed: false })))
+    .catch(() => dispatch(examiningTermLoaded({ body: '', failed: true })));
+  let detail: TesterDetail;
+  try {
+    detail = await dispatch(loadTesterDetail());
+  } catch (e) {
+    dispatch(examErrorOccurred(isNetwork(e) ? 'examining:errors.network' : 'examining:errors.detail'));
+    await term;
+    return;
+  }
+  if (detail.kicked === 1) {
+    dispatch(testerExited({ exit: 'kickedOut', messageKey: 'examining:kick.removed' }));
+    await term;
+    return;
+  }
+  if (detail.status === TESTER_STATE.finishExam) {
+    navigateTo(TESTER_PATHS.examEnd, { replace: true });
+    return;
+  }
+  await dispatch(ensureLive());
+  startWakeLock();
+  if (detail.status === TESTER_STATE.identificated || detail.status < TESTER_STATE.identificated) {
+    try {
+      const r = await testerApi.postTesterStatus(TESTER_STATE.beforeExam);
+      dispatch(testerStateChanged(r.status));
+    } catch {
+      // The state stays; opening the exam system retries the transition.
+    }
+  } else if (detail.status === TESTER_STATE.examing) {
+    dispatch(loggedInToTestSystem());
+    dispatch(examPhaseChanged('examing'));
+    startUnloadWarning();
+  } else if (detail.status === TESTER_STATE.interruptionExam) {
+    dispatch(loggedInToTestSystem());
+    dispatch(examPhaseChanged('interrupted'));
+    startUnloadWarning();
+  }
+  await term;
+};
+
+/**
+ * "Log in to the exam system": get_mc_token (mode 2 for an MC+ start-up, is_mc_startup 1; else mode 1),
+ * opens window_open_url in the exam window, then the exam starts (tester state 5, process start 0) or
+ * resumes after an interruption (process restart 1).
+ */
+export const examSystemLoginRequested = (): Thunk => async (dispatch, getState) => {
+  const s = getState();
+  if (!s.tester.examTermAgreed) return;
+  dispatch(examErrorOccurred(null));
+  dispatch(examPhaseChanged('opening'));
+  const resuming = s.tester.testerState === TESTER_STATE.interruptionExam;
+  const mode: 1 | 2 = s.startup.params.isMcStartup === 1 ? 2 : 1;
+  try {
+    const token = await testerApi.getMcToken(mode);
+    if (!openExamWindow(token.windowOpenUrl)) {
+      dispatch(examErrorOccurred('examining:errors.popupBlocked'));
+      dispatch(examPhaseChanged(resuming ? 'interrupted' : 'ready'));
+      return;
+    }
+    dispatch(loggedInToTestSystem());
+    if (getState().tester.testerState < TESTER_STATE.beforeExam) {
+      const r = await testerApi.postTesterStatus(TESTER_STATE.beforeExam);
+      dispatch(testerStateChanged(r.status));
+    }
+    const r = await testerApi.postTesterStatus(TESTER_STATE.examing);
+    dispatch(testerStateChanged(r.status));
+    const p = s.startup.params;
+    const body = { process: resuming ? 1 : 0, loginId: p.loginId, termSetCode: p.termSetCode, eai: p.eai };
+    await testerApi.postExamProcess('test', body);
+    await testerApi.postExamProcess('exam', body);
+    dispatch(examPhaseChanged('examing'));
+    startUnloadWarning();
+  } catch (e) {
+    dispatch(examErrorOccurred(isNetwork(e) ? 'examining:errors.network' : 'examining:errors.examSystem'));
+    dispatch(
+      examPhaseChanged(
+        resuming ? 'interrupted' : getState().tester.loggedInToTestSystem ? 'examing' : 'ready',
+      ),
+    );
+  }
+};
+
+/** The exam window was closed before the exam ended: interruption (tester state 6, process suspend 3). */
+export const examInterrupted = (): Thunk => async (dispatch, getState) => {
+  if (getState().tester.examPhase !== 'examing') return;
+  dispatch(examPhaseChanged('interrupted'));
+  try {
+    const r = await testerApi.postTesterStatus(TESTER_STATE.interruptionExam);
+    dispatch(testerStateChanged(r.status));
+    await testerApi.postExamProcess('exam', { process: 3, loginId: getState().startup.params.loginId });
+  } catch {
+    // The page still shows the interruption; finishing or resuming corrects the server state.
+  }
+};
+
+/**
+ * "Finish the exam" (after a confirmation): tester state 7, process stop 2, transmission stopped, then
+ * /exam-end.
+ */
+export const examFinishRequested = (): Thunk => async (dispatch, getState) => {
+  const ok = await confirmModal(dispatch, { messageKey: 'examining:finish.confirm' });
+  if (!ok) return;
+  dispatch(examPhaseChanged('finishing'));
+  const loginId = getState().startup.params.loginId;
+  try {
+    await testerApi.postExamProcess('exam', { process: 2, loginId });
+    await testerApi.postExamProcess('test', { process: 2, loginId });
+    const r = await testerApi.postTesterStatus(TESTER_STATE.finishExam);
+    dispatch(testerStateChanged(r.status));
+  } catch (e) {
+    dispatch(examErrorOccurred(isNetwork(e) ? 'examining:errors.network' : 'examining:errors.finish'));
+    dispatch(examPhaseChanged('examing'));
+    return;
+  }
+  dispatch(examPhaseChanged('finished'));
+  stopUnloadWarning();
+  closeExamWindow();
+  stopWakeLock();
+  dispatch(messagePollStopped());
+  dispatch(liveStopRequested());
+  navigateTo(TESTER_PATHS.examEnd);
+};
+
+/**
+ * Leaves the tester pages in the order of spec §4: end the session per the mode (nothing; kick-out
+ * PUT_MYSELF / PUT_MYSELF_AI; or logout), stop the unload warning, run the pre-close handlers (stop
+ * transmission and polls, close the exam window, release the wake lock), then navigate: a JT start-up
+ * window goes to /close, otherwise the original start-up URL is loaded again.
+ */
+export const exitRequested =
+  (mode: ExitMode, after?: { exit: ExitState; messageKey: string }): Thunk =>
+  async (dispatch, getState) => {
+    const s = getState();
+    const isJt = s.startup.params.loginId !== '';
+    const raw = s.startup.params.rawStartupUrl;
+    if (mode === 'kickOutMyself' || mode === 'kickOutMyselfAi') {
+      try {
+        await testerApi.kickOut(mode === 'kickOutMyself' ? 'PUT_MYSELF' : 'PUT_MYSELF_AI');
+      } catch {
+        // The session ends locally either way.
+      }
+      dispatch(loggedOut(after ? { reasonKey: after.messageKey } : undefined));
+    } else if (mode === 'logout') {
+      await dispatch(logoutRequested());
+    }
+    stopUnloadWarning();
+    dispatch(messagePollStopped());
+    dispatch(liveStopRequested());
+    closeExamWindow();
+    stopWakeLock();
+    if (after) dispatch(testerExited(after));
+    if (isJt) navigateTo(TESTER_PATHS.close, { replace: true });
+    else if (raw) window.location.assign(raw);
+    else navigateTo(TESTER_PATHS.login, { replace: true });
+  };
+
+/**
+ * KICK_OUT arrived (spec §4): stop matching, the forced close alert (JT start-up) or forced logout alert,
+ * window cleanup; the page then says the examinee was forcibly removed.
+ */
+export const kickedOut = (): Thunk => async (dispatch, getState) => {
+  if (getState().tester.exit === 'kickedOut') return;
+  dispatch(testerExited({ exit: 'kickedOut', messageKey: 'examining:kick.removed' }));
+  dispatch(messagePollStopped());
+  dispatch(liveStopRequested());
+  stopUnloadWarning();
+  closeExamWindow();
+  stopWakeLock();
+  const isJt = getState().startup.params.loginId !== '';
+  await alertModal(dispatch, {
+    type: 'error',
+    messageKey: isJt ? 'examining:kick.forcedClose' : 'examining:kick.forcedLogout',
+  });
+};
+
+/** Recording time exceeded (maxRectime): logged out with a message (spec §4, §8). */
+export const recordingTimeExceeded = (): Thunk => async (dispatch) => {
+  await dispatch(
+    exitRequested('logout', { exit: 'loggedOut', messageKey: 'examining:errors.recordingTimeExceeded' }),
+  );
+  void alertModal(dispatch, { type: 'caution', messageKey: 'examining:errors.recordingTimeExceeded' });
+};
+
+/** /exam-end opened: the monitoring-info summary from tester/detail. */
+export const examEndEntered = (): Thunk => async (dispatch) => {
+  dispatch(summaryLoadStarted());
+  try {
+    const d = await dispatch(loadTesterDetail());
+    dispatch(
+      summaryLoaded({
+        markings: d.markings.map((m) => ({
+          markingAt: m.markingAt,
+          label: m.label,
+          message: m.message,
+          score: m.score,
+        })),
+        markingTotalScore: d.markingTotalScore,
+        records: d.records.map((r) => ({ id: r.id, startAt: r.startAt, stopAt: r.stopAt })),
+      }),
+    );
+  } catch {
+    dispatch(summaryLoadFailed());
+  }
+  dispatch(messagePollStopped());
+  if (examWindowOpen()) closeExamWindow();
+};
+
+/** The monitoring-info summary as a JSON file made in the browser. */
+export const summaryDownloadRequested = (): Thunk => async (_dispatch, getState) => {
+  const s = getState();
+  const data = {
+    loginId: s.session.login?.loginId ?? '',
+    name: s.session.login?.examUserName ?? '',
+    examName: s.startup.params.examName,
+    markingCount: s.tester.markings.length,
+    markingTotalScore: s.tester.markingTotalScore,
+    markings: s.tester.markings,
+    records: s.tester.records,
+    createdAt: new Date().toISOString(),
+  };
+  const blob = new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `monitoring-summary-${data.loginId || 'tester'}.json`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+};

@@ -1,0 +1,53 @@
+/** Credentials of one signaling channel as the app server hands them out (spec §3), camelCase. */
+export interface KvsChannel {
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken: string;
+  channelName: string;
+  /** KVS control-plane endpoint override (the local stand-in); absent with AWS. */
+  endpoint?: string;
+  /** ISO 8601 expiry of the credentials. */
+  expiration: string;
+}
+
+/** Status of the master connection (the live slice mirrors it). */
+export type MasterStatus = 'connecting' | 'live' | 'reconnecting' | 'lost' | 'stopped';
+
+/** Library events turned into plain callbacks (STYLE habit 7): the live listener dispatches them. */
+export interface MasterCallbacks {
+  onStatus(status: MasterStatus): void;
+  /** The viewer client ids with a peer connection now. */
+  onViewers(viewerIds: string[]): void;
+  /** Signaling could not be (re)opened after every retry: the caller deletes the matching (spec §4). */
+  onLost(reason: string): void;
+}
+
+/** Options of {@link startMaster} (master.ts). */
+export interface MasterOptions {
+  channel: KvsChannel;
+  /** Registry id of the camera+microphone stream to publish. */
+  streamId: string;
+  /** Fresh credentials for a reconnect (kvs_reconnect); null keeps the current ones. */
+  refreshCredentials: () => Promise<KvsChannel | null>;
+  callbacks: MasterCallbacks;
+  /** Signaling start-up attempts before giving up (spec §4: 3). */
+  retries?: number;
+  /** Pause between attempts. */
+  retryDelayMs?: number;
+  /** How long an open may take before it counts as failed. */
+  openTimeoutMs?: number;
+  /** Reconnect proactively before the service's 1 h cap. */
+  maxConnectionMs?: number;
+}
+
+/** A running master. */
+export interface MasterHandle {
+  readonly channelName: string;
+  /** Closes every peer and the signaling socket; waits for the close at most `graceMs`. */
+  stop(graceMs: number): Promise<void>;
+  /** Closes and reopens the signaling socket with fresh credentials (matching command 1, GO_AWAY). */
+  reconnect(): Promise<void>;
+  /** Small connection statistics for the matching poll. */
+  stats(): { status: MasterStatus; viewers: number; peers: Record<string, string> };
+}

@@ -1,0 +1,314 @@
+import type { SignalingClient } from 'amazon-kinesis-video-streams-webrtc';
+import type { KvsChannel, MasterHandle, MasterOptions, MasterStatus } from './master-types';
+import { getStream } from './stream-registry';
+
+export type { KvsChannel, MasterCallbacks, MasterHandle, MasterOptions, MasterStatus } from './master-types';
+
+/** Spec §4: signaling start-up is retried 3 times. */
+export const SIGNALING_RETRIES = 3;
+/** Just under the service's 1 h maximum connection time (media-stack.md §6). */
+export const MAX_CONNECTION_MS = 55 * 60_000;
+
+interface Endpoints {
+  channelARN: string;
+  wss: string;
+  https: string;
+}
+
+/** DescribeSignalingChannel is 5 TPS per channel (media-stack.md §8.18): endpoints are cached per channel. */
+const endpointCache = new Map<string, Endpoints>();
+
+/** Forgets cached endpoints (tests; a channel reset). */
+export function clearEndpointCache(): void {
+  endpointCache.clear();
+}
+
+/** The KVS/AWS code, loaded on first use so the login route never downloads it. */
+async function loadSdk() {
+  const [kvs, cp, dp, signer] = await Promise.all([
+    import('amazon-kinesis-video-streams-webrtc'),
+    import('@aws-sdk/client-kinesis-video'),
+    import('@aws-sdk/client-kinesis-video-signaling'),
+    import('./kvs-signer'),
+  ]);
+  return { kvs, cp, dp, signer };
+}
+type Sdk = Awaited<ReturnType<typeof loadSdk>>;
+
+function credsOf(c: KvsChannel) {
+  return { accessKeyId: c.accessKeyId, secretAccessKey: c.secretAccessKey, sessionToken: c.sessionToken };
+}
+
+async function resolveEndpoints(sdk: Sdk, c: KvsChannel): Promise<Endpoints> {
+  const key = `${c.endpoint ?? ''}|${c.region}|${c.channelName}`;
+  const hit = endpointCache.get(key);
+  if (hit) return hit;
+  const client = new sdk.cp.KinesisVideoClient({
+    region: c.region,
+    credentials: credsOf(c),
+    ...(c.endpoint ? { endpoint: c.endpoint } : {}),
+    maxAttempts: 1,
+  });
+  const described = await client.send(
+    new sdk.cp.DescribeSignalingChannelCommand({ ChannelName: c.channelName }),
+  );
+  const channelARN = described.ChannelInfo?.ChannelARN;
+  if (!channelARN) throw new Error('DescribeSignalingChannel returned no ChannelARN');
+  const ep = await client.send(
+    new sdk.cp.GetSignalingChannelEndpointCommand({
+      ChannelARN: channelARN,
+      SingleMasterChannelEndpointConfiguration: { Protocols: ['WSS', 'HTTPS'], Role: 'MASTER' },
+    }),
+  );
+  const list = ep.ResourceEndpointList ?? [];
+  const wss = list.find((e) => e.Protocol === 'WSS')?.ResourceEndpoint;
+  const https = list.find((e) => e.Protocol === 'HTTPS')?.ResourceEndpoint;
+  if (!wss || !https) throw new Error('GetSignalingChannelEndpoint returned no WSS/HTTPS endpoint');
+  const out = { channelARN, wss, https };
+  endpointCache.set(key, out);
+  return out;
+}
+
+/** ICE servers only from GetIceServerConfig (media-stack.md §8.7; the stand-in answers []). */
+async function iceServers(sdk: Sdk, c: KvsChannel, ep: Endpoints): Promise<RTCIceServer[]> {
+  const client = new sdk.dp.KinesisVideoSignalingClient({
+    region: c.region,
+    endpoint: ep.https,
+    credentials: credsOf(c),
+    maxAttempts: 1,
+  });
+  const r = await client.send(new sdk.dp.GetIceServerConfigCommand({ ChannelARN: ep.channelARN }));
+  return (r.IceServerList ?? [])
+    .filter((s) => (s.Uris ?? []).length > 0)
+    .map((s) => ({ urls: s.Uris ?? [], username: s.Username, credential: s.Password }));
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** The SDK's client is an EventEmitter from the `events` package, which ships no types here. */
+type Emitting = SignalingClient & {
+  on(event: string, fn: (...args: never[]) => void): unknown;
+  removeAllListeners(): unknown;
+};
+
+interface Peer {
+  pc: RTCPeerConnection;
+  /** Resolves once the remote description is set (early candidates wait for it). */
+  ready: Promise<void>;
+}
+
+/**
+ * Starts publishing the local camera+microphone as the MASTER of a KVS signaling channel, with the real
+ * SDK: DescribeSignalingChannel + GetSignalingChannelEndpoint (cached), GetIceServerConfig, then a
+ * SignalingClient signed by {@link createKvsRequestSigner}. One RTCPeerConnection per viewer clientId;
+ * each viewer's offer is answered; ICE trickles both ways. On a close (idle, GO_AWAY, the 1 h cap, a
+ * kick) it reopens with fresh credentials; start-up is tried `retries` times (spec §4: 3).
+ *
+ * @returns the running master once signaling is open; rejects when every attempt failed.
+ */
+export async function startMaster(opts: MasterOptions): Promise<MasterHandle> {
+  const sdk = await loadSdk();
+  const retries = opts.retries ?? SIGNALING_RETRIES;
+  const retryDelayMs = opts.retryDelayMs ?? 1000;
+  const openTimeoutMs = opts.openTimeoutMs ?? 10_000;
+  const cb = opts.callbacks;
+  let channel = opts.channel;
+  let status: MasterStatus = 'connecting';
+  let stopping = false;
+  let signaling: Emitting | null = null;
+  let ice: RTCIceServer[] = [];
+  let capTimer: ReturnType<typeof setTimeout> | null = null;
+  let reconnecting: Promise<void> | null = null;
+  const peers = new Map<string, Peer>();
+  let onOpen: (() => void) | null = null;
+  let onCloseDuringOpen: (() => void) | null = null;
+  let closedWaiters: (() => void)[] = [];
+
+  const setStatus = (s: MasterStatus) => {
+    if (status === s) return;
+    status = s;
+    cb.onStatus(s);
+  };
+  const emitViewers = () => cb.onViewers([...peers.keys()]);
+
+  const closePeer = (id: string) => {
+    const p = peers.get(id);
+    if (!p) return;
+    peers.delete(id);
+    p.pc.onicecandidate = null;
+    p.pc.onconnectionstatechange = null;
+    p.pc.close();
+    // 2.9.0: a viewer that reconnects with the same clientId must not get stale early candidates.
+    signaling?.resetIceCandidateState?.(id);
+    emitViewers();
+  };
+
+  const onSdpOffer = (offer: RTCSessionDescriptionInit, viewerId: string) => {
+    closePeer(viewerId);
+    const stream = getStream(opts.streamId);
+    const pc = new RTCPeerConnection({ iceServers: ice });
+    stream?.getTracks().forEach((t) => pc.addTrack(t, stream));
+    pc.onicecandidate = (e) => {
+      if (e.candidate && signaling) signaling.sendIceCandidate(e.candidate, viewerId);
+    };
+    pc.onconnectionstatechange = () => {
+      if (pc.connectionState === 'failed' || pc.connectionState === 'closed') closePeer(viewerId);
+    };
+    const ready = (async () => {
+      await pc.setRemoteDescription(offer);
+      const answer = await pc.createAnswer();
+      await pc.setLocalDescription(answer);
+      if (pc.localDescription && signaling) signaling.sendSdpAnswer(pc.localDescription, viewerId);
+    })();
+    ready.catch(() => closePeer(viewerId));
+    peers.set(viewerId, { pc, ready });
+    emitViewers();
+  };
+
+  const onIceCandidate = (candidate: RTCIceCandidateInit, viewerId: string) => {
+    const p = peers.get(viewerId);
+    if (!p) return;
+    void p.ready.then(() => p.pc.addIceCandidate(candidate)).catch(() => undefined);
+  };
+
+  const onClose = () => {
+    const wasOpening = onCloseDuringOpen;
+    onCloseDuringOpen = null;
+    const waiters = closedWaiters;
+    closedWaiters = [];
+    waiters.forEach((w) => w());
+    if (wasOpening) {
+      wasOpening();
+      return;
+    }
+    if (stopping || reconnecting) return;
+    // The service closed us (idle, GO_AWAY, the 1 h cap, a kick): reopen with fresh credentials.
+    void doReconnect();
+  };
+
+  const build = async () => {
+    const ep = await resolveEndpoints(sdk, channel);
+    ice = await iceServers(sdk, channel, ep);
+    if (signaling) return;
+    const client = new sdk.kvs.SignalingClient({
+      role: sdk.kvs.Role.MASTER,
+      channelARN: ep.channelARN,
+      channelEndpoint: ep.wss,
+      region: channel.region,
+      requestSigner: sdk.signer.createKvsRequestSigner(channel.region, async () => credsOf(channel)),
+    });
+    const emitter = client as Emitting;
+    emitter.on('open', () => onOpen?.());
+    emitter.on('close', onClose);
+    emitter.on('error', () => undefined);
+    emitter.on('sdpOffer', onSdpOffer);
+    emitter.on('iceCandidate', onIceCandidate);
+    signaling = emitter;
+  };
+
+  const openOnce = () =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        onOpen = null;
+        // The close this causes belongs to the failed attempt, not to a live connection.
+        onCloseDuringOpen = () => undefined;
+        signaling?.close();
+        reject(new Error('signaling open timed out'));
+      }, openTimeoutMs);
+      onOpen = () => {
+        clearTimeout(timer);
+        onOpen = null;
+        onCloseDuringOpen = null;
+        resolve();
+      };
+      onCloseDuringOpen = () => {
+        clearTimeout(timer);
+        onOpen = null;
+        reject(new Error('signaling closed while opening'));
+      };
+      signaling!.open();
+    });
+
+  const armCap = () => {
+    if (capTimer) clearTimeout(capTimer);
+    capTimer = setTimeout(() => void doReconnect(), opts.maxConnectionMs ?? MAX_CONNECTION_MS);
+  };
+
+  /** Opens signaling, `retries` attempts; throws the last error. */
+  const connect = async () => {
+    let last: unknown = null;
+    for (let attempt = 1; attempt <= retries; attempt += 1) {
+      if (stopping) throw new Error('stopped');
+      try {
+        await build();
+        await openOnce();
+        setStatus('live');
+        armCap();
+        return;
+      } catch (e) {
+        last = e;
+        if (attempt < retries) await sleep(retryDelayMs);
+      }
+    }
+    throw last instanceof Error ? last : new Error(String(last));
+  };
+
+  const doReconnect = (): Promise<void> => {
+    if (reconnecting) return reconnecting;
+    reconnecting = (async () => {
+      setStatus('reconnecting');
+      if (signaling) {
+        const closed = new Promise<void>((r) => closedWaiters.push(r));
+        signaling.close();
+        await Promise.race([closed, sleep(2000)]);
+      }
+      try {
+        const fresh = await opts.refreshCredentials().catch(() => null);
+        if (fresh) channel = fresh;
+        await connect();
+      } catch (e) {
+        if (!stopping) {
+          setStatus('lost');
+          cb.onLost(e instanceof Error ? e.message : String(e));
+        }
+      } finally {
+        reconnecting = null;
+      }
+    })();
+    return reconnecting;
+  };
+
+  cb.onStatus('connecting');
+  try {
+    await connect();
+  } catch (e) {
+    stopping = true;
+    const failed = signaling as Emitting | null;
+    failed?.removeAllListeners();
+    failed?.close();
+    setStatus('lost');
+    throw e;
+  }
+
+  return {
+    channelName: channel.channelName,
+    reconnect: doReconnect,
+    async stop(graceMs: number) {
+      stopping = true;
+      if (capTimer) clearTimeout(capTimer);
+      for (const id of [...peers.keys()]) closePeer(id);
+      if (signaling) {
+        const closed = new Promise<void>((r) => closedWaiters.push(r));
+        signaling.close();
+        await Promise.race([closed, sleep(graceMs)]);
+        signaling.removeAllListeners();
+      }
+      setStatus('stopped');
+    },
+    stats() {
+      const pcs: Record<string, string> = {};
+      peers.forEach((p, id) => (pcs[id] = p.pc.connectionState));
+      return { status, viewers: peers.size, peers: pcs };
+    },
+  };
+}

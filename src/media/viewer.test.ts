@@ -1,0 +1,200 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+const sdk = vi.hoisted(() => {
+  const signalers: FakeSignaling[] = [];
+  const sent: Record<string, unknown>[] = [];
+  class FakeSignaling {
+    handlers = new Map<string, ((...a: unknown[]) => void)[]>();
+    offers: unknown[] = [];
+    candidates: unknown[] = [];
+    closed = false;
+    constructor(public config: Record<string, unknown>) {
+      signalers.push(this);
+    }
+    on(ev: string, fn: (...a: unknown[]) => void) {
+      this.handlers.set(ev, [...(this.handlers.get(ev) ?? []), fn]);
+      return this;
+    }
+    emit(ev: string, ...a: unknown[]) {
+      for (const fn of this.handlers.get(ev) ?? []) fn(...a);
+    }
+    removeAllListeners() {
+      this.handlers.clear();
+    }
+    open() {
+      queueMicrotask(() => this.emit('open'));
+    }
+    close() {
+      this.closed = true;
+    }
+    sendSdpOffer(o: unknown) {
+      this.offers.push(o);
+    }
+    sendIceCandidate(c: unknown) {
+      this.candidates.push(c);
+    }
+  }
+  class Cmd {
+    constructor(public input: Record<string, unknown>) {}
+  }
+  class DescribeSignalingChannelCommand extends Cmd {}
+  class GetSignalingChannelEndpointCommand extends Cmd {}
+  class GetIceServerConfigCommand extends Cmd {}
+  class KinesisVideoClient {
+    config = { systemClockOffset: 0 };
+    constructor(public cfg: Record<string, unknown>) {}
+    send(cmd: Cmd) {
+      sent.push({ name: cmd.constructor.name, ...cmd.input });
+      if (cmd instanceof DescribeSignalingChannelCommand)
+        return Promise.resolve({ ChannelInfo: { ChannelARN: `arn:${String(cmd.input.ChannelName)}` } });
+      return Promise.resolve({
+        ResourceEndpointList: [
+          { Protocol: 'WSS', ResourceEndpoint: 'ws://127.0.0.1/kvs-ws' },
+          { Protocol: 'HTTPS', ResourceEndpoint: 'http://127.0.0.1/kvs-data' },
+        ],
+      });
+    }
+  }
+  class KinesisVideoSignalingClient {
+    constructor(public cfg: Record<string, unknown>) {}
+    send(cmd: Cmd) {
+      sent.push({ name: cmd.constructor.name, ...cmd.input });
+      return Promise.resolve({ IceServerList: [{ Uris: ['turn:127.0.0.1:3478'], Username: 'u', Password: 'p' }] });
+    }
+  }
+  return {
+    signalers,
+    sent,
+    module: {
+      Role: { MASTER: 'MASTER', VIEWER: 'VIEWER' },
+      SignalingClient: FakeSignaling,
+      KinesisVideoClient,
+      DescribeSignalingChannelCommand,
+      GetSignalingChannelEndpointCommand,
+      KinesisVideoSignalingClient,
+      GetIceServerConfigCommand,
+      createKvsRequestSigner: () => ({ getSignedURL: () => Promise.resolve('ws://signed') }),
+    },
+  };
+});
+
+vi.mock('./viewer-sdk', () => sdk.module);
+
+class FakePc {
+  static all: FakePc[] = [];
+  connectionState: RTCPeerConnectionState = 'new';
+  transceivers: unknown[] = [];
+  localDescription: RTCSessionDescriptionInit | null = null;
+  remote: unknown = null;
+  ontrack: ((ev: { streams: MediaStream[]; track: MediaStreamTrack }) => void) | null = null;
+  onicecandidate: ((ev: { candidate: unknown }) => void) | null = null;
+  onconnectionstatechange: (() => void) | null = null;
+  closed = false;
+  constructor(public config: RTCConfiguration) {
+    FakePc.all.push(this);
+  }
+  addTransceiver(kind: string, init: unknown) {
+    this.transceivers.push({ kind, init });
+  }
+  createOffer() {
+    return Promise.resolve({ type: 'offer', sdp: 'v=0' });
+  }
+  setLocalDescription(d: RTCSessionDescriptionInit) {
+    this.localDescription = d;
+    return Promise.resolve();
+  }
+  setRemoteDescription(d: unknown) {
+    this.remote = d;
+    return Promise.resolve();
+  }
+  addIceCandidate() {
+    return Promise.resolve();
+  }
+  close() {
+    this.closed = true;
+  }
+  setState(s: RTCPeerConnectionState) {
+    this.connectionState = s;
+    this.onconnectionstatechange?.();
+  }
+}
+
+import { clearViewerEndpointCache, openViewer, type ViewerConnectionState } from './viewer';
+
+const CREDS = {
+  region: 'ap-northeast-1',
+  accessKeyId: 'AK',
+  secretAccessKey: 'SK',
+  sessionToken: 'ST',
+  channelName: 'exam-1',
+  endpoint: 'http://127.0.0.1/kvs',
+};
+
+describe('openViewer (KVS VIEWER with the SDK mocked)', () => {
+  beforeEach(() => {
+    vi.stubGlobal('RTCPeerConnection', FakePc);
+    FakePc.all = [];
+    sdk.signalers.length = 0;
+    sdk.sent.length = 0;
+    clearViewerEndpointCache();
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('connects as VIEWER with ICE servers from GetIceServerConfig and sends a recvonly offer', async () => {
+    const states: ViewerConnectionState[] = [];
+    const onStream = vi.fn();
+    const conn = await openViewer({ credentials: CREDS, onStateChange: (s) => states.push(s), onStream });
+    const sig = sdk.signalers[0]!;
+    expect(sig.config).toMatchObject({ role: 'VIEWER', channelARN: 'arn:exam-1', channelEndpoint: 'ws://127.0.0.1/kvs-ws', clientId: conn.clientId });
+    const pc = FakePc.all[0]!;
+    expect(pc.config.iceServers).toEqual([{ urls: ['turn:127.0.0.1:3478'], username: 'u', credential: 'p' }]);
+    expect(pc.transceivers).toEqual([
+      { kind: 'video', init: { direction: 'recvonly' } },
+      { kind: 'audio', init: { direction: 'recvonly' } },
+    ]);
+    expect(sdk.sent.find((c) => c.name === 'GetSignalingChannelEndpointCommand')).toMatchObject({
+      SingleMasterChannelEndpointConfiguration: { Role: 'VIEWER' },
+    });
+    await vi.waitFor(() => expect(sig.offers).toHaveLength(1));
+    // Trickle ICE and the answer.
+    pc.onicecandidate?.({ candidate: { candidate: 'c1' } });
+    expect(sig.candidates).toEqual([{ candidate: 'c1' }]);
+    sig.emit('sdpAnswer', { type: 'answer', sdp: 'v=0' });
+    expect(pc.remote).toEqual({ type: 'answer', sdp: 'v=0' });
+    // Tracks → onStream; state changes → onStateChange.
+    const stream = {} as MediaStream;
+    pc.ontrack?.({ streams: [stream], track: {} as MediaStreamTrack });
+    expect(onStream).toHaveBeenCalledWith(stream);
+    pc.setState('connecting');
+    pc.setState('connected');
+    pc.setState('disconnected');
+    expect(states).toEqual(['connecting', 'connected', 'disconnected']);
+    conn.close();
+    expect(pc.closed).toBe(true);
+    expect(sig.closed).toBe(true);
+  });
+
+  it('uses a fresh clientId on every connect and caches the channel endpoints', async () => {
+    const a = await openViewer({ credentials: CREDS, onStateChange: () => undefined, onStream: () => undefined });
+    a.close();
+    const b = await openViewer({ credentials: CREDS, onStateChange: () => undefined, onStream: () => undefined });
+    expect(a.clientId).not.toBe(b.clientId);
+    expect(sdk.signalers.map((s) => s.config.clientId)).toEqual([a.clientId, b.clientId]);
+    expect(sdk.sent.filter((c) => c.name === 'DescribeSignalingChannelCommand')).toHaveLength(1);
+    // GetIceServerConfig is asked per connect, with that connect's client id.
+    expect(sdk.sent.filter((c) => c.name === 'GetIceServerConfigCommand').map((c) => c.ClientId)).toEqual([
+      a.clientId,
+      b.clientId,
+    ]);
+  });
+
+  it('reports failed when signaling closes before media flows, and nothing after close()', async () => {
+    const states: ViewerConnectionState[] = [];
+    const conn = await openViewer({ credentials: CREDS, onStateChange: (s) => states.push(s), onStream: () => undefined });
+    sdk.signalers[0]!.emit('close');
+    expect(states).toEqual(['connecting', 'failed']);
+    conn.close();
+    FakePc.all[0]!.setState('connected');
+    expect(states).toEqual(['connecting', 'failed']);
+  });
+});

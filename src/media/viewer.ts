@@ -1,0 +1,264 @@
+import { logger } from '../lib/logger';
+import type * as ViewerSdkModule from './viewer-sdk';
+
+/**
+ * A KVS WebRTC VIEWER for one examinee's signaling channel (spec §4: only the tester publishes; checkers are
+ * viewers), with the real SDK loaded on demand. Library events are turned into plain callbacks here; the
+ * caller turns them into store events (STYLE habit 7).
+ */
+
+/** Connection states the caller sees (RTCPeerConnection's, with new/connecting folded into connecting). */
+export type ViewerConnectionState = 'connecting' | 'connected' | 'disconnected' | 'failed' | 'closed';
+
+/** Channel credentials (spec §3 signaling_channel, camelCase). */
+export interface ViewerCredentials {
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken: string;
+  channelName: string;
+  /** KVS endpoint override (local stand-in); null for AWS. */
+  endpoint: string | null;
+}
+
+export interface ViewerOptions {
+  credentials: ViewerCredentials;
+  /** Credentials to sign the next signaling open with (default: `credentials`). */
+  getCredentials?: () => Promise<ViewerCredentials>;
+  /** The client id to use; default: a fresh one (media-stack.md §8.4: never reuse one across connects). */
+  clientId?: string;
+  onStateChange: (state: ViewerConnectionState) => void;
+  onStream: (stream: MediaStream) => void;
+}
+
+/** An open viewer. */
+export interface ViewerConnection {
+  readonly clientId: string;
+  readonly channelName: string;
+  /** Closes signaling and the peer connection; no more callbacks afterwards. */
+  close(): void;
+}
+
+interface ChannelEndpoints {
+  channelArn: string;
+  wss: string;
+  https: string;
+  systemClockOffset: number;
+}
+
+type ViewerSdk = typeof ViewerSdkModule;
+
+/**
+ * The EventEmitter side of the SDK's SignalingClient. The SDK extends Node's `events` EventEmitter, whose
+ * types the browser build does not load, so the few methods used are declared here.
+ */
+interface SignalingEvents {
+  on(event: 'open' | 'close', fn: () => void): unknown;
+  on(event: 'sdpAnswer', fn: (answer: RTCSessionDescriptionInit) => void): unknown;
+  on(event: 'iceCandidate', fn: (candidate: RTCIceCandidateInit) => void): unknown;
+  on(event: 'error', fn: (e: unknown) => void): unknown;
+  removeAllListeners(): unknown;
+}
+let sdkPromise: Promise<ViewerSdk> | null = null;
+
+/** Loads the SDK chunk once. */
+export function loadViewerSdk(): Promise<ViewerSdk> {
+  sdkPromise ??= import('./viewer-sdk').catch((e: unknown) => {
+    sdkPromise = null;
+    throw e;
+  });
+  return sdkPromise;
+}
+
+/** Endpoints per channel (KVS DescribeSignalingChannel is limited to 5 TPS per channel: media-stack.md §8.18). */
+const endpointCache = new Map<string, Promise<ChannelEndpoints>>();
+
+/** Forgets the cached endpoints (all, or one channel's, e.g. after the channel was re-created). */
+export function clearViewerEndpointCache(channelName?: string): void {
+  if (channelName === undefined) endpointCache.clear();
+  else for (const k of [...endpointCache.keys()]) if (k.endsWith(`|${channelName}`)) endpointCache.delete(k);
+}
+
+let clientSeq = 0;
+
+/** A fresh viewer client id: `[a-zA-Z0-9_.-]`, not starting with AWS_, unique per connect. */
+export function newViewerClientId(): string {
+  clientSeq += 1;
+  const rnd =
+    typeof crypto !== 'undefined' && 'randomUUID' in crypto
+      ? crypto.randomUUID().replace(/-/g, '').slice(0, 12)
+      : Math.random().toString(36).slice(2, 14);
+  return `checker-${Date.now().toString(36)}-${clientSeq}-${rnd}`;
+}
+
+function awsCredentials(c: ViewerCredentials) {
+  return { accessKeyId: c.accessKeyId, secretAccessKey: c.secretAccessKey, sessionToken: c.sessionToken };
+}
+
+async function resolveEndpoints(sdk: ViewerSdk, c: ViewerCredentials): Promise<ChannelEndpoints> {
+  const key = `${c.region}|${c.endpoint ?? ''}|${c.channelName}`;
+  let p = endpointCache.get(key);
+  if (!p) {
+    p = (async () => {
+      const client = new sdk.KinesisVideoClient({
+        region: c.region,
+        credentials: awsCredentials(c),
+        ...(c.endpoint ? { endpoint: c.endpoint } : {}),
+      });
+      const described = await client.send(new sdk.DescribeSignalingChannelCommand({ ChannelName: c.channelName }));
+      const channelArn = described.ChannelInfo?.ChannelARN;
+      if (!channelArn) throw new Error(`No ARN for signaling channel ${c.channelName}`);
+      const ep = await client.send(
+        new sdk.GetSignalingChannelEndpointCommand({
+          ChannelARN: channelArn,
+          SingleMasterChannelEndpointConfiguration: { Protocols: ['WSS', 'HTTPS'], Role: sdk.Role.VIEWER },
+        }),
+      );
+      const list = ep.ResourceEndpointList ?? [];
+      const wss = list.find((e) => e.Protocol === 'WSS')?.ResourceEndpoint;
+      const https = list.find((e) => e.Protocol === 'HTTPS')?.ResourceEndpoint;
+      if (!wss || !https) throw new Error(`No endpoints for signaling channel ${c.channelName}`);
+      return { channelArn, wss, https, systemClockOffset: client.config.systemClockOffset ?? 0 };
+    })();
+    endpointCache.set(key, p);
+    p.catch(() => endpointCache.delete(key));
+  }
+  return p;
+}
+
+async function iceServers(
+  sdk: ViewerSdk,
+  c: ViewerCredentials,
+  ep: ChannelEndpoints,
+  clientId: string,
+): Promise<RTCIceServer[]> {
+  // media-stack.md §8.7: ICE servers come only from GetIceServerConfig (no hard-coded STUN host).
+  const client = new sdk.KinesisVideoSignalingClient({
+    region: c.region,
+    credentials: awsCredentials(c),
+    endpoint: ep.https,
+  });
+  const r = await client.send(new sdk.GetIceServerConfigCommand({ ChannelARN: ep.channelArn, ClientId: clientId }));
+  return (r.IceServerList ?? [])
+    .filter((s) => (s.Uris ?? []).length > 0)
+    .map((s) => ({ urls: s.Uris ?? [], username: s.Username, credential: s.Password }));
+}
+
+function mapState(s: RTCPeerConnectionState): ViewerConnectionState {
+  if (s === 'connected') return 'connected';
+  if (s === 'disconnected' || s === 'failed' || s === 'closed') return s;
+  return 'connecting';
+}
+
+/**
+ * Connects as a VIEWER: resolves the channel's endpoints (cached per channel), takes ICE servers from
+ * GetIceServerConfig, opens signaling with a fresh client id, sends a recvonly audio+video offer and trickles
+ * ICE. Received tracks arrive through `onStream`; RTCPeerConnection state changes through `onStateChange`.
+ * Rejects when the channel cannot be resolved or signaling cannot be set up.
+ */
+export async function openViewer(opts: ViewerOptions): Promise<ViewerConnection> {
+  const creds = opts.credentials;
+  const clientId = opts.clientId ?? newViewerClientId();
+  let closed = false;
+  let last: ViewerConnectionState | null = null;
+  const emit = (s: ViewerConnectionState) => {
+    if (closed && s !== 'closed') return;
+    if (s === last) return;
+    last = s;
+    opts.onStateChange(s);
+  };
+  emit('connecting');
+
+  const sdk = await loadViewerSdk();
+  const ep = await resolveEndpoints(sdk, creds);
+  const servers = await iceServers(sdk, creds, ep, clientId);
+
+  const pc = new RTCPeerConnection({ iceServers: servers, iceTransportPolicy: 'all' });
+  const getCreds = opts.getCredentials ?? (() => Promise.resolve(creds));
+  const signaling = new sdk.SignalingClient({
+    channelARN: ep.channelArn,
+    channelEndpoint: ep.wss,
+    clientId,
+    role: sdk.Role.VIEWER,
+    region: creds.region,
+    requestSigner: sdk.createKvsRequestSigner(creds.region, async () => awsCredentials(await getCreds())),
+    systemClockOffset: ep.systemClockOffset,
+  });
+  const events = signaling as unknown as SignalingEvents;
+
+  let remote: MediaStream | null = null;
+  pc.addTransceiver('video', { direction: 'recvonly' });
+  pc.addTransceiver('audio', { direction: 'recvonly' });
+
+  pc.ontrack = (ev) => {
+    if (closed) return;
+    const s = ev.streams[0];
+    if (s) remote = s;
+    else {
+      remote ??= new MediaStream();
+      remote.addTrack(ev.track);
+    }
+    opts.onStream(remote);
+  };
+  pc.onicecandidate = (ev) => {
+    if (closed || !ev.candidate) return;
+    try {
+      signaling.sendIceCandidate(ev.candidate);
+    } catch (e) {
+      logger.error('viewer', `sendIceCandidate failed: ${String(e)}`);
+    }
+  };
+  pc.onconnectionstatechange = () => emit(mapState(pc.connectionState));
+
+  events.on('open', () => {
+    if (closed) return;
+    void (async () => {
+      try {
+        const offer = await pc.createOffer({ offerToReceiveAudio: true, offerToReceiveVideo: true });
+        await pc.setLocalDescription(offer);
+        if (!closed && pc.localDescription) signaling.sendSdpOffer(pc.localDescription);
+      } catch (e) {
+        logger.error('viewer', `offer failed: ${String(e)}`);
+        emit('failed');
+      }
+    })();
+  });
+  events.on('sdpAnswer', (answer: RTCSessionDescriptionInit) => {
+    if (closed) return;
+    pc.setRemoteDescription(answer).catch((e: unknown) => {
+      logger.error('viewer', `setRemoteDescription failed: ${String(e)}`);
+      emit('failed');
+    });
+  });
+  events.on('iceCandidate', (candidate: RTCIceCandidateInit) => {
+    if (closed) return;
+    pc.addIceCandidate(candidate).catch((e: unknown) => logger.error('viewer', `addIceCandidate: ${String(e)}`));
+  });
+  events.on('close', () => {
+    // The SDK never reconnects (media-stack.md §8.3). Once media flows the peer connection survives a closed
+    // socket; before that, the attempt has failed and the caller decides (spec §4 lifecycle).
+    if (!closed && pc.connectionState !== 'connected') emit('failed');
+  });
+  events.on('error', (e: unknown) => logger.error('viewer', `signaling error: ${String(e)}`));
+
+  const conn: ViewerConnection = {
+    clientId,
+    channelName: creds.channelName,
+    close() {
+      if (closed) return;
+      closed = true;
+      pc.ontrack = null;
+      pc.onicecandidate = null;
+      pc.onconnectionstatechange = null;
+      try {
+        events.removeAllListeners();
+        signaling.close();
+      } catch {
+        /* already closed */
+      }
+      pc.close();
+    },
+  };
+  signaling.open();
+  return conn;
+}

@@ -1,0 +1,14 @@
+import { useTranslation } from 'react-i18next';
+import { PageTitle } from '../../components/layout/page-title';
+import { MonitoringConsole } from '../../features/monitoring/components/monitoring-console';
+
+/** /monitoring (PRE00006): the checker's first page, the monitoring console of issue #4. */
+export default function MonitoringPage() {
+  const { t } = useTranslation('pages');
+  return (
+    <main className="px-2">
+      <PageTitle className="px-2 pt-2">{t('titles.monitoring')}</PageTitle>
+      <MonitoringConsole />
+    </main>
+  );
+}

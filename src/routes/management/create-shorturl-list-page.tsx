@@ -1,0 +1,12 @@
+import { ShortUrlList } from '../../features/management/components/short-url-views';
+import { href } from '../paths';
+import { ManagementShell } from './management-shell';
+
+/** /create-shorturl-List. */
+export default function CreateShorturlListPage() {
+  return (
+    <ManagementShell page="createShorturlList">
+      <ShortUrlList editHref={(id) => href('createShorturl', { id })} newHref={href('createShorturl')} />
+    </ManagementShell>
+  );
+}

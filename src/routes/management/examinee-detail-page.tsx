@@ -1,0 +1,20 @@
+import { useParams } from 'react-router-dom';
+import { useAppSelector } from '../../app/hooks';
+import { canAccess } from '../../app/permissions';
+import { ExamineeDetailView } from '../../features/examinees/components/examinee-detail-view';
+import { selectActor } from '../../features/session/session-slice';
+import { href } from '../paths';
+import { ManagementShell } from './management-shell';
+
+/** /examinees/{id} (id = test id; checked numeric by the router). */
+export default function ExamineeDetailPage() {
+  const { id } = useParams();
+  const actor = useAppSelector(selectActor);
+  // A checker has no search page: "back" leads to their first page.
+  const back = canAccess('examinees', actor) ? href('examinees') : href('monitoring');
+  return (
+    <ManagementShell page="examineeDetail">
+      <ExamineeDetailView testId={Number(id)} searchHref={back} />
+    </ManagementShell>
+  );
+}

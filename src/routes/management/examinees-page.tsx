@@ -1,0 +1,17 @@
+import { ExamineeResultTable } from '../../features/examinees/components/examinee-result-table';
+import { ExamineeSearchForm } from '../../features/examinees/components/examinee-search-form';
+import { href } from '../paths';
+import { ManagementShell } from './management-shell';
+
+/** /examinees: search conditions and result table. */
+export default function ExamineesPage() {
+  return (
+    <ManagementShell page="examinees">
+      <ExamineeSearchForm />
+      <ExamineeResultTable
+        detailHref={(id) => href('examineeDetail', { id })}
+        analysisHref={href('analysisRequest')}
+      />
+    </ManagementShell>
+  );
+}

@@ -1,0 +1,290 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { renderWithProviders } from '../../../tests/render';
+import { ok, server } from '../../../tests/msw/server';
+import { ModalHost } from '../../features/layout/components/modal-host';
+import ExamineesPage from './examinees-page';
+import ExamineeDetailPage from './examinee-detail-page';
+import { Route, Routes } from 'react-router-dom';
+
+const CONDITIONS = {
+  groups: [{ id: 1, code: 'G1', name: 'Group 1' }],
+  test_names: ['T1'],
+  regions: ['R1'],
+  records: [],
+  with_marks: [],
+  marks: [{ id: 1, message: 'looked away', label: 'L' }],
+  cheating_level: [0, 1],
+  ai_analysis_flag: [
+    { value: 0, label: '未実施' },
+    { value: 1, label: '実施済' },
+  ],
+  times: ['00:00', '09:00'],
+};
+const ROW = {
+  test_id: 7,
+  group: 'Group 1',
+  group_id: 1,
+  test_name: 'T1',
+  region: 'R1',
+  test_at: '2024-01-01 09:00:00',
+  stop_at: null,
+  exam_name: '山田',
+  with_mark: 1,
+  record: 0,
+  user_id: 3,
+  login_id: 'tester10',
+  cheating_level: 0,
+  total_score: 5,
+  pass: null,
+};
+const page = (testers: unknown[]) => ({
+  count: testers.length,
+  count_capped: false,
+  page_count: 1,
+  page: 1,
+  max_display_count: 50,
+  testers,
+});
+
+function renderSearch(lang: 'ja' | 'en' = 'ja') {
+  server.use(ok('testers/conditions', CONDITIONS, 'get'));
+  return renderWithProviders(
+    <>
+      <ExamineesPage />
+      <ModalHost />
+    </>,
+    { actor: 4, lang },
+  );
+}
+
+describe('/examinees search', () => {
+  it('rejects group and group code together with the spec message', async () => {
+    renderSearch();
+    await screen.findByRole('option', { name: 'Group 1 (G1)' });
+    fireEvent.change(screen.getByLabelText('試験団体'), { target: { value: '1' } });
+    fireEvent.change(screen.getByLabelText('試験団体コード'), { target: { value: 'G1' } });
+    fireEvent.click(screen.getByRole('button', { name: '検索' }));
+    const input = screen.getByLabelText('試験団体コード');
+    expect(await screen.findByText('試験団体と試験団体コードのいずれかを入力してください。')).toHaveAttribute(
+      'id',
+      'search-group-text-error',
+    );
+    expect(input).toHaveAttribute('aria-describedby', 'search-group-text-error');
+  });
+
+  it('rejects a time without its date and a year above 9999 (en too)', async () => {
+    renderSearch('en');
+    await screen.findAllByRole('option', { name: '09:00' });
+    fireEvent.change(screen.getByLabelText('Time (from)'), { target: { value: '09:00' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(
+      await screen.findByText('The test date and time contain a combination that cannot be specified.'),
+    ).toBeInTheDocument();
+  });
+
+  it('shows rows, sorts with aria-sort, selects all, and the empty message', async () => {
+    let last: URLSearchParams | null = null;
+    server.use(
+      http.get('*/api/v1/testers.php', ({ request }) => {
+        last = new URL(request.url).searchParams;
+        const rows = last.get('login_id') === 'none' ? [] : [ROW];
+        return HttpResponse.json({ status: 200, message: 'OK', result: page(rows) });
+      }),
+    );
+    const { store } = renderSearch();
+    fireEvent.click(screen.getByRole('button', { name: '検索' }));
+    const table = await screen.findByRole('table', { name: '受験者の検索結果' });
+    expect(within(table).getByRole('link', { name: '山田' })).toHaveAttribute('href', '/examinees/7');
+    const header = within(table).getByRole('columnheader', { name: /試験日時/ });
+    expect(header).toHaveAttribute('aria-sort', 'descending');
+    fireEvent.click(within(table).getByRole('button', { name: /スコア/ }));
+    await waitFor(() => expect(last?.get('sort_key')).toBe('7'));
+    fireEvent.click(screen.getByLabelText('このページの受験者をすべて選択'));
+    expect(store.getState().examinees.selectedTestIds).toEqual([7]);
+    fireEvent.change(screen.getByLabelText('ログインID'), { target: { value: 'none' } });
+    fireEvent.click(screen.getByRole('button', { name: '検索' }));
+    expect(await screen.findByText('該当する受験者がいません。')).toBeInTheDocument();
+  });
+
+  it('shows the search failure', async () => {
+    server.use(
+      http.get('*/api/v1/testers.php', () =>
+        HttpResponse.json({ status: 500, message: 'x' }, { status: 500 }),
+      ),
+    );
+    renderSearch();
+    fireEvent.click(screen.getByRole('button', { name: '検索' }));
+    expect(await screen.findByText('受験者の検索に失敗しました。')).toBeInTheDocument();
+  });
+});
+
+describe('/examinees CSV (spec §8)', () => {
+  async function searched() {
+    server.use(ok('testers', page([ROW]), 'get'));
+    const r = renderSearch();
+    fireEvent.change(screen.getByLabelText('ログインID'), { target: { value: 'tester10' } });
+    fireEvent.click(screen.getByRole('button', { name: '検索' }));
+    await screen.findByRole('table');
+    return r;
+  }
+
+  it('refuses a download without conditions', async () => {
+    server.use(ok('testers', page([ROW]), 'get'));
+    renderSearch();
+    fireEvent.click(screen.getByRole('button', { name: '検索' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'CSVダウンロード' }));
+    expect(await screen.findByText(/ダウンロードする検索条件が指定されていません/)).toBeInTheDocument();
+  });
+
+  it('shows the message of a JSON error body', async () => {
+    server.use(
+      http.get('*/api/v1/downloadExamUserList.php', () =>
+        HttpResponse.json({ status: 400, message: 'サーバーのメッセージ' }, { status: 400 }),
+      ),
+    );
+    await searched();
+    fireEvent.click(screen.getByRole('button', { name: 'CSVダウンロード' }));
+    expect(await screen.findByText('サーバーのメッセージ')).toBeInTheDocument();
+  });
+
+  it('turns an unparsable error body into the parse-failure message', async () => {
+    server.use(
+      http.get('*/api/v1/downloadExamUserList.php', () => new HttpResponse('<html>', { status: 502 })),
+    );
+    const { store } = await searched();
+    fireEvent.click(screen.getByRole('button', { name: 'CSVダウンロード' }));
+    expect(await screen.findByText('レスポンスデータの解析に失敗しました。')).toBeInTheDocument();
+    expect(Object.values(store.getState().errors.byEndpoint)[0]?.status).toBe(500);
+  });
+
+  it('saves the CSV under the server file name', async () => {
+    const create = vi.fn(() => 'blob:x');
+    URL.createObjectURL = create;
+    URL.revokeObjectURL = vi.fn();
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    server.use(
+      http.get(
+        '*/api/v1/downloadExamUserList.php',
+        () =>
+          new HttpResponse('\uFEFF受験ID\n1\n', {
+            headers: {
+              'Content-Disposition': 'attachment; filename="exam_user_resultinfo_csv_20240101000000.csv"',
+              'X-Total-Rows': '1',
+            },
+          }),
+      ),
+    );
+    const { store } = await searched();
+    fireEvent.click(screen.getByRole('button', { name: 'CSVダウンロード' }));
+    await waitFor(() => expect(store.getState().examinees.csv.status).toBe('succeeded'));
+    expect(store.getState().examinees.csv.totalRows).toBe(1);
+    expect(click).toHaveBeenCalled();
+    expect((click.mock.contexts[0] as HTMLAnchorElement).download).toBe(
+      'exam_user_resultinfo_csv_20240101000000.csv',
+    );
+    click.mockRestore();
+  });
+});
+
+const DETAIL = {
+  user_id: 3,
+  test_id: 7,
+  tester_id: 3,
+  login_id: 'tester10',
+  ex_login_id: null,
+  name: '山田',
+  group_id: 1,
+  group: 'Group 1',
+  test_name: 'T1',
+  region: 'R1',
+  test_at: '2024-01-01 09:00:00',
+  stop_at: '2024-01-01 10:00:00',
+  exam_name: '山田',
+  r_exam_name: '',
+  status: 0,
+  test_status: null,
+  exam_process: null,
+  is_mc_startup: 0,
+  matched_at: null,
+  authenticated_at: null,
+  login_at: '2024-01-01 08:59:00',
+  logout_at: null,
+  ai_namematch: null,
+  rejected: 0,
+  kicked: 0,
+  startup_parameters: { is_proctor: 1, memo: 'メモです' },
+  head_shot_uri: null,
+  id_card_uri: null,
+  marking_summaries: [{ mark: 1, message: 'looked away', label: 'L', count: 1 }],
+  marking_total_score: 5,
+  markings: [
+    {
+      id: 1,
+      marking_at: '2024-01-01 09:30:00',
+      url: null,
+      mark: 1,
+      message: 'looked away',
+      label: 'L',
+      score: 5,
+      record_id: null,
+    },
+  ],
+  ai_marking_summaries: [],
+  ai_marking_total_score: 0,
+  ai_markings: [],
+  records: [],
+  messages: [],
+  testers: [],
+};
+
+describe('/examinees/{id}', () => {
+  it('shows the sitting, the timeline with markings, and sets pass then fail with confirmation', async () => {
+    let pass: number | null = null;
+    server.use(
+      ok('tester/detail', DETAIL, 'get'),
+      http.get('*/api/v1/test/pass.php', () =>
+        HttpResponse.json({ status: 200, message: 'OK', result: { test_id: 7, pass } }),
+      ),
+      http.post('*/api/v1/test/pass.php', async ({ request }) => {
+        const b = (await request.json()) as { method: string };
+        pass = b.method === 'PUT' ? 1 : 0;
+        return HttpResponse.json({ status: 200, message: 'OK', result: { test_id: 7, pass } });
+      }),
+    );
+    renderWithProviders(
+      <>
+        <Routes>
+          <Route path="/examinees/:id" element={<ExamineeDetailPage />} />
+        </Routes>
+        <ModalHost />
+      </>,
+      { actor: 4, route: '/examinees/7' },
+    );
+    expect(await screen.findByText('メモです')).toBeInTheDocument();
+    const timeline = screen.getByTestId('recording-timeline');
+    expect(
+      within(timeline).getByRole('button', { name: 'looked away（00:30:00）へ移動' }),
+    ).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: '合格にする' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'OK' }));
+    expect(await screen.findByText('合否を更新しました。')).toBeInTheDocument();
+    expect(screen.getByTestId('pass-value')).toHaveTextContent('合格');
+  });
+
+  it('shows a load failure', async () => {
+    server.use(
+      http.get('*/api/v1/tester/detail.php', () =>
+        HttpResponse.json({ status: 404, message: 'No such test.' }, { status: 404 }),
+      ),
+    );
+    renderWithProviders(
+      <Routes>
+        <Route path="/examinees/:id" element={<ExamineeDetailPage />} />
+      </Routes>,
+      { actor: 4, route: '/examinees/7' },
+    );
+    expect(await screen.findByText('No such test.')).toBeInTheDocument();
+  });
+});

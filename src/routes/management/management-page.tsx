@@ -1,0 +1,30 @@
+import { useAppSelector } from '../../app/hooks';
+import { canAccess } from '../../app/permissions';
+import { ManagementHome, type MenuEntry } from '../../features/management/components/management-home';
+import { selectActor } from '../../features/session/session-slice';
+import { href } from '../paths';
+import { ManagementShell } from './management-shell';
+
+/** spec §2 menu entries in order; the terms-editing entry is left out until that page exists. */
+const ENTRIES: MenuEntry['key'][] = [
+  'examinees',
+  'checkersMonitoring',
+  'analysisRequest',
+  'accessLimit',
+  'logview',
+  'createShorturlList',
+  'deleteSetting',
+  'deletePlan',
+  'logins',
+];
+
+/** /management: menu and summary. */
+export default function ManagementPage() {
+  const actor = useAppSelector(selectActor);
+  const entries = ENTRIES.filter((k) => canAccess(k, actor)).map((key) => ({ key, href: href(key) }));
+  return (
+    <ManagementShell page="management">
+      <ManagementHome entries={entries} />
+    </ManagementShell>
+  );
+}

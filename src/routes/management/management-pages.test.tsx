@@ -1,0 +1,255 @@
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { renderWithProviders } from '../../../tests/render';
+import { ok, server } from '../../../tests/msw/server';
+import { ModalHost } from '../../features/layout/components/modal-host';
+import ManagementPage from './management-page';
+import AccessLimitPage from './access-limit-page';
+import LoginsPage from './logins-page';
+import DeleteSettingPage from './delete-setting-page';
+import CreateShorturlPage from './create-shorturl-page';
+import AnalysisRequestPage from './analysis-request-page';
+import LogviewPage from './logview-page';
+import CheckersMonitoringPage from './checkers-monitoring-page';
+import { validateShortUrl, emptyShortUrlForm } from '../../features/management/short-url-fields';
+
+const withModals = (ui: React.ReactElement) => (
+  <>
+    {ui}
+    <ModalHost />
+  </>
+);
+
+describe('/management', () => {
+  it('shows the menu and the summary', async () => {
+    server.use(
+      ok(
+        'management_summary',
+        { logins: { tester_count: 3, other_count: 2 }, delete_plan: { tester_count: 1, record_count: 4 } },
+        'get',
+      ),
+    );
+    renderWithProviders(<ManagementPage />, { actor: 4 });
+    expect(screen.getByRole('link', { name: '結果検索' })).toHaveAttribute('href', '/examinees');
+    expect(screen.getByRole('link', { name: 'URL登録' })).toHaveAttribute('href', '/create-shorturl-List');
+    expect(await screen.findByTestId('summary-tester-logins')).toHaveTextContent('3');
+  });
+});
+
+describe('/access-limit', () => {
+  it('validates with the spec messages, shows a 409 refusal, and needs a selection to delete', async () => {
+    server.use(
+      ok('access_limit/select_access_limit', { list: [] }, 'get'),
+      http.post('*/api/v1/access_limit/insert_access_limit.php', () =>
+        HttpResponse.json(
+          { status: 409, message: 'ロックアウトになります。', code: 'conflict' },
+          { status: 409 },
+        ),
+      ),
+    );
+    renderWithProviders(withModals(<AccessLimitPage />), { actor: 4 });
+    expect(await screen.findByText('アクセス制限はありません。')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: '追加' }));
+    expect(await screen.findByText('IPアドレスとドメインのいずれかを入力してください。')).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText('IPアドレス'), { target: { value: '10.1.2' } });
+    fireEvent.click(screen.getByRole('button', { name: '追加' }));
+    expect(await screen.findByText('IPアドレスはIPv4の形式でなければなりません。')).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText('IPアドレス'), { target: { value: '' } });
+    fireEvent.change(screen.getByLabelText('ドメイン'), { target: { value: 'bad domain' } });
+    fireEvent.click(screen.getByRole('button', { name: '追加' }));
+    expect(await screen.findByText('ドメインはexample.comの形式でなければなりません。')).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText('ドメイン'), { target: { value: '' } });
+    fireEvent.change(screen.getByLabelText('IPアドレス'), { target: { value: '10.1.2.3' } });
+    fireEvent.change(screen.getByLabelText('対象アクター'), { target: { value: '4' } });
+    fireEvent.click(screen.getByRole('button', { name: '追加' }));
+    expect(await screen.findByText('ロックアウトになります。')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: '選択した制限を削除' }));
+    expect(await screen.findByText('一つ以上の要素を選択してください。')).toBeInTheDocument();
+  });
+});
+
+describe('/logins', () => {
+  it('shows the empty message, and forces a logout after confirmation', async () => {
+    let posted: unknown = null;
+    server.use(
+      http.get('*/api/v1/logins.php', ({ request }) => {
+        const kind = new URL(request.url).searchParams.get('actor_kind');
+        const list =
+          kind === '1'
+            ? []
+            : [
+                {
+                  exam_user_id: 9,
+                  login_id: 'checker01',
+                  ex_login_id: null,
+                  group_id: null,
+                  group: null,
+                  actor: 2,
+                  target: 'x',
+                  is_mc_startup: 0,
+                  status: 1,
+                  kicked: 0,
+                  rejected: 0,
+                  updated_at: '2024-01-01 00:00:00',
+                },
+              ];
+        return HttpResponse.json({
+          status: 200,
+          message: 'OK',
+          result: { count: list.length, page_count: 1, page: 1, list },
+        });
+      }),
+      http.post('*/api/v1/logins/force_logout.php', async ({ request }) => {
+        posted = await request.json();
+        return HttpResponse.json({ status: 200, message: 'OK', result: { user_id: 9, revoked: 1 } });
+      }),
+    );
+    renderWithProviders(withModals(<LoginsPage />), { actor: 4 });
+    expect(await screen.findByText('ログイン中のユーザーはいません。')).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText('アクター種別'), { target: { value: '-1' } });
+    fireEvent.click(await screen.findByRole('button', { name: 'checker01を強制ログアウト' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(posted).toEqual({ user_id: 9 }));
+  });
+});
+
+describe('/delete-setting', () => {
+  const rows = [
+    { id: 1, group_id: -1, group: null, group_code: null, duration: 365, updated_at: '2024-01-01 00:00:00' },
+  ];
+  it('updates a row with the success message, and shows the failure message', async () => {
+    let fail = false;
+    server.use(
+      ok('cleaner/setting_index', { list: rows }, 'get'),
+      http.post('*/api/v1/cleaner/setting_update.php', () =>
+        fail
+          ? HttpResponse.json({ status: 500, message: 'x' }, { status: 500 })
+          : HttpResponse.json({ status: 200, message: 'OK', result: rows[0] }),
+      ),
+    );
+    renderWithProviders(withModals(<DeleteSettingPage />), { actor: 4 });
+    fireEvent.click(await screen.findByRole('button', { name: 'システムログを更新' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(document.getElementById('delete-setting-edit')).not.toBeNull();
+    fireEvent.change(within(dialog).getByLabelText('保存期間（日）'), { target: { value: '0' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: '保存' }));
+    expect(
+      await screen.findByText('保存期間は1〜36500日の範囲の整数で入力してください。'),
+    ).toBeInTheDocument();
+    fireEvent.change(within(dialog).getByLabelText('保存期間（日）'), { target: { value: '30' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: '保存' }));
+    expect(await screen.findByText('保存期間を更新しました。')).toBeInTheDocument();
+    fireEvent.click(
+      within(document.getElementById('global-alert')!).getAllByRole('button', { name: '閉じる' }).at(-1)!,
+    );
+    fail = true;
+    fireEvent.click(await screen.findByRole('button', { name: 'システムログを更新' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '保存' }));
+    expect((await screen.findAllByText('保存期間の更新に失敗しました。')).length).toBeGreaterThan(0);
+  });
+});
+
+describe('short URLs', () => {
+  it('applies every spec §5 rule', () => {
+    const f = emptyShortUrlForm();
+    f.urlKey = 'ok-key';
+    f.target = 'example.com/';
+    Object.assign(f.param, {
+      max_rectime: '1a',
+      ai_namematch: '101',
+      capture_interval: '3601',
+      memo: 'x'.repeat(501),
+      term_set_code: 'x'.repeat(31),
+      exam_url: 'https://x.example',
+      is_mc_startup: '1',
+      mode: '1',
+      is_ai_auth: '1',
+    });
+    const e = validateShortUrl(f);
+    expect(e.target?.key).toBe('validation:targetSlash');
+    expect(e.max_rectime?.key).toBe('validation:numeric');
+    expect(e.ai_namematch).toMatchObject({ key: 'validation:range', values: { min: 1, max: 100 } });
+    expect(e.capture_interval).toMatchObject({ key: 'validation:range', values: { min: 0, max: 3600 } });
+    expect(e.memo?.key).toBe('validation:memo');
+    expect(e.term_set_code?.key).toBe('validation:notes');
+    expect(e.exam_url?.key).toBe('validation:examUrlMcOnly');
+    expect(e.mode?.key).toBe('validation:modeNotTester');
+    expect(e.ai_idcard_type?.key).toBe('validation:selectOne');
+    f.target = 'not a host';
+    f.param.is_mc_startup = '0';
+    f.param.exam_url = 'ftp://x';
+    expect(validateShortUrl(f).target?.key).toBe('validation:targetFqdn');
+    expect(validateShortUrl(f).exam_url?.key).toBe('validation:examUrl');
+  });
+
+  it('shows messages in the form and the working URL after saving', async () => {
+    server.use(
+      ok('shorten_url/insert', {
+        id: 1,
+        actor: 1,
+        target: '',
+        url_key: 'abc',
+        url: 'http://localhost/s/abc',
+        param: {},
+        created_at: '',
+        updated_at: '',
+      }),
+    );
+    renderWithProviders(<CreateShorturlPage />, { actor: 4 });
+    fireEvent.change(screen.getByLabelText('URLキー'), { target: { value: 'abc' } });
+    fireEvent.change(screen.getByLabelText('氏名一致許容度'), { target: { value: '0' } });
+    fireEvent.click(screen.getByRole('button', { name: '登録' }));
+    expect(await screen.findByText('氏名一致許容度は1〜100の範囲で入力してください。')).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText('氏名一致許容度'), { target: { value: '50' } });
+    fireEvent.click(screen.getByRole('button', { name: '登録' }));
+    expect(await screen.findByTestId('saved-short-url')).toHaveAttribute('href', 'http://localhost/s/abc');
+  });
+});
+
+describe('/analysis-request', () => {
+  it('warns when no examinee is selected and shows the server error on submit', async () => {
+    server.use(
+      ok('analysis_request/initial_param', { domain: 'localhost', env: 'demo' }, 'get'),
+      http.get('*/api/v1/analysis_request/index.php', () =>
+        HttpResponse.json({ status: 404, message: 'nf' }, { status: 404 }),
+      ),
+    );
+    renderWithProviders(<AnalysisRequestPage />, { actor: 4 });
+    expect(screen.getAllByText('受験者が選択されていません。')[0]).toBeInTheDocument();
+    expect(screen.getByRole('option', { name: '3分ごとに2秒間隔で10回' })).toBeInTheDocument();
+    expect(await screen.findByText('依頼履歴はありません。')).toBeInTheDocument();
+  });
+});
+
+describe('other pages', () => {
+  it('/logview has its title and the note', () => {
+    renderWithProviders(<LogviewPage />, { actor: 4 });
+    expect(screen.getByRole('heading', { level: 1, name: 'ログ閲覧' })).toBeInTheDocument();
+  });
+  it('/checkers/monitoring lists unassigned and kicked examinees', async () => {
+    const tester = {
+      id: 5,
+      test_id: 1,
+      monitor_id: null,
+      login_id: 'tester05',
+      ex_login_id: null,
+      is_mc_startup: 0,
+      target: '',
+      exam_name: 'A',
+      status: 0,
+      rejected: 0,
+      kicked: 1,
+      exam_url: '',
+      startup_parameters: { is_auth: 1, is_proctor: 1, is_record: 1, is_summary: 0, memo: '' },
+      matching_status: 0,
+      on_hold: 1,
+    };
+    server.use(
+      ok('checkers/monitoring', { matchings: [], not_matchings: [], kicked_users: [tester] }, 'get'),
+    );
+    renderWithProviders(<CheckersMonitoringPage />, { actor: 4 });
+    expect(await screen.findByRole('button', { name: 'tester05を解除' })).toBeEnabled();
+    expect(screen.getByText('マッチング中の監視者はいません。')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,6 @@
+import { FooterTemplateView } from '../../features/templates/components/footer-template-view';
+
+/** /inquiry: the template chosen by the start-up parameters (spec §2), opened from the footer in a new window. */
+export default function InquiryPage() {
+  return <FooterTemplateView kind="inquiry" />;
+}
