@@ -7,7 +7,7 @@ import { ensureChromium, root, run } from './lib.mjs';
 const bin = (name) => path.join(root, 'node_modules/.bin', name);
 const reports = path.join(root, 'reports');
 mkdirSync(reports, { recursive: true });
-for (const f of ['unit.json', 'e2e.json']) rmSync(path.join(reports, f), { force: true });
+for (const f of ['unit.json', 'server-pg.json', 'e2e.json']) rmSync(path.join(reports, f), { force: true });
 
 const only = process.argv.slice(2);
 const want = (stage) => only.length === 0 || only.includes(stage);
@@ -32,6 +32,17 @@ if (want('unit')) {
     `--outputFile.json=${path.join(reports, 'unit.json')}`,
   ]);
 }
+// With TEST_DATABASE_URL (a PostgreSQL server) the server tests run a second time on PostgreSQL.
+if (want('unit') && process.env.TEST_DATABASE_URL) {
+  stage('server tests on PostgreSQL (TEST_DATABASE_URL)', bin('vitest'), [
+    'run',
+    '--project',
+    'server',
+    '--reporter=dot',
+    '--reporter=json',
+    `--outputFile.json=${path.join(reports, 'server-pg.json')}`,
+  ]);
+}
 if (want('e2e')) {
   const chromium = ensureChromium();
   if (!chromium) failedStages.push('e2e (no Chromium)');
@@ -51,9 +62,10 @@ if (want('e2e')) {
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-const unit = path.join(reports, 'unit.json');
-if (existsSync(unit)) {
-  const u = JSON.parse(readFileSync(unit, 'utf8'));
+for (const name of ['unit.json', 'server-pg.json']) {
+  const file = path.join(reports, name);
+  if (!existsSync(file)) continue;
+  const u = JSON.parse(readFileSync(file, 'utf8'));
   passed += u.numPassedTests;
   failed += u.numFailedTests;
   skipped += u.numPendingTests + (u.numTodoTests ?? 0);
@@ -66,7 +78,9 @@ if (existsSync(e2e)) {
   skipped += e.stats.skipped;
 }
 // A stage that failed without reporting tests (lint, typecheck, a crashed runner) still counts as a failure.
-const unreported = failedStages.filter((s) => !s.startsWith('unit') && !s.startsWith('end-to-end')).length;
+const unreported = failedStages.filter(
+  (s) => !s.startsWith('unit') && !s.startsWith('end-to-end') && !s.startsWith('server tests on'),
+).length;
 if (failedStages.length) console.log(`\nFailed stages: ${failedStages.join(', ')}`);
 console.log(`\n${passed} passed, ${failed + unreported} failed, ${skipped} skipped`);
 process.exit(failedStages.length || failed ? 1 : 0);

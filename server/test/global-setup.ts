@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import pg from 'pg';
 import { dumpPglite, openDb } from '../src/db/db';
 import { migrate } from '../src/db/migrate';
 import { seedDemo } from '../src/db/seed-demo';
@@ -12,6 +13,8 @@ declare module 'vitest' {
     pgSnapshot: string;
     /** A static directory holding a minimal index.html, so SPA-fallback tests do not depend on `npm run build`. */
     staticDir: string;
+    /** With TEST_DATABASE_URL: the PostgreSQL template database (migrated, seeded) each test copies. */
+    pgTemplate: string;
   }
 }
 
@@ -22,6 +25,7 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'proctor-server-test-'));
+  const dropTemplate = await setupPostgresTemplate(project);
   const db = await openDb({ dataDir: 'memory://' });
   try {
     await migrate(db);
@@ -44,5 +48,43 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   return async () => {
     await rm(dir, { recursive: true, force: true });
+    await dropTemplate();
+  };
+}
+
+/**
+ * With TEST_DATABASE_URL (a PostgreSQL server), the same tests run on PostgreSQL: one template database is
+ * migrated and seeded here, and each test app gets `CREATE DATABASE … TEMPLATE` of it (see helper.ts).
+ */
+async function setupPostgresTemplate(project: TestProject): Promise<() => Promise<void>> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    project.provide('pgTemplate', '');
+    return async () => undefined;
+  }
+  const name = `proctor_tmpl_${process.pid}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const db = await openDb({ databaseUrl: u.toString() });
+  try {
+    await migrate(db);
+    await seedDemo(db);
+  } finally {
+    await db.close();
+  }
+  project.provide('pgTemplate', name);
+  process.env.PROCTOR_TEST_PG_TEMPLATE = name;
+  return async () => {
+    // Test databases made from the template are dropped by their own apps; drop any leftovers too.
+    const left = await admin.query<{ datname: string }>(
+      `SELECT datname FROM pg_database WHERE datname LIKE 'proctor_t_${process.pid}_%' OR datname = $1`,
+      [name],
+    );
+    for (const r of left.rows) await admin.query(`DROP DATABASE IF EXISTS ${r.datname} WITH (FORCE)`);
+    await admin.end();
   };
 }

@@ -6,6 +6,7 @@ import { buildApp } from '../src/app';
 import { loadConfig, type ServerConfig } from '../src/config';
 import { openDb, type Db } from '../src/db/db';
 import type { App } from '../src/lib/app-types';
+import pg from 'pg';
 
 /** Every demo account's password (ARCHITECTURE.md "Demo data"). */
 export const DEMO_PASSWORD = 'demo-pass';
@@ -73,9 +74,14 @@ export function testConfig(overrides: ConfigOverrides = {}): ServerConfig {
  * changes data should build its own.
  */
 export async function build(overrides: ConfigOverrides = {}): Promise<TestServer> {
-  snapshotBytes ??= readFile(snapshotPath());
-  const bytes = await snapshotBytes;
-  const db = await openDb({ loadDataDir: new Blob([new Uint8Array(bytes)]) });
+  const pgDb = await postgresCopy();
+  let db: Db;
+  if (pgDb) db = pgDb.db;
+  else {
+    snapshotBytes ??= readFile(snapshotPath());
+    const bytes = await snapshotBytes;
+    db = await openDb({ loadDataDir: new Blob([new Uint8Array(bytes)]) });
+  }
   const config = testConfig(overrides);
   const app = await buildApp({ config, db, logger: false });
   await app.ready();
@@ -86,6 +92,30 @@ export async function build(overrides: ConfigOverrides = {}): Promise<TestServer
     async close() {
       await app.close();
       await db.close();
+      await pgDb?.drop();
+    },
+  };
+}
+
+let pgCounter = 0;
+
+/** With TEST_DATABASE_URL: a fresh PostgreSQL database copied from the seeded template (global setup). */
+async function postgresCopy(): Promise<{ db: Db; drop(): Promise<void> } | null> {
+  const url = process.env.TEST_DATABASE_URL;
+  const template = inject('pgTemplate') || process.env.PROCTOR_TEST_PG_TEMPLATE;
+  if (!url || !template) return null;
+  const name = `proctor_t_${process.ppid}_${process.pid}_${++pgCounter}_${Date.now() % 100000}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const db = await openDb({ databaseUrl: u.toString() });
+  return {
+    db,
+    async drop() {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
     },
   };
 }

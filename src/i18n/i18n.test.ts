@@ -20,8 +20,10 @@ describe('languages (spec §1)', () => {
   it('falls back to Japanese per missing English key', () => {
     const inst = i18next.createInstance();
     initI18n('en', inst);
-    inst.addResource('ja', 'common', 'onlyInJapanese', '日本語だけ');
-    expect(inst.t('common:onlyInJapanese' as never)).toBe('日本語だけ');
+    // A namespace of its own: the shared namespace objects must not change for the other tests.
+    inst.addResourceBundle('ja', 'scratch', { onlyInJapanese: '日本語だけ' });
+    inst.addResourceBundle('en', 'scratch', {});
+    expect(inst.t('scratch:onlyInJapanese' as never)).toBe('日本語だけ');
     expect(inst.t('errors:internal')).toBe('A system error has occurred.');
   });
 
