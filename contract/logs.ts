@@ -41,3 +41,54 @@ export const AdminPermissionResult = Type.Object({
   message: Type.String(),
 });
 export type AdminPermissionResult = Static<typeof AdminPermissionResult>;
+
+/** Where a log row came from: log_receive, device_logging, the audit trail, or the server itself. */
+export const LOG_SOURCES = ['client', 'device', 'audit', 'server'] as const;
+export type LogSource = (typeof LOG_SOURCES)[number];
+/** Log levels a row can carry. */
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
+
+/** `yyyy-MM-dd HH:mm` in the management time zone (Asia/Tokyo). */
+const MinuteText = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}$', maxLength: 16 });
+
+/** logs/search query (/logview): every filter is optional; newest first. */
+export const LogSearchQuery = Type.Object({
+  from: Type.Optional(Type.Union([Type.Literal(''), MinuteText])),
+  to: Type.Optional(Type.Union([Type.Literal(''), MinuteText])),
+  source: Type.Optional(Type.Union([...LOG_SOURCES, 'all'].map((s) => Type.Literal(s)))),
+  actor: Type.Optional(Type.Integer({ minimum: 1, maximum: 5 })),
+  login_id: Type.Optional(Type.String({ maxLength: 64 })),
+  level: Type.Optional(Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)))),
+  /** Case-insensitive substring of type, module, details or location. */
+  text: Type.Optional(Type.String({ maxLength: 200 })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  max_display_count: Type.Optional(Type.Integer({ minimum: 10, maximum: 200 })),
+});
+export type LogSearchQuery = Static<typeof LogSearchQuery>;
+
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+/** One log row; `created_at` is `yyyy-MM-dd HH:mm:ss` in the management time zone. */
+export const LogSearchRow = Type.Object({
+  id: Type.Integer(),
+  created_at: Type.String(),
+  source: Type.String(),
+  level: Type.String(),
+  type: Type.String(),
+  module: Type.String(),
+  path: Type.String(),
+  location: Type.String(),
+  details: Type.String(),
+  login_id: NullableString,
+  actor: Type.Union([Type.Integer(), Type.Null()]),
+  ip: NullableString,
+});
+export type LogSearchRow = Static<typeof LogSearchRow>;
+
+export const LogSearchResult = Type.Object({
+  count: Type.Integer(),
+  page_count: Type.Integer(),
+  page: Type.Integer(),
+  list: Type.Array(LogSearchRow),
+});
+export type LogSearchResult = Static<typeof LogSearchResult>;

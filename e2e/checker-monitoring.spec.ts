@@ -35,7 +35,10 @@ test.describe('checker monitoring console', () => {
         await expect(console_.pane(e.testerId)).toBeVisible({ timeout: 30_000 });
         await expect(console_.pane(e.testerId).getByTestId('pane-login-id')).toHaveText(e.loginId);
         await expect.poll(() => console_.videoWidth(e.testerId), { timeout: 30_000 }).toBeGreaterThan(0);
-        await expect(console_.pane(e.testerId).getByTestId('pane-connection')).toHaveAttribute('data-connection', 'live');
+        await expect(console_.pane(e.testerId).getByTestId('pane-connection')).toHaveAttribute(
+          'data-connection',
+          'live',
+        );
       }
       const f0 = await console_.framesDecoded();
       await expect.poll(() => console_.framesDecoded(), { timeout: 10_000 }).toBeGreaterThan(f0 + 10);
@@ -51,13 +54,19 @@ test.describe('checker monitoring console', () => {
 
       // Marking with notification: the examinee gets the alert.
       await console_.saveMarking(a.testerId, true);
-      await expect.poll(async () => (await a.messages()).some((m) => m.message.startsWith('MARKING_ALERT:'))).toBe(true);
+      await expect
+        .poll(async () => (await a.messages()).some((m) => m.message.startsWith('MARKING_ALERT:')))
+        .toBe(true);
 
       // Chat both ways.
       await console_.chat(a.testerId, 'カメラの位置を直してください');
-      await expect.poll(async () => (await a.messages()).some((m) => m.message === 'カメラの位置を直してください')).toBe(true);
+      await expect
+        .poll(async () => (await a.messages()).some((m) => m.message === 'カメラの位置を直してください'))
+        .toBe(true);
       await a.post('わかりました');
-      await expect(console_.pane(a.testerId).getByTestId('chat-list')).toContainText('わかりました', { timeout: 10_000 });
+      await expect(console_.pane(a.testerId).getByTestId('chat-list')).toContainText('わかりました', {
+        timeout: 10_000,
+      });
 
       // Kick-out: the examinee gets KICK_OUT and the pane goes away.
       await console_.kickOut(b.testerId);

@@ -1,5 +1,9 @@
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
-import { KinesisVideoClient, DescribeSignalingChannelCommand, GetSignalingChannelEndpointCommand } from '@aws-sdk/client-kinesis-video';
+import {
+  KinesisVideoClient,
+  DescribeSignalingChannelCommand,
+  GetSignalingChannelEndpointCommand,
+} from '@aws-sdk/client-kinesis-video';
 import { SigV4RequestSigner } from 'amazon-kinesis-video-streams-webrtc';
 
 interface Envelope<T> {
@@ -16,7 +20,13 @@ interface Channel {
   endpoint?: string;
 }
 interface PollResult {
-  matchings: { tester_id: number; monitor_id: number; checker_id: number | null; matching_command: number; signaling_channel: Channel | null }[];
+  matchings: {
+    tester_id: number;
+    monitor_id: number;
+    checker_id: number | null;
+    matching_command: number;
+    signaling_channel: Channel | null;
+  }[];
   matching_timeout: number;
 }
 export interface Msg {
@@ -43,7 +53,11 @@ export class ApiExaminee {
     readonly loginId: string,
   ) {}
 
-  private async call<T>(method: 'GET' | 'POST', endpoint: string, data?: Record<string, unknown>): Promise<T> {
+  private async call<T>(
+    method: 'GET' | 'POST',
+    endpoint: string,
+    data?: Record<string, unknown>,
+  ): Promise<T> {
     const url = `/api/v1/${endpoint}.php`;
     const headers = this.token ? { Authorization: `Bearer ${this.token}` } : undefined;
     const res =
@@ -75,9 +89,18 @@ export class ApiExaminee {
     if (!m?.signaling_channel) throw new Error('no signaling channel for the examinee');
     this.testerId = m.tester_id;
     const ch = m.signaling_channel;
-    const creds = { accessKeyId: ch.access_key_id, secretAccessKey: ch.secret_access_key, sessionToken: ch.session_token };
-    const kv = new KinesisVideoClient({ region: ch.region, credentials: creds, ...(ch.endpoint ? { endpoint: ch.endpoint } : {}) });
-    const arn = (await kv.send(new DescribeSignalingChannelCommand({ ChannelName: ch.channel_name }))).ChannelInfo!.ChannelARN!;
+    const creds = {
+      accessKeyId: ch.access_key_id,
+      secretAccessKey: ch.secret_access_key,
+      sessionToken: ch.session_token,
+    };
+    const kv = new KinesisVideoClient({
+      region: ch.region,
+      credentials: creds,
+      ...(ch.endpoint ? { endpoint: ch.endpoint } : {}),
+    });
+    const arn = (await kv.send(new DescribeSignalingChannelCommand({ ChannelName: ch.channel_name })))
+      .ChannelInfo!.ChannelARN!;
     const eps = await kv.send(
       new GetSignalingChannelEndpointCommand({
         ChannelARN: arn,
@@ -87,17 +110,24 @@ export class ApiExaminee {
     const wss = eps.ResourceEndpointList!.find((e) => e.Protocol === 'WSS')!.ResourceEndpoint!;
     const signer = new SigV4RequestSigner(ch.region, creds);
     const insecure = wss.startsWith('ws://');
-    const signed = await signer.getSignedURL(insecure ? 'wss://' + wss.slice(5) : wss, { 'X-Amz-ChannelARN': arn });
+    const signed = await signer.getSignedURL(insecure ? 'wss://' + wss.slice(5) : wss, {
+      'X-Amz-ChannelARN': arn,
+    });
     const url = insecure ? 'ws://' + signed.slice(6) : signed;
 
     this.page = await context.newPage();
     await this.page.goto(`${baseURL}/config.json`);
     await this.page.evaluate(async (signedUrl: string) => {
-      const stream = await navigator.mediaDevices.getUserMedia({ video: { width: 320, height: 240 }, audio: true });
+      const stream = await navigator.mediaDevices.getUserMedia({
+        video: { width: 320, height: 240 },
+        audio: true,
+      });
       const ws = new WebSocket(signedUrl);
       const pcs = new Map<string, { pc: RTCPeerConnection; queue: RTCIceCandidateInit[] }>();
       const send = (action: string, payload: unknown, to: string) =>
-        ws.send(JSON.stringify({ action, messagePayload: btoa(JSON.stringify(payload)), recipientClientId: to }));
+        ws.send(
+          JSON.stringify({ action, messagePayload: btoa(JSON.stringify(payload)), recipientClientId: to }),
+        );
       ws.onmessage = (ev) => {
         void (async () => {
           let msg: { messageType?: string; messagePayload?: string; senderClientId?: string };
@@ -108,7 +138,8 @@ export class ApiExaminee {
           }
           if (!msg.messagePayload || !msg.senderClientId) return;
           const from = msg.senderClientId;
-          const payload = JSON.parse(atob(msg.messagePayload)) as RTCSessionDescriptionInit & RTCIceCandidateInit;
+          const payload = JSON.parse(atob(msg.messagePayload)) as RTCSessionDescriptionInit &
+            RTCIceCandidateInit;
           if (msg.messageType === 'SDP_OFFER') {
             pcs.get(from)?.pc.close();
             const pc = new RTCPeerConnection({ iceServers: [] });
@@ -161,7 +192,8 @@ export class ApiExaminee {
   }
 
   async messages(): Promise<Msg[]> {
-    return (await this.call<{ messages: Msg[] }>('GET', 'webrtc_message', { tester_id: this.testerId })).messages;
+    return (await this.call<{ messages: Msg[] }>('GET', 'webrtc_message', { tester_id: this.testerId }))
+      .messages;
   }
 
   /** BEFORE_CLOSE, then the window closes and polling stops. */

@@ -6,8 +6,11 @@ export interface SerializedApiError {
   /** i18n key of the message to show (errors namespace), chosen from the status or the server's code. */
   messageKey: string;
   code: string | null;
+  /** The request field a validation error is about (the server's `result.field`), else null. */
+  field: string | null;
 }
 
+/** A failed call (spec §8); thrown by the client, serialised with toSerializable() for the store. */
 export class ApiError extends Error {
   constructor(
     readonly endpoint: string,
@@ -15,6 +18,7 @@ export class ApiError extends Error {
     message: string,
     readonly messageKey: string,
     readonly code: string | null = null,
+    readonly field: string | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -27,6 +31,7 @@ export class ApiError extends Error {
       message: this.message,
       messageKey: this.messageKey,
       code: this.code,
+      field: this.field,
     };
   }
 }

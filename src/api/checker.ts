@@ -8,11 +8,7 @@ import type {
   MonitorActivateResult,
   SignalingChannel,
 } from '../../contract/matching';
-import type {
-  FixedNotificationList,
-  WebrtcMessage,
-  WebrtcMessageList,
-} from '../../contract/messages';
+import type { FixedNotificationList, WebrtcMessage, WebrtcMessageList } from '../../contract/messages';
 import type {
   HeadShotResult,
   KickOutResult,
@@ -137,7 +133,10 @@ export async function deleteCheckerMatching(testerId: number, monitorId?: number
 
 /** GET kvs_reconnect: the matching with fresh viewer credentials (the examinee is told to reset), or null. */
 export async function reconnectViewerChannel(testerId: number): Promise<CheckerMatching | null> {
-  const r = await call<KvsReconnectResult>('kvs_reconnect', { method: 'GET', params: { tester_id: testerId } });
+  const r = await call<KvsReconnectResult>('kvs_reconnect', {
+    method: 'GET',
+    params: { tester_id: testerId },
+  });
   return r ? toCheckerMatching(r) : null;
 }
 
@@ -223,8 +222,13 @@ export async function getExamineeSummary(testerId: number): Promise<ExamineeSumm
 }
 
 /** GET tester/head_shot: the examinee's head shot and when it was taken. */
-export async function getHeadShot(testerId: number): Promise<{ url: string | null; updatedAt: string | null }> {
-  const r = await call<HeadShotResult>('tester/head_shot', { method: 'GET', params: { tester_id: testerId } });
+export async function getHeadShot(
+  testerId: number,
+): Promise<{ url: string | null; updatedAt: string | null }> {
+  const r = await call<HeadShotResult>('tester/head_shot', {
+    method: 'GET',
+    params: { tester_id: testerId },
+  });
   return { url: r?.url ?? null, updatedAt: r?.updated_at ?? null };
 }
 
@@ -241,12 +245,18 @@ export async function acceptIdentity(testerId: number): Promise<void> {
 
 /** POST tester/rejected method PUT: reject the examinee's identity (the server sends REJECTED). */
 export async function rejectIdentity(testerId: number): Promise<void> {
-  await call<RejectedResult>('tester/rejected', { method: 'POST', data: { tester_id: testerId, method: 'PUT' } });
+  await call<RejectedResult>('tester/rejected', {
+    method: 'POST',
+    data: { tester_id: testerId, method: 'PUT' },
+  });
 }
 
 /** POST tester/kick_out method PUT: force the examinee out (the server ends the matching, sends KICK_OUT). */
 export async function kickOutExaminee(testerId: number): Promise<void> {
-  await call<KickOutResult>('tester/kick_out', { method: 'POST', data: { tester_id: testerId, method: 'PUT' } });
+  await call<KickOutResult>('tester/kick_out', {
+    method: 'POST',
+    data: { tester_id: testerId, method: 'PUT' },
+  });
 }
 
 /** One chat item or signalling marker (spec §3 "WebRTC message"). */

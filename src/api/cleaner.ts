@@ -1,7 +1,7 @@
 import type { CleanerSettingListResult, CleanerSettingRow } from '../../contract/management';
 import { call } from './client';
 import { camelize, type Camelize } from '../lib/case';
-import { downloadCsv, type DownloadedFile } from './examinees';
+import { downloadCsvFile, type DownloadedCsv } from './examinees';
 
 export type RetentionRow = Camelize<CleanerSettingRow>;
 
@@ -24,7 +24,6 @@ export async function updateRetention(id: number, duration: number): Promise<voi
 export function downloadDeletePlan(
   key: 'tester' | 'record',
   date: string,
-  accessToken: string | null,
-): Promise<DownloadedFile> {
-  return downloadCsv('cleaner/csv', { key, execution_time: `${date} 00:00:00` }, { accessToken });
+): Promise<DownloadedCsv> {
+  return downloadCsvFile('cleaner/csv', { key, execution_time: `${date} 00:00:00` });
 }

@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { server } from '../../tests/msw/server';
-import { call, onApiError, setAccessTokenProvider, DEFAULT_ERROR_MESSAGE } from './client';
+import {
+  call,
+  download,
+  onApiError,
+  setAccessTokenProvider,
+  DEFAULT_ERROR_MESSAGE,
+  PARSE_FAILED_MESSAGE,
+} from './client';
 import { ApiError } from './api-error';
 
 afterEach(() => setAccessTokenProvider(() => null));
@@ -99,6 +106,75 @@ describe('api client success rule (spec §5)', () => {
       message: 'boom',
       messageKey: 'errors:internal',
       code: null,
+      field: null,
     });
+  });
+
+  it('carries the server\'s result.field on a validation error', async () => {
+    route(() =>
+      HttpResponse.json(
+        { status: 400, message: 'IPアドレスはIPv4の形式でなければなりません。', result: { field: 'ip' }, code: 'validation' },
+        { status: 400 },
+      ),
+    );
+    const e = await failure(call('probe'));
+    expect(e.field).toBe('ip');
+    expect(e.toSerializable().field).toBe('ip');
+  });
+});
+
+describe('download (spec §8 download errors)', () => {
+  it('returns the bytes, the file name and the headers, with progress', async () => {
+    route(
+      () =>
+        new HttpResponse('\uFEFFa,b\n1,2\n', {
+          headers: {
+            'Content-Type': 'text/csv; charset=utf-8',
+            'Content-Disposition': `attachment; filename="x.csv"; filename*=UTF-8''%E5%90%8D.csv`,
+            'X-Total-Rows': '1',
+          },
+        }),
+    );
+    const progress: number[] = [];
+    const r = await download('probe', { params: { a: 1 }, onProgress: (p) => progress.push(p.loaded) });
+    expect(r.filename).toBe('名.csv');
+    expect(r.headers['x-total-rows']).toBe('1');
+    // The BOM (3 bytes) and 8 bytes of text, unchanged.
+    expect(r.blob.size).toBe(11);
+    expect(progress.length).toBeGreaterThan(0);
+  });
+
+  it('turns a JSON error body into an ApiError with the server\'s status and message, reported once', async () => {
+    const seen: ApiError[] = [];
+    const off = onApiError((e) => seen.push(e));
+    route(() =>
+      HttpResponse.json({ status: 403, message: '権限がありません。', result: null, code: 'forbidden' }, { status: 403 }),
+    );
+    const e = await failure(download('probe'));
+    off();
+    expect(e.status).toBe(403);
+    expect(e.message).toBe('権限がありません。');
+    expect(e.code).toBe('forbidden');
+    expect(seen).toHaveLength(1);
+  });
+
+  it('answers a body that is not JSON with status 500 and the parse-failure message', async () => {
+    route(() => new HttpResponse('<html>bad gateway</html>', { status: 502 }));
+    const e = await failure(download('probe'));
+    expect(e.status).toBe(500);
+    expect(e.message).toBe(PARSE_FAILED_MESSAGE);
+    expect(e.code).toBe('parse');
+  });
+
+  it('treats an HTTP 200 JSON error envelope as a failure', async () => {
+    route(() => HttpResponse.json({ status: 400, message: 'bad', result: { field: 'key' } }));
+    const e = await failure(download('probe'));
+    expect(e.status).toBe(400);
+    expect(e.field).toBe('key');
+  });
+
+  it('turns a network failure into status 0', async () => {
+    route(() => HttpResponse.error());
+    expect((await failure(download('probe'))).status).toBe(0);
   });
 });

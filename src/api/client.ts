@@ -42,7 +42,21 @@ function endpointUrl(endpoint: string, rawPath: boolean | undefined): string {
   return rawPath ? `${base}/${endpoint}` : `${base}/v1/${endpoint}.php`;
 }
 
-function fail(endpoint: string, status: number, message: unknown, code: unknown, silent?: boolean): never {
+/** The `field` of a validation error body (`result: {field}`), else null. */
+function fieldOf(result: unknown): string | null {
+  if (result === null || typeof result !== 'object') return null;
+  const f = (result as { field?: unknown }).field;
+  return typeof f === 'string' && f !== '' ? f : null;
+}
+
+function fail(
+  endpoint: string,
+  status: number,
+  message: unknown,
+  code: unknown,
+  silent?: boolean,
+  field: string | null = null,
+): never {
   let text = typeof message === 'string' ? message.trim() : '';
   // spec §8: an empty message or the text OK is replaced by a default message and written to the console.
   if (!text || text === 'OK') {
@@ -50,7 +64,7 @@ function fail(endpoint: string, status: number, message: unknown, code: unknown,
     text = DEFAULT_ERROR_MESSAGE;
   }
   const c = typeof code === 'string' ? code : null;
-  const err = new ApiError(endpoint, status, text, messageKeyFor(status, c), c);
+  const err = new ApiError(endpoint, status, text, messageKeyFor(status, c), c, field);
   logger.error('api', `${endpoint} failed: ${status} ${text}`);
   if (!silent) for (const l of errorListeners) l(err);
   throw err;
@@ -105,5 +119,126 @@ export async function call<T>(endpoint: string, opts: CallOptions = {}): Promise
       : res.status === 200
         ? 500
         : res.status;
-  return fail(endpoint, status, hasBody ? body.message : '', hasBody ? body.code : null, opts.silent);
+  return fail(
+    endpoint,
+    status,
+    hasBody ? body.message : '',
+    hasBody ? body.code : null,
+    opts.silent,
+    hasBody ? fieldOf(body.result) : null,
+  );
+}
+
+/** spec §8: the message of a download whose error body is not JSON (status 500). */
+export const PARSE_FAILED_MESSAGE = 'レスポンスデータの解析に失敗しました。';
+
+/** Progress of a download: bytes received and, when the server announced it, the total bytes. */
+export interface DownloadProgress {
+  loaded: number;
+  total: number | null;
+}
+
+export interface DownloadOptions {
+  params?: Record<string, unknown>;
+  /** Body: when given, the request is a POST. */
+  data?: unknown;
+  signal?: AbortSignal;
+  /** Default 5 minutes: a large CSV is streamed for a while. */
+  timeoutMs?: number;
+  silent?: boolean;
+  onProgress?: (p: DownloadProgress) => void;
+}
+
+/** A downloaded file: its bytes, the server's file name (Content-Disposition), and the response headers. */
+export interface DownloadResult {
+  blob: Blob;
+  filename: string | null;
+  /** Response headers, names in lower case. */
+  headers: Record<string, string>;
+}
+
+/** The file name of a Content-Disposition header (RFC 6266 `filename*` first), or null. */
+export function filenameOf(disposition: string | undefined): string | null {
+  if (!disposition) return null;
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
+  if (star?.[1]) {
+    try {
+      return decodeURIComponent(star[1]);
+    } catch {
+      // A malformed escape: fall back to the plain name.
+    }
+  }
+  const plain = /filename="?([^";]+)"?/i.exec(disposition);
+  return plain?.[1] ?? null;
+}
+
+function headersOf(raw: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (raw && typeof raw === 'object') {
+    for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+      if (v === undefined || v === null) continue;
+      out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+    }
+  }
+  return out;
+}
+
+/**
+ * Downloads a file from `/api/v1/{endpoint}.php` (spec §8 download rules). Success is HTTP 200 with a body
+ * that is not a JSON error envelope. A failure's body is parsed as JSON: its `status` and `message` make the
+ * ApiError; a body that does not parse becomes status 500 with PARSE_FAILED_MESSAGE (code 'parse'); no
+ * response is status 0. Errors are reported to the listeners once, like call().
+ */
+export async function download(endpoint: string, opts: DownloadOptions = {}): Promise<DownloadResult> {
+  const token = tokenProvider();
+  const method = opts.data === undefined ? 'GET' : 'POST';
+  logger.debug('api', `download ${method} ${endpoint}`, opts.params ?? opts.data);
+  let res;
+  try {
+    res = await http.request<ArrayBuffer>({
+      url: endpointUrl(endpoint, false),
+      method,
+      data: opts.data,
+      params: opts.params,
+      signal: opts.signal,
+      timeout: opts.timeoutMs ?? 300_000,
+      responseType: 'arraybuffer',
+      onDownloadProgress: opts.onProgress
+        ? (e) => opts.onProgress?.({ loaded: e.loaded, total: e.total ?? null })
+        : undefined,
+      headers: token ? { Authorization: `Bearer ${token}` } : {},
+    });
+  } catch (e) {
+    if (axios.isCancel(e)) throw e;
+    const ae = e as AxiosError;
+    return fail(
+      endpoint,
+      NETWORK_ERROR_STATUS,
+      ae.message || 'Network error',
+      ae.code === 'ECONNABORTED' ? 'timeout' : 'network',
+      opts.silent,
+    );
+  }
+  const headers = headersOf(res.headers);
+  const bytes = res.data instanceof ArrayBuffer ? res.data : new ArrayBuffer(0);
+  const isJson = /\bjson\b/i.test(headers['content-type'] ?? '');
+  if (res.status === 200 && !isJson) {
+    const blob = new Blob([bytes], { type: headers['content-type'] ?? 'application/octet-stream' });
+    return { blob, filename: filenameOf(headers['content-disposition']), headers };
+  }
+  let body: { status?: unknown; message?: unknown; code?: unknown; result?: unknown };
+  try {
+    const parsed: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    if (parsed === null || typeof parsed !== 'object') throw new Error('not an object');
+    body = parsed as typeof body;
+  } catch {
+    return fail(endpoint, 500, PARSE_FAILED_MESSAGE, 'parse', opts.silent);
+  }
+  if (res.status === 200 && body.status === 200) {
+    // A JSON file that is itself the download.
+    return { blob: new Blob([bytes], { type: headers['content-type'] }), filename: filenameOf(headers['content-disposition']), headers };
+  }
+  const status =
+    typeof body.status === 'number' && body.status !== 200 ? body.status : res.status === 200 ? 500 : res.status;
+  return fail(endpoint, status, body.message, body.code, opts.silent, fieldOf(body.result));
 }

@@ -5,10 +5,8 @@ import type {
   TesterSearchResult,
   TestPassResult,
 } from '../../contract/examinees';
-import { call } from './client';
-import { ApiError } from './api-error';
+import { call, download } from './client';
 import { camelize, snakeize, type Camelize } from '../lib/case';
-import { getRuntimeConfig } from '../lib/runtime-config';
 
 export type ExamineeRow = Camelize<TesterRow>;
 export type ExamineeSearchResult = Camelize<TesterSearchResult>;
@@ -42,112 +40,45 @@ export async function setTestPass(testId: number, pass: boolean): Promise<number
   return r.pass;
 }
 
-/** Progress of a file download: bytes so far, data rows so far, and the total announced by the server. */
-export interface DownloadProgress {
+/** Progress of a CSV download: bytes so far; the row total (X-Total-Rows) is known once it is done. */
+export interface CsvProgress {
   bytes: number;
-  rows: number;
-  totalRows: number | null;
 }
 
-export interface DownloadedFile {
+/** A downloaded CSV: its bytes, the server's file name, and the row total the server announced. */
+export interface DownloadedCsv {
   blob: Blob;
   /** The server's file name (Content-Disposition), or null when none was sent. */
   fileName: string | null;
   totalRows: number | null;
 }
 
-/** spec §8: the Japanese text of a CSV error body that is not JSON. */
-export const CSV_PARSE_FAILED_MESSAGE = 'レスポンスデータの解析に失敗しました。';
-
-function fileNameOf(disposition: string | null): string | null {
-  if (!disposition) return null;
-  const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
-  if (star?.[1]) return decodeURIComponent(star[1]);
-  const plain = /filename="?([^";]+)"?/i.exec(disposition);
-  return plain?.[1] ?? null;
-}
-
-function countNewlines(chunk: Uint8Array): number {
-  let n = 0;
-  for (const b of chunk) if (b === 10) n += 1;
-  return n;
-}
-
 /**
- * Downloads a CSV from `/api/v1/{endpoint}.php` with progress (bytes and rows read, X-Total-Rows).
- * On failure (spec §8) the body is parsed as JSON and the thrown ApiError carries its message; a body
- * that does not parse becomes status 500 with CSV_PARSE_FAILED_MESSAGE; no response at all is status 0.
- *
- * It reads the body as a stream, which the shared client cannot (it drops blob error bodies and
- * response headers), so it uses fetch with the caller's access token.
+ * Downloads a CSV through the client's download path (spec §8 error rules) and reads the row total from
+ * X-Total-Rows.
  */
-export async function downloadCsv(
+export async function downloadCsvFile(
   endpoint: string,
   params: Record<string, unknown>,
-  opts: { accessToken: string | null; onProgress?: (p: DownloadProgress) => void; signal?: AbortSignal },
-): Promise<DownloadedFile> {
-  const qs = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null) qs.set(k, String(v));
-  const url = `${getRuntimeConfig().apiBaseUrl}/v1/${endpoint}.php?${qs.toString()}`;
-  let res: Response;
-  try {
-    res = await fetch(url, {
-      headers: opts.accessToken ? { Authorization: `Bearer ${opts.accessToken}` } : {},
-      signal: opts.signal,
-    });
-  } catch (e) {
-    throw new ApiError(
-      endpoint,
-      0,
-      e instanceof Error ? e.message : 'Network error',
-      'errors:network',
-      'network',
-    );
-  }
-  if (res.status !== 200) {
-    const text = await res.text().catch(() => '');
-    let body: { status?: unknown; message?: unknown; code?: unknown };
-    try {
-      body = JSON.parse(text) as typeof body;
-    } catch {
-      throw new ApiError(endpoint, 500, CSV_PARSE_FAILED_MESSAGE, 'errors:internal', 'parse');
-    }
-    const status = typeof body.status === 'number' ? body.status : res.status;
-    const message = typeof body.message === 'string' && body.message ? body.message : `HTTP ${res.status}`;
-    throw new ApiError(
-      endpoint,
-      status,
-      message,
-      'errors:default',
-      typeof body.code === 'string' ? body.code : null,
-    );
-  }
-  const totalHeader = res.headers.get('X-Total-Rows');
-  const totalRows = totalHeader !== null && /^\d+$/.test(totalHeader) ? Number(totalHeader) : null;
-  const fileName = fileNameOf(res.headers.get('Content-Disposition'));
-  const chunks: Uint8Array[] = [];
-  let bytes = 0;
-  let lines = 0;
-  if (res.body) {
-    const reader = res.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      bytes += value.byteLength;
-      lines += countNewlines(value);
-      // The first line is the header row.
-      opts.onProgress?.({ bytes, rows: Math.max(0, lines - 1), totalRows });
-    }
-  }
-  const blob = new Blob(chunks as BlobPart[], { type: res.headers.get('Content-Type') ?? 'text/csv' });
-  return { blob, fileName, totalRows };
+  opts: { onProgress?: (p: CsvProgress) => void; signal?: AbortSignal } = {},
+): Promise<DownloadedCsv> {
+  const r = await download(endpoint, {
+    params,
+    signal: opts.signal,
+    onProgress: opts.onProgress ? (p) => opts.onProgress?.({ bytes: p.loaded }) : undefined,
+  });
+  const total = r.headers['x-total-rows'];
+  return {
+    blob: r.blob,
+    fileName: r.filename,
+    totalRows: total !== undefined && /^\d+$/.test(total) ? Number(total) : null,
+  };
 }
 
 /** GET downloadExamUserList (spec §7): the search result as CSV (same filters as the search). */
 export function downloadExamineesCsv(
   q: Partial<ExamineeSearchQuery>,
-  opts: { accessToken: string | null; onProgress?: (p: DownloadProgress) => void },
-): Promise<DownloadedFile> {
-  return downloadCsv('downloadExamUserList', snakeize(q) as Record<string, unknown>, opts);
+  opts: { onProgress?: (p: CsvProgress) => void } = {},
+): Promise<DownloadedCsv> {
+  return downloadCsvFile('downloadExamUserList', snakeize(q) as Record<string, unknown>, opts);
 }

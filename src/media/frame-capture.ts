@@ -16,7 +16,11 @@ export const CAPTURE_MAX_SIDE = 1280;
  * Draws the current frame of `video` on a canvas and encodes it as JPEG. Returns null when the video has no
  * frame yet (videoWidth 0) or the canvas cannot be read.
  */
-export function captureJpeg(video: HTMLVideoElement, quality = 0.85, now: () => number = Date.now): CapturedFrame | null {
+export function captureJpeg(
+  video: HTMLVideoElement,
+  quality = 0.85,
+  now: () => number = Date.now,
+): CapturedFrame | null {
   const w = video.videoWidth;
   const h = video.videoHeight;
   if (!w || !h) return null;

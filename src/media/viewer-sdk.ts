@@ -8,5 +8,8 @@ export {
   DescribeSignalingChannelCommand,
   GetSignalingChannelEndpointCommand,
 } from '@aws-sdk/client-kinesis-video';
-export { KinesisVideoSignalingClient, GetIceServerConfigCommand } from '@aws-sdk/client-kinesis-video-signaling';
+export {
+  KinesisVideoSignalingClient,
+  GetIceServerConfigCommand,
+} from '@aws-sdk/client-kinesis-video-signaling';
 export { createKvsRequestSigner } from './kvs-signer';

@@ -59,7 +59,9 @@ const sdk = vi.hoisted(() => {
     constructor(public cfg: Record<string, unknown>) {}
     send(cmd: Cmd) {
       sent.push({ name: cmd.constructor.name, ...cmd.input });
-      return Promise.resolve({ IceServerList: [{ Uris: ['turn:127.0.0.1:3478'], Username: 'u', Password: 'p' }] });
+      return Promise.resolve({
+        IceServerList: [{ Uris: ['turn:127.0.0.1:3478'], Username: 'u', Password: 'p' }],
+      });
     }
   }
   return {
@@ -145,7 +147,12 @@ describe('openViewer (KVS VIEWER with the SDK mocked)', () => {
     const onStream = vi.fn();
     const conn = await openViewer({ credentials: CREDS, onStateChange: (s) => states.push(s), onStream });
     const sig = sdk.signalers[0]!;
-    expect(sig.config).toMatchObject({ role: 'VIEWER', channelARN: 'arn:exam-1', channelEndpoint: 'ws://127.0.0.1/kvs-ws', clientId: conn.clientId });
+    expect(sig.config).toMatchObject({
+      role: 'VIEWER',
+      channelARN: 'arn:exam-1',
+      channelEndpoint: 'ws://127.0.0.1/kvs-ws',
+      clientId: conn.clientId,
+    });
     const pc = FakePc.all[0]!;
     expect(pc.config.iceServers).toEqual([{ urls: ['turn:127.0.0.1:3478'], username: 'u', credential: 'p' }]);
     expect(pc.transceivers).toEqual([
@@ -175,9 +182,17 @@ describe('openViewer (KVS VIEWER with the SDK mocked)', () => {
   });
 
   it('uses a fresh clientId on every connect and caches the channel endpoints', async () => {
-    const a = await openViewer({ credentials: CREDS, onStateChange: () => undefined, onStream: () => undefined });
+    const a = await openViewer({
+      credentials: CREDS,
+      onStateChange: () => undefined,
+      onStream: () => undefined,
+    });
     a.close();
-    const b = await openViewer({ credentials: CREDS, onStateChange: () => undefined, onStream: () => undefined });
+    const b = await openViewer({
+      credentials: CREDS,
+      onStateChange: () => undefined,
+      onStream: () => undefined,
+    });
     expect(a.clientId).not.toBe(b.clientId);
     expect(sdk.signalers.map((s) => s.config.clientId)).toEqual([a.clientId, b.clientId]);
     expect(sdk.sent.filter((c) => c.name === 'DescribeSignalingChannelCommand')).toHaveLength(1);
@@ -190,7 +205,11 @@ describe('openViewer (KVS VIEWER with the SDK mocked)', () => {
 
   it('reports failed when signaling closes before media flows, and nothing after close()', async () => {
     const states: ViewerConnectionState[] = [];
-    const conn = await openViewer({ credentials: CREDS, onStateChange: (s) => states.push(s), onStream: () => undefined });
+    const conn = await openViewer({
+      credentials: CREDS,
+      onStateChange: (s) => states.push(s),
+      onStream: () => undefined,
+    });
     sdk.signalers[0]!.emit('close');
     expect(states).toEqual(['connecting', 'failed']);
     conn.close();

@@ -105,7 +105,9 @@ async function resolveEndpoints(sdk: ViewerSdk, c: ViewerCredentials): Promise<C
         credentials: awsCredentials(c),
         ...(c.endpoint ? { endpoint: c.endpoint } : {}),
       });
-      const described = await client.send(new sdk.DescribeSignalingChannelCommand({ ChannelName: c.channelName }));
+      const described = await client.send(
+        new sdk.DescribeSignalingChannelCommand({ ChannelName: c.channelName }),
+      );
       const channelArn = described.ChannelInfo?.ChannelARN;
       if (!channelArn) throw new Error(`No ARN for signaling channel ${c.channelName}`);
       const ep = await client.send(
@@ -138,7 +140,9 @@ async function iceServers(
     credentials: awsCredentials(c),
     endpoint: ep.https,
   });
-  const r = await client.send(new sdk.GetIceServerConfigCommand({ ChannelARN: ep.channelArn, ClientId: clientId }));
+  const r = await client.send(
+    new sdk.GetIceServerConfigCommand({ ChannelARN: ep.channelArn, ClientId: clientId }),
+  );
   return (r.IceServerList ?? [])
     .filter((s) => (s.Uris ?? []).length > 0)
     .map((s) => ({ urls: s.Uris ?? [], username: s.Username, credential: s.Password }));
@@ -232,7 +236,9 @@ export async function openViewer(opts: ViewerOptions): Promise<ViewerConnection>
   });
   events.on('iceCandidate', (candidate: RTCIceCandidateInit) => {
     if (closed) return;
-    pc.addIceCandidate(candidate).catch((e: unknown) => logger.error('viewer', `addIceCandidate: ${String(e)}`));
+    pc.addIceCandidate(candidate).catch((e: unknown) =>
+      logger.error('viewer', `addIceCandidate: ${String(e)}`),
+    );
   });
   events.on('close', () => {
     // The SDK never reconnects (media-stack.md §8.3). Once media flows the peer connection survives a closed

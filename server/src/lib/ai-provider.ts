@@ -30,10 +30,24 @@ export interface IdVerdict {
   scores?: Record<string, number>;
 }
 
-/** The AI identity checker. The model-backed implementation is issue #6. */
+/** Options of an ID-card check from the sitting's start-up parameters. */
+export interface IdCheckOptions {
+  /** `ai_idcard_type`: 1 driver's licence, 2 passport, 3 My Number card. */
+  idTypes?: number[];
+}
+
+/**
+ * The AI identity checker. The default model-backed implementation is server/src/lib/ai (issue #6); a
+ * deployment may install another (e.g. a cloud service) with {@link setAiProvider}.
+ */
 export interface AiProvider {
   checkFace(img: AiImage): Promise<FaceVerdict>;
-  checkIdCard(img: AiImage, headShot: AiImage | null, expectedName: string): Promise<IdVerdict>;
+  checkIdCard(
+    img: AiImage,
+    headShot: AiImage | null,
+    expectedName: string,
+    opts?: IdCheckOptions,
+  ): Promise<IdVerdict>;
 }
 
 /** The default provider: no model is installed, so every verdict is 'unavailable' (never a fake success). */

@@ -9,10 +9,8 @@ import {
   type ExamineeSearchQuery,
 } from '../../api/examinees';
 import { getExamineeDetail, getRecordUri } from '../../api/examinee-detail';
-import { apiErrorRecorded } from '../errors/errors-slice';
 import { loadingFinished, loadingStarted } from '../layout/layout-slice';
 import { confirm, showAlert } from '../layout/layout-thunks';
-import { selectAccessToken } from '../session/session-slice';
 import {
   conditionsLoaded,
   csvFinished,
@@ -157,17 +155,17 @@ export const csvRequested = (): Thunk => async (dispatch, getState) => {
   try {
     const file = await downloadExamineesCsv(
       { ...toQuery(applied), sortKey: s.sortKey, sortOrder: s.sortOrder },
-      {
-        accessToken: selectAccessToken(getState()),
-        onProgress: (p) => dispatch(csvProgressed(p)),
-      },
+      { onProgress: (p) => dispatch(csvProgressed({ bytes: p.bytes, rows: 0, totalRows: null })) },
+    );
+    dispatch(
+      csvProgressed({ bytes: file.blob.size, rows: file.totalRows ?? 0, totalRows: file.totalRows }),
     );
     saveBlob(file.blob, file.fileName ?? 'exam_user_resultinfo_csv.csv');
     dispatch(csvFinished('succeeded'));
   } catch (e) {
     dispatch(csvFinished('failed'));
+    // The client has already recorded the error (errors slice) through its listeners.
     if (!isApiError(e)) throw e;
-    dispatch(apiErrorRecorded({ ...e.toSerializable(), at: Date.now() }));
     const shown =
       e.code === 'parse'
         ? { messageKey: 'examinees:csv.parseFailed' }

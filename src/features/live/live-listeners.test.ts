@@ -22,6 +22,7 @@ vi.mock('../../api/matching', async (orig) => ({
 }));
 vi.mock('../../api/messages', () => ({ postMessage: api.postMessage, getMessages: vi.fn(async () => []) }));
 vi.mock('../../media/master', () => ({ startMaster: api.startMaster }));
+vi.mock('../../api/tester', () => ({ postTesterStatus: vi.fn(async () => ({ status: 2 })) }));
 vi.mock('../../media/devices', () => ({ acquireLocalMedia: vi.fn(async () => ({})) }));
 
 const CHANNEL = {

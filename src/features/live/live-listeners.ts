@@ -3,6 +3,7 @@ import type { AppStartListening } from '../../app/listener';
 import { isApiError, NETWORK_ERROR_STATUS } from '../../api/api-error';
 import * as matchingApi from '../../api/matching';
 import { postMessage } from '../../api/messages';
+import { postTesterStatus } from '../../api/tester';
 import { acquireLocalMedia } from '../../media/devices';
 import { startMaster, type KvsChannel, type MasterHandle } from '../../media/master';
 import {
@@ -138,6 +139,14 @@ export function addLiveListeners(startListening: AppStartListening): void {
         );
         if (m && m.testerStatus !== api.getState().tester.testerState && m.testerStatus > 0) {
           api.dispatch(testerStateChanged(m.testerStatus));
+        }
+        if (m && m.checkerId !== null && m.testerStatus === 1) {
+          // spec §4: login → matched once a checker is assigned (the checker accepts identity from 2).
+          try {
+            api.dispatch(testerStateChanged((await postTesterStatus(2)).status));
+          } catch {
+            // Retried on the next poll.
+          }
         }
         const channel = m?.signalingChannel ?? null;
         if (m?.matchingCommand === 1 && master) {

@@ -15,7 +15,6 @@ import { deleteShortUrl, listShortUrls, saveShortUrl } from '../../api/shorten-u
 import { getExamineeConditions } from '../../api/examinees';
 import { loadingFinished, loadingStarted } from '../layout/layout-slice';
 import { confirm, showAlert } from '../layout/layout-thunks';
-import { selectAccessToken } from '../session/session-slice';
 import { saveBlob } from '../examinees/save-file';
 import {
   accessLimitsLoaded,
@@ -40,13 +39,30 @@ import {
   type AccessLimitForm,
   type FieldErrors,
 } from './management-validation';
-import { shortUrlPayload, validateShortUrl, type ShortUrlForm } from './short-url-fields';
+import {
+  PARAM_FIELDS,
+  shortUrlPayload,
+  validateShortUrl,
+  type ShortUrlForm,
+} from './short-url-fields';
+
+const isParamField = (f: string) => PARAM_FIELDS.some(([name]) => name === f);
 
 type Thunk<R = void> = (dispatch: AppDispatch, getState: () => RootState) => Promise<R>;
 type SectionKey = Exclude<keyof ManagementState, 'savedShortUrl'>;
 
 /** The outcome of a form submit: saved, refused by the client rules, or refused by the server. */
 export type SubmitResult = { ok: true } | { ok: false; errors?: FieldErrors; failure?: Failure };
+
+/**
+ * A server validation error (`result.field`) as a form error next to its field, with the server's message;
+ * `formField` maps the request field to the form's (null: not a field of this form).
+ */
+function serverFieldErrors(e: unknown, formField: (field: string) => string | null): FieldErrors | null {
+  if (!isApiError(e) || e.field === null) return null;
+  const name = formField(e.field);
+  return name === null ? null : { [name]: { key: 'management:failed', text: e.message } };
+}
 
 function failureOf(e: unknown, messageKey: string): Failure {
   if (isApiError(e) && e.status >= 400 && e.status < 500) return { messageKey, messageText: e.message };
@@ -137,6 +153,10 @@ export const accessLimitSubmitted =
         actor: Number(form.actor),
       });
     } catch (e) {
+      const fieldErrors = serverFieldErrors(e, (f) =>
+        ['server', 'ip', 'domain', 'actor'].includes(f) ? f : null,
+      );
+      if (fieldErrors) return { ok: false, errors: fieldErrors };
       return { ok: false, failure: failureOf(e, 'management:accessLimit.insertFailed') };
     }
     await dispatch(accessLimitsRequested());
@@ -205,7 +225,7 @@ export const retentionSubmitted =
 /** Downloads the planned deletions of a date as CSV named delete_plan_csv_{key}_{yyyyMMdd}.csv. */
 export const deletePlanDownloaded =
   (key: 'tester' | 'record', date: string): Thunk<SubmitResult> =>
-  async (dispatch, getState) => {
+  async (dispatch) => {
     const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
     if (!m)
       return {
@@ -214,7 +234,7 @@ export const deletePlanDownloaded =
       };
     dispatch(loadingStarted());
     try {
-      const file = await downloadDeletePlan(key, date, selectAccessToken(getState()));
+      const file = await downloadDeletePlan(key, date);
       saveBlob(file.blob, `delete_plan_csv_${key}_${m[1]}${m[2]}${m[3]}.csv`);
       return { ok: true };
     } catch (e) {
@@ -239,6 +259,10 @@ export const shortUrlSubmitted =
       dispatch(shortUrlSaved(await saveShortUrl(shortUrlPayload(form), id)));
       return { ok: true };
     } catch (e) {
+      const fieldErrors = serverFieldErrors(e, (f) =>
+        f === 'url_key' ? 'urlKey' : ['actor', 'target'].includes(f) || isParamField(f) ? f : null,
+      );
+      if (fieldErrors) return { ok: false, errors: fieldErrors };
       return { ok: false, failure: failureOf(e, 'management:shortUrl.saveFailed') };
     } finally {
       dispatch(loadingFinished());

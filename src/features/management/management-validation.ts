@@ -2,6 +2,8 @@
 export interface FieldMessage {
   key: string;
   values?: Record<string, string | number>;
+  /** The server's own message for the field (its `result.field`), shown as is instead of `key`. */
+  text?: string;
 }
 export type FieldErrors = Partial<Record<string, FieldMessage>>;
 

@@ -14,7 +14,9 @@ export function formatElapsed(since: number | null, now: number): string {
 /** A server time (ISO 8601 or `yyyy-MM-dd hh:mm:ss`) as local `yyyy-MM-dd hh:mm:ss`; the input when unparsable. */
 export function formatDateTime(value: string | number | null): string {
   if (value === null || value === '') return '';
-  const d = new Date(typeof value === 'string' && /^\d{4}-\d\d-\d\d \d/.test(value) ? value.replace(' ', 'T') : value);
+  const d = new Date(
+    typeof value === 'string' && /^\d{4}-\d\d-\d\d \d/.test(value) ? value.replace(' ', 'T') : value,
+  );
   if (Number.isNaN(d.getTime())) return String(value);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setupStore } from '../../app/store';
 import type { CheckerMatching } from '../../api/checker';
+import type * as CheckerApi from '../../api/checker';
 import { loginState } from '../../../tests/render';
 import { BEFORE_CLOSE_DELAY_FACTOR, decideOnViewerState, stillSameMatching } from './monitoring-lifecycle';
 import { chatReceived, matchingsPolled, monitoringStarted, selectPane, type Pane } from './monitoring-slice';
@@ -13,7 +14,7 @@ const api = vi.hoisted(() => ({
 }));
 
 vi.mock('../../api/checker', async (orig) => ({
-  ...(await orig<typeof import('../../api/checker')>()),
+  ...(await orig<typeof CheckerApi>()),
   deleteCheckerMatching: api.deleteCheckerMatching,
   getExamineeMessages: api.getExamineeMessages,
   pollCheckerMatchings: api.pollCheckerMatchings,
@@ -99,7 +100,9 @@ describe('viewer lifecycle listener', () => {
     store.dispatch(
       chatReceived({
         testerId: 11,
-        messages: [{ id: 5, sendType: 1, messageType: 3, kind: 'command', message: 'BEFORE_CLOSE', createdAt: '' }],
+        messages: [
+          { id: 5, sendType: 1, messageType: 3, kind: 'command', message: 'BEFORE_CLOSE', createdAt: '' },
+        ],
       }),
     );
     store.dispatch(viewerStateChanged({ testerId: 11, monitorId: 111, state: 'failed' }));
@@ -115,7 +118,9 @@ describe('viewer lifecycle listener', () => {
     store.dispatch(
       chatReceived({
         testerId: 11,
-        messages: [{ id: 5, sendType: 1, messageType: 3, kind: 'command', message: 'BEFORE_CLOSE', createdAt: '' }],
+        messages: [
+          { id: 5, sendType: 1, messageType: 3, kind: 'command', message: 'BEFORE_CLOSE', createdAt: '' },
+        ],
       }),
     );
     store.dispatch(viewerStateChanged({ testerId: 11, monitorId: 111, state: 'closed' }));
@@ -132,7 +137,9 @@ describe('viewer lifecycle listener', () => {
     store.dispatch(
       chatReceived({
         testerId: 11,
-        messages: [{ id: 5, sendType: 1, messageType: 3, kind: 'command', message: 'BEFORE_CLOSE', createdAt: '' }],
+        messages: [
+          { id: 5, sendType: 1, messageType: 3, kind: 'command', message: 'BEFORE_CLOSE', createdAt: '' },
+        ],
       }),
     );
     store.dispatch(viewerStateChanged({ testerId: 11, monitorId: 111, state: 'disconnected' }));

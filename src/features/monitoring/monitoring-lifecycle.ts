@@ -9,9 +9,7 @@ export const VIEWER_START_ATTEMPTS = 3;
 
 /** What the page does when a pane's viewer reaches a state (spec §4 "Viewer connection"). */
 export type ViewerLossDecision =
-  | { kind: 'ignore' }
-  | { kind: 'delete' }
-  | { kind: 'deleteLater'; afterMs: number };
+  { kind: 'ignore' } | { kind: 'delete' } | { kind: 'deleteLater'; afterMs: number };
 
 /** The pane connection a viewer state shows as. */
 export function paneConnectionFor(state: ViewerConnectionState): PaneConnection {

@@ -60,7 +60,8 @@ export async function pollAndReconcile(store: Store, report?: ViewerReport): Pro
   if (!selectMonitoringRunning(store.getState())) return;
   store.dispatch(matchingsPolled({ ...r, at: Date.now() }));
   for (const [testerId, monitorId] of before) {
-    if (!r.matchings.some((m) => m.testerId === testerId && m.monitorId === monitorId)) stopPaneViewer(testerId);
+    if (!r.matchings.some((m) => m.testerId === testerId && m.monitorId === monitorId))
+      stopPaneViewer(testerId);
   }
   for (const m of r.matchings) {
     const isNew = before.get(m.testerId) !== m.monitorId;
@@ -73,7 +74,12 @@ export async function pollAndReconcile(store: Store, report?: ViewerReport): Pro
     if (!isNew && m.matchingCommand === 1) {
       // The examinee reset its channel: reconnect with a fresh client id.
       store.dispatch(
-        paneConnectionChanged({ testerId: m.testerId, monitorId: m.monitorId, connection: 'reconnecting', at: Date.now() }),
+        paneConnectionChanged({
+          testerId: m.testerId,
+          monitorId: m.monitorId,
+          connection: 'reconnecting',
+          at: Date.now(),
+        }),
       );
       void connectPaneViewer(store, m.testerId, m.monitorId, m.channel);
     } else if (pane && pane.connection !== 'lost' && !isPaneViewerActive(m.testerId)) {
@@ -207,7 +213,12 @@ export function addMonitoringListeners(startListening: AppStartListening): void 
       // A BEFORE_CLOSE may have been posted just before the examinee's window closed: read it first.
       await pollMessages(store, testerId);
       const s = api.getState();
-      const decision = decideOnViewerState(selectPane(s, testerId), monitorId, state, selectMatchingTimeout(s));
+      const decision = decideOnViewerState(
+        selectPane(s, testerId),
+        monitorId,
+        state,
+        selectMatchingTimeout(s),
+      );
       if (decision.kind === 'ignore') return;
       stopPaneViewer(testerId);
       if (decision.kind === 'deleteLater') {

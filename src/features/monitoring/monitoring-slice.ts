@@ -5,7 +5,12 @@ import {
   type EntityState,
   type PayloadAction,
 } from '@reduxjs/toolkit';
-import type { ChatMessage, CheckerMatching, FixedNotification, MatchingHistoryEntry } from '../../api/checker';
+import type {
+  ChatMessage,
+  CheckerMatching,
+  FixedNotification,
+  MatchingHistoryEntry,
+} from '../../api/checker';
 import type { Mark } from '../../api/markings';
 import { loggedOut } from '../session/session-slice';
 
@@ -102,7 +107,8 @@ function newPane(m: CheckerMatching, now: number): Pane {
     kicked: m.kicked === 1,
     hasChannel: m.channel !== null,
     connection: 'connecting',
-    connectedSince: m.matchingStatus === 2 && m.matchingConnectedTime > 0 ? now - m.matchingConnectedTime * 1000 : null,
+    connectedSince:
+      m.matchingStatus === 2 && m.matchingConnectedTime > 0 ? now - m.matchingConnectedTime * 1000 : null,
     streamVersion: 0,
     muted: false,
     auth: m.rejected === 1 ? 'rejected' : 'none',
@@ -136,7 +142,10 @@ const monitoringSlice = createSlice({
      * A matching poll answered. Panes appear and disappear with the matchings; fields of a pane are only
      * written when they changed, so unchanged panes keep their identity and do not re-render.
      */
-    matchingsPolled(state, action: PayloadAction<{ matchings: CheckerMatching[]; matchingTimeout: number; at: number }>) {
+    matchingsPolled(
+      state,
+      action: PayloadAction<{ matchings: CheckerMatching[]; matchingTimeout: number; at: number }>,
+    ) {
       const { matchings, matchingTimeout, at } = action.payload;
       state.matchingTimeout = matchingTimeout;
       const seen = new Set<number>();
@@ -259,7 +268,10 @@ const monitoringSlice = createSlice({
       if (state.activation) state.activation.status = 'idle';
     },
     /** The marking modal opened with the still captured at that moment. */
-    markingOpened(state, action: PayloadAction<{ testerId: number; image: string | null; capturedAt: number }>) {
+    markingOpened(
+      state,
+      action: PayloadAction<{ testerId: number; image: string | null; capturedAt: number }>,
+    ) {
       state.marking = { ...action.payload, status: 'editing' };
     },
     /** The marking is being saved. */
@@ -336,7 +348,9 @@ export const selectMonitoringRunning = (s: WithMonitoring) => s.monitoring.statu
 export const selectActivation = (s: WithMonitoring) => s.monitoring.activation;
 export const selectMarks = (s: WithMonitoring) => s.monitoring.marks;
 /** Marks the checker may choose (display on). */
-export const selectVisibleMarks = createSelector([selectMarks], (marks) => marks.filter((m) => m.display !== 0));
+export const selectVisibleMarks = createSelector([selectMarks], (marks) =>
+  marks.filter((m) => m.display !== 0),
+);
 export const selectFixedNotifications = (s: WithMonitoring) => s.monitoring.fixedNotifications;
 export const selectMarking = (s: WithMonitoring) => s.monitoring.marking;
 export const selectHistory = (s: WithMonitoring) => s.monitoring.history;

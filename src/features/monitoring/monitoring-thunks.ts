@@ -62,7 +62,12 @@ export const reconnectRequested =
     const pane = selectPane(getState(), testerId);
     if (!pane) return;
     dispatch(
-      paneConnectionChanged({ testerId, monitorId: pane.monitorId, connection: 'reconnecting', at: Date.now() }),
+      paneConnectionChanged({
+        testerId,
+        monitorId: pane.monitorId,
+        connection: 'reconnecting',
+        at: Date.now(),
+      }),
     );
     try {
       const m = await reconnectViewerChannel(testerId);
@@ -74,7 +79,9 @@ export const reconnectRequested =
       if (!m.channel) return;
       await connectPaneViewer({ dispatch, getState }, testerId, m.monitorId, m.channel);
     } catch {
-      dispatch(paneConnectionChanged({ testerId, monitorId: pane.monitorId, connection: 'lost', at: Date.now() }));
+      dispatch(
+        paneConnectionChanged({ testerId, monitorId: pane.monitorId, connection: 'lost', at: Date.now() }),
+      );
       await dispatch(showAlert({ type: 'error', messageKey: 'monitoring:reconnect.failed' }));
     }
   };
@@ -125,7 +132,9 @@ export const markingModalOpened =
   (dispatch: AppDispatch): void => {
     const video = getVideo(paneKey(testerId));
     const frame = video ? captureJpeg(video) : null;
-    dispatch(markingOpened({ testerId, image: frame?.dataUrl ?? null, capturedAt: frame?.capturedAt ?? Date.now() }));
+    dispatch(
+      markingOpened({ testerId, image: frame?.dataUrl ?? null, capturedAt: frame?.capturedAt ?? Date.now() }),
+    );
   };
 
 /** Saves the marking (tester/markings) with the time lag since the capture; success or error alert. */

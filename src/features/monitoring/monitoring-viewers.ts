@@ -16,7 +16,9 @@ export const viewerStateChanged = createAction<{
 }>('monitoring/viewerStateChanged');
 
 /** A pane's viewer could not be started after every attempt (spec §4: the matching is then deleted). */
-export const viewerStartFailed = createAction<{ testerId: number; monitorId: number }>('monitoring/viewerStartFailed');
+export const viewerStartFailed = createAction<{ testerId: number; monitorId: number }>(
+  'monitoring/viewerStartFailed',
+);
 
 /** The registry key of a pane. */
 export const paneKey = (testerId: number) => String(testerId);
@@ -77,7 +79,12 @@ async function attemptConnect(
             if (pane?.connection === 'reconnecting') return;
           }
           store.dispatch(
-            paneConnectionChanged({ testerId, monitorId, connection: paneConnectionFor(state), at: Date.now() }),
+            paneConnectionChanged({
+              testerId,
+              monitorId,
+              connection: paneConnectionFor(state),
+              at: Date.now(),
+            }),
           );
           store.dispatch(viewerStateChanged({ testerId, monitorId, state }));
         },

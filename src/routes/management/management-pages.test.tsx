@@ -69,6 +69,41 @@ describe('/access-limit', () => {
   });
 });
 
+describe('server validation next to its field (result.field)', () => {
+  it('shows an access-limit server message under the named field', async () => {
+    server.use(
+      ok('access_limit/select_access_limit', { list: [] }, 'get'),
+      http.post('*/api/v1/access_limit/insert_access_limit.php', () =>
+        HttpResponse.json(
+          { status: 400, message: 'サーバーが拒否したドメイン', result: { field: 'domain' }, code: 'validation' },
+          { status: 400 },
+        ),
+      ),
+    );
+    renderWithProviders(<AccessLimitPage />, { actor: 4 });
+    fireEvent.change(screen.getByLabelText('ドメイン'), { target: { value: 'example.com' } });
+    fireEvent.change(screen.getByLabelText('対象アクター'), { target: { value: '3' } });
+    fireEvent.click(screen.getByRole('button', { name: '追加' }));
+    expect(await screen.findByText('サーバーが拒否したドメイン')).toHaveAttribute('id', 'al-domain-error');
+    expect(screen.getByLabelText('ドメイン')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('shows a short-URL server message under the url key field', async () => {
+    server.use(
+      http.post('*/api/v1/shorten_url/insert.php', () =>
+        HttpResponse.json(
+          { status: 400, message: 'URLキーが不正です（サーバー）', result: { field: 'url_key' }, code: 'validation' },
+          { status: 400 },
+        ),
+      ),
+    );
+    renderWithProviders(<CreateShorturlPage />, { actor: 4 });
+    fireEvent.change(screen.getByLabelText('URLキー'), { target: { value: 'abc' } });
+    fireEvent.click(screen.getByRole('button', { name: '登録' }));
+    expect(await screen.findByText('URLキーが不正です（サーバー）')).toHaveAttribute('id', 'su-url-key-error');
+  });
+});
+
 describe('/logins', () => {
   it('shows the empty message, and forces a logout after confirmation', async () => {
     let posted: unknown = null;

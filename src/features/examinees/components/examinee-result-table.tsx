@@ -102,11 +102,13 @@ export function ExamineeResultTable({
             aria-label={t('csv.progressLabel')}
           />
           <p className="small mb-0">
-            {t('csv.progress', {
-              rows: s.csv.rows,
-              total: s.csv.totalRows ?? '-',
-              kb: Math.round(s.csv.bytes / 1024),
-            })}
+            {s.csv.totalRows === null
+              ? t('csv.progressBytes', { kb: Math.round(s.csv.bytes / 1024) })
+              : t('csv.progress', {
+                  rows: s.csv.rows,
+                  total: s.csv.totalRows,
+                  kb: Math.round(s.csv.bytes / 1024),
+                })}
           </p>
         </div>
       )}

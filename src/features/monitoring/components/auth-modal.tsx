@@ -27,7 +27,13 @@ export function AuthModal() {
   };
 
   return (
-    <Modal id={MODAL_IDS.monitorAuth} show={show} onHide={() => dispatch(authModalClosed())} centered aria-labelledby={titleId}>
+    <Modal
+      id={MODAL_IDS.monitorAuth}
+      show={show}
+      onHide={() => dispatch(authModalClosed())}
+      centered
+      aria-labelledby={titleId}
+    >
       <Modal.Header closeButton closeLabel={t('auth.cancel')}>
         <Modal.Title id={titleId} as="h2" className="h5">
           {t('auth.title')}
@@ -35,9 +41,16 @@ export function AuthModal() {
       </Modal.Header>
       {pane && (
         <Modal.Body>
-          <p className="mb-1 fw-bold">{t('paneLabel', { name: pane.name ?? pane.loginId, loginId: pane.loginId })}</p>
+          <p className="mb-1 fw-bold">
+            {t('paneLabel', { name: pane.name ?? pane.loginId, loginId: pane.loginId })}
+          </p>
           <p>{t('auth.intro')}</p>
-          <ExamineeImages name={pane.name ?? pane.loginId} headShot={pane.headShot} idCard={pane.idCard} size={160} />
+          <ExamineeImages
+            name={pane.name ?? pane.loginId}
+            headShot={pane.headShot}
+            idCard={pane.idCard}
+            size={160}
+          />
         </Modal.Body>
       )}
       <Modal.Footer>

@@ -18,7 +18,15 @@ export function HistoryModal() {
   const close = () => dispatch(historyClosed());
 
   return (
-    <Modal id={MODAL_IDS.monitorHistory} show={history.open} onHide={close} centered size="lg" scrollable aria-labelledby={titleId}>
+    <Modal
+      id={MODAL_IDS.monitorHistory}
+      show={history.open}
+      onHide={close}
+      centered
+      size="lg"
+      scrollable
+      aria-labelledby={titleId}
+    >
       <Modal.Header closeButton closeLabel={t('history.close')}>
         <Modal.Title id={titleId} as="h2" className="h5">
           {t('history.title')}
@@ -47,7 +55,9 @@ export function HistoryModal() {
                 <tr key={`${u.examUserId}-${u.testId}`}>
                   <td>{u.loginId}</td>
                   <td>{u.examName}</td>
-                  <td>{text(`monitoring:testerStatus.${u.statusString}`, { defaultValue: u.statusString })}</td>
+                  <td>
+                    {text(`monitoring:testerStatus.${u.statusString}`, { defaultValue: u.statusString })}
+                  </td>
                   <td>{formatDateTime(u.updatedAt)}</td>
                 </tr>
               ))}

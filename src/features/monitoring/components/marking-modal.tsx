@@ -52,7 +52,14 @@ export function MarkingModal() {
   const name = pane?.name ?? pane?.loginId ?? '';
 
   return (
-    <Modal id={MODAL_IDS.monitorMarking} show={show} onHide={onHide} centered size="lg" aria-labelledby={titleId}>
+    <Modal
+      id={MODAL_IDS.monitorMarking}
+      show={show}
+      onHide={onHide}
+      centered
+      size="lg"
+      aria-labelledby={titleId}
+    >
       <Modal.Header closeButton closeLabel={t('marking.cancel')}>
         <Modal.Title id={titleId} as="h2" className="h5">
           {t('marking.title')}
@@ -82,7 +89,12 @@ export function MarkingModal() {
           </figure>
           <Form.Group className="mb-3" controlId={markSelectId}>
             <Form.Label>{t('marking.mark')}</Form.Label>
-            <Form.Select value={markId} onChange={(e) => setMarkId(e.target.value)} disabled={saving} required>
+            <Form.Select
+              value={markId}
+              onChange={(e) => setMarkId(e.target.value)}
+              disabled={saving}
+              required
+            >
               <option value="" disabled>
                 {t('marking.mark')}
               </option>

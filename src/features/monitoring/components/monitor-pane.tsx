@@ -85,10 +85,20 @@ export const MonitorPane = memo(function MonitorPane({ testerId }: { testerId: n
           >
             {t('actions.reconnect')}
           </Button>
-          <Button size="sm" variant="outline-primary" style={BTN} onClick={() => dispatch(markingModalOpened(testerId))}>
+          <Button
+            size="sm"
+            variant="outline-primary"
+            style={BTN}
+            onClick={() => dispatch(markingModalOpened(testerId))}
+          >
             {t('actions.marking')}
           </Button>
-          <Button size="sm" variant="outline-secondary" style={BTN} onClick={() => void dispatch(historyModalOpened())}>
+          <Button
+            size="sm"
+            variant="outline-secondary"
+            style={BTN}
+            onClick={() => void dispatch(historyModalOpened())}
+          >
             {t('actions.history')}
           </Button>
           <Button
@@ -105,7 +115,12 @@ export const MonitorPane = memo(function MonitorPane({ testerId }: { testerId: n
             {t(`auth.state.${pane.auth}`)}
           </span>
           {pane.auth === 'authenticating' && (
-            <Button size="sm" variant="warning" style={BTN} onClick={() => dispatch(authModalOpened(testerId))}>
+            <Button
+              size="sm"
+              variant="warning"
+              style={BTN}
+              onClick={() => dispatch(authModalOpened(testerId))}
+            >
               {t('actions.auth')}
             </Button>
           )}

@@ -53,7 +53,10 @@ function matching(testerId: number, over: Partial<Matching> = {}): Matching {
 }
 
 let matchings: Matching[] = [];
-let messages: Record<number, { id: number; send_type: number; message_type: number; kind: string; message: string; created_at: string }[]> = {};
+let messages: Record<
+  number,
+  { id: number; send_type: number; message_type: number; kind: string; message: string; created_at: string }[]
+> = {};
 
 function baseHandlers() {
   server.use(
@@ -65,7 +68,14 @@ function baseHandlers() {
       return HttpResponse.json({
         status: 200,
         message: 'OK',
-        result: { tester_id: id, test_id: 200 + id, name: `受験者${id}`, status: 2, head_shot_uri: null, id_card_uri: null },
+        result: {
+          tester_id: id,
+          test_id: 200 + id,
+          name: `受験者${id}`,
+          status: 2,
+          head_shot_uri: null,
+          id_card_uri: null,
+        },
       });
     }),
     ok('tester/head_shot', { url: null, updated_at: null }, 'get'),
@@ -76,11 +86,31 @@ function baseHandlers() {
       const list = (messages[id] ?? []).filter((m) => m.id > since).sort((a, b) => b.id - a.id);
       return HttpResponse.json({ status: 200, message: 'OK', result: { messages: list } });
     }),
-    ok('marks', { list: [{ id: 1, message: 'よそ見', order_id: 1, label: 'A', display: 1, score: 10 }] }, 'get'),
-    ok('fixed_notifications', { list: [{ id: 1, message: 'カメラを確認してください。', order_id: 1 }] }, 'get'),
+    ok(
+      'marks',
+      { list: [{ id: 1, message: 'よそ見', order_id: 1, label: 'A', display: 1, score: 10 }] },
+      'get',
+    ),
+    ok(
+      'fixed_notifications',
+      { list: [{ id: 1, message: 'カメラを確認してください。', order_id: 1 }] },
+      'get',
+    ),
     ok(
       'tester/monitor_activate_list',
-      { monitors: [{ monitor_id: 9, login_id: 'user2', name: 'c', activation: true, matching_count: 1, last_poll_at: null, online: true }] },
+      {
+        monitors: [
+          {
+            monitor_id: 9,
+            login_id: 'user2',
+            name: 'c',
+            activation: true,
+            matching_count: 1,
+            last_poll_at: null,
+            online: true,
+          },
+        ],
+      },
       'get',
     ),
   );
@@ -134,7 +164,9 @@ describe('MonitoringConsole', () => {
       expect(badge()).toHaveTextContent(text);
     }
     // Live started the elapsed clock.
-    expect(within(screen.getByTestId('monitor-pane-11')).getByTestId('pane-elapsed')).toHaveTextContent(/00:00:0\d/);
+    expect(within(screen.getByTestId('monitor-pane-11')).getByTestId('pane-elapsed')).toHaveTextContent(
+      /00:00:0\d/,
+    );
   });
 
   it('goes live when the viewer connects, and toggles sound', async () => {
@@ -168,7 +200,9 @@ describe('MonitoringConsole', () => {
     server.use(fail('checkers/matching_histories', 500, 'boom', 'internal', 'get'));
     await renderConsole();
     await userEvent.click(screen.getAllByRole('button', { name: 'マッチング履歴' })[0]!);
-    expect(await screen.findByTestId('history-error')).toHaveTextContent('マッチング履歴の取得に失敗しました');
+    expect(await screen.findByTestId('history-error')).toHaveTextContent(
+      'マッチング履歴の取得に失敗しました',
+    );
   });
 
   it('shows the English history error text', async () => {
@@ -184,7 +218,17 @@ describe('MonitoringConsole', () => {
         'checkers/matching_histories',
         {
           users: [
-            { exam_user_id: 11, test_id: 211, login_id: 'tester11', ex_login_id: null, exam_name: '受験者11', status: 5, status_string: 'EXAMING', updated_at: '2026-01-02T03:04:05Z', matched_at: null },
+            {
+              exam_user_id: 11,
+              test_id: 211,
+              login_id: 'tester11',
+              ex_login_id: null,
+              exam_name: '受験者11',
+              status: 5,
+              status_string: 'EXAMING',
+              updated_at: '2026-01-02T03:04:05Z',
+              matched_at: null,
+            },
           ],
         },
         'get',
@@ -202,17 +246,25 @@ describe('MonitoringConsole', () => {
     server.use(
       http.post('*/api/v1/tester/markings.php', async ({ request }) => {
         body = (await request.json()) as Record<string, unknown>;
-        return HttpResponse.json({ status: 200, message: 'OK', result: { alert: 'よそ見', url: null, marking_id: 1, marking_total_score: 10 } });
+        return HttpResponse.json({
+          status: 200,
+          message: 'OK',
+          result: { alert: 'よそ見', url: null, marking_id: 1, marking_total_score: 10 },
+        });
       }),
     );
     await renderConsole();
-    await userEvent.click(within(screen.getByTestId('monitor-pane-11')).getByRole('button', { name: '監視情報を保存' }));
+    await userEvent.click(
+      within(screen.getByTestId('monitor-pane-11')).getByRole('button', { name: '監視情報を保存' }),
+    );
     const modal = await screen.findByRole('dialog', { name: '監視情報の保存' });
     expect(within(modal).getByTestId('marking-no-still')).toBeInTheDocument();
     expect(within(modal).getByTestId('marking-time-lag')).toHaveTextContent('ミリ秒');
     await userEvent.selectOptions(within(modal).getByLabelText('不正の種類'), '1');
     await userEvent.click(within(modal).getByRole('button', { name: '保存' }));
-    expect(await screen.findByText('監視情報を保存し、受験者に「よそ見」を通知しました。')).toBeInTheDocument();
+    expect(
+      await screen.findByText('監視情報を保存し、受験者に「よそ見」を通知しました。'),
+    ).toBeInTheDocument();
     expect(body).toMatchObject({ tester_id: 11, mark: 1, notification: 1 });
     expect(typeof body!.time_lag).toBe('number');
   });
@@ -220,7 +272,9 @@ describe('MonitoringConsole', () => {
   it('shows an error alert when the marking cannot be saved', async () => {
     server.use(fail('tester/markings', 403, 'nope', 'forbidden'));
     await renderConsole();
-    await userEvent.click(within(screen.getByTestId('monitor-pane-11')).getByRole('button', { name: '監視情報を保存' }));
+    await userEvent.click(
+      within(screen.getByTestId('monitor-pane-11')).getByRole('button', { name: '監視情報を保存' }),
+    );
     const modal = await screen.findByRole('dialog', { name: '監視情報の保存' });
     await userEvent.selectOptions(within(modal).getByLabelText('不正の種類'), '1');
     await userEvent.click(within(modal).getByLabelText('通知しない'));
@@ -229,12 +283,25 @@ describe('MonitoringConsole', () => {
   });
 
   it('accepts an identity while the examinee is authenticating (tester/status 3)', async () => {
-    messages[11] = [{ id: 1, send_type: 1, message_type: 1, kind: 'command', message: 'AUTHENTICATING', created_at: '2026-01-01T00:00:00Z' }];
+    messages[11] = [
+      {
+        id: 1,
+        send_type: 1,
+        message_type: 1,
+        kind: 'command',
+        message: 'AUTHENTICATING',
+        created_at: '2026-01-01T00:00:00Z',
+      },
+    ];
     let statusBody: unknown = null;
     server.use(
       http.post('*/api/v1/tester/status.php', async ({ request }) => {
         statusBody = await request.json();
-        return HttpResponse.json({ status: 200, message: 'OK', result: { tester_id: 11, test_id: 211, status: 3, previous_status: 2, changed: true } });
+        return HttpResponse.json({
+          status: 200,
+          message: 'OK',
+          result: { tester_id: 11, test_id: 211, status: 3, previous_status: 2, changed: true },
+        });
       }),
     );
     await renderConsole();
@@ -242,17 +309,32 @@ describe('MonitoringConsole', () => {
     await userEvent.click(await within(pane).findByRole('button', { name: '本人確認' }));
     const modal = await screen.findByRole('dialog', { name: '本人確認' });
     await userEvent.click(within(modal).getByRole('button', { name: '承認' }));
-    await waitFor(() => expect(within(pane).getByTestId('pane-auth-state')).toHaveTextContent('本人確認済み'));
+    await waitFor(() =>
+      expect(within(pane).getByTestId('pane-auth-state')).toHaveTextContent('本人確認済み'),
+    );
     expect(statusBody).toEqual({ tester_id: 11, status: 3 });
   });
 
   it('rejects an identity (tester/rejected PUT)', async () => {
-    messages[11] = [{ id: 1, send_type: 1, message_type: 1, kind: 'command', message: 'AUTHENTICATING', created_at: '2026-01-01T00:00:00Z' }];
+    messages[11] = [
+      {
+        id: 1,
+        send_type: 1,
+        message_type: 1,
+        kind: 'command',
+        message: 'AUTHENTICATING',
+        created_at: '2026-01-01T00:00:00Z',
+      },
+    ];
     let rejectedBody: unknown = null;
     server.use(
       http.post('*/api/v1/tester/rejected.php', async ({ request }) => {
         rejectedBody = await request.json();
-        return HttpResponse.json({ status: 200, message: 'OK', result: { tester_id: 11, test_id: 211, rejected: 1 } });
+        return HttpResponse.json({
+          status: 200,
+          message: 'OK',
+          result: { tester_id: 11, test_id: 211, rejected: 1 },
+        });
       }),
     );
     await renderConsole();
@@ -269,7 +351,11 @@ describe('MonitoringConsole', () => {
     server.use(
       http.post('*/api/v1/tester/kick_out.php', async ({ request }) => {
         kick(await request.json());
-        return HttpResponse.json({ status: 200, message: 'OK', result: { tester_id: 11, test_id: 211, method: 'PUT', kicked: 1 } });
+        return HttpResponse.json({
+          status: 200,
+          message: 'OK',
+          result: { tester_id: 11, test_id: 211, method: 'PUT', kicked: 1 },
+        });
       }),
     );
     await renderConsole();
@@ -278,7 +364,9 @@ describe('MonitoringConsole', () => {
     let confirmDialog = await screen.findByRole('dialog', { name: '強制退出の確認' });
     await userEvent.click(within(confirmDialog).getByRole('button', { name: 'キャンセル' }));
     expect(kick).not.toHaveBeenCalled();
-    await waitFor(() => expect(screen.queryByRole('dialog', { name: '強制退出の確認' })).not.toBeInTheDocument());
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: '強制退出の確認' })).not.toBeInTheDocument(),
+    );
     await userEvent.click(within(pane).getByRole('button', { name: '強制退出' }));
     confirmDialog = await screen.findByRole('dialog', { name: '強制退出の確認' });
     await userEvent.click(within(confirmDialog).getByRole('button', { name: 'OK' }));
@@ -288,8 +376,22 @@ describe('MonitoringConsole', () => {
 
   it('sends a chat comment and shows messages newest first', async () => {
     messages[11] = [
-      { id: 1, send_type: 1, message_type: 3, kind: 'message', message: 'こんにちは', created_at: '2026-01-01T00:00:00Z' },
-      { id: 2, send_type: 0, message_type: 3, kind: 'message', message: 'はい', created_at: '2026-01-01T00:00:01Z' },
+      {
+        id: 1,
+        send_type: 1,
+        message_type: 3,
+        kind: 'message',
+        message: 'こんにちは',
+        created_at: '2026-01-01T00:00:00Z',
+      },
+      {
+        id: 2,
+        send_type: 0,
+        message_type: 3,
+        kind: 'message',
+        message: 'はい',
+        created_at: '2026-01-01T00:00:01Z',
+      },
     ];
     server.use(
       http.post('*/api/v1/webrtc_message.php', async ({ request }) => {
@@ -297,7 +399,18 @@ describe('MonitoringConsole', () => {
         return HttpResponse.json({
           status: 200,
           message: 'OK',
-          result: { messages: [{ id: 3, send_type: b.send_type, message_type: 3, kind: 'message', message: b.message, created_at: '2026-01-01T00:00:02Z' }] },
+          result: {
+            messages: [
+              {
+                id: 3,
+                send_type: b.send_type,
+                message_type: 3,
+                kind: 'message',
+                message: b.message,
+                created_at: '2026-01-01T00:00:02Z',
+              },
+            ],
+          },
         });
       }),
     );
@@ -307,7 +420,9 @@ describe('MonitoringConsole', () => {
     await userEvent.type(within(pane).getByLabelText('コメント'), '聞こえますか');
     await userEvent.click(within(pane).getByRole('button', { name: '送信' }));
     await within(pane).findByText('聞こえますか');
-    const items = within(pane).getAllByTestId('chat-item').map((li) => li.textContent);
+    const items = within(pane)
+      .getAllByTestId('chat-item')
+      .map((li) => li.textContent);
     expect(items[0]).toContain('聞こえますか');
     expect(items[2]).toContain('こんにちは');
   });

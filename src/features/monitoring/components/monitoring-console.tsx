@@ -48,7 +48,12 @@ export function MonitoringConsole() {
             style={{ minHeight: 24 }}
           />
         )}
-        <Button size="sm" variant="outline-secondary" className="ms-auto" onClick={() => void dispatch(historyModalOpened())}>
+        <Button
+          size="sm"
+          variant="outline-secondary"
+          className="ms-auto"
+          onClick={() => void dispatch(historyModalOpened())}
+        >
           {t('actions.history')}
         </Button>
       </div>
@@ -57,7 +62,10 @@ export function MonitoringConsole() {
           {t('empty')}
         </p>
       ) : (
-        <div className="row row-cols-1 row-cols-md-2 row-cols-xl-3 row-cols-xxl-5 g-2" data-testid="monitor-panes">
+        <div
+          className="row row-cols-1 row-cols-md-2 row-cols-xl-3 row-cols-xxl-5 g-2"
+          data-testid="monitor-panes"
+        >
           {ids.map((id) => (
             <div className="col" key={id}>
               <MonitorPane testerId={id} />

@@ -96,12 +96,17 @@ export const PaneChat = memo(function PaneChat({ testerId, name }: { testerId: n
             onChange={(e) => setText(e.target.value)}
             disabled={sending}
           />
-          <Button type="submit" size="sm" disabled={sending || !text.trim()} style={{ minWidth: 48, minHeight: 32 }}>
+          <Button
+            type="submit"
+            size="sm"
+            disabled={sending || !text.trim()}
+            style={{ minWidth: 48, minHeight: 32 }}
+          >
             {t('chat.send')}
           </Button>
         </div>
       </Form>
-      
+
       <ul
         className="list-unstyled border rounded p-1 mb-0 overflow-auto"
         style={{ height: MESSAGE_LIST_HEIGHT }}

@@ -128,7 +128,11 @@ export default async function aiAuthRoutes(app: App): Promise<void> {
       } else {
         const head = before.face_key ? await readImage(dataDir, before.face_key) : null;
         const tester = await loadTester(app.db, auth.userId);
-        verdict = await provider.checkIdCard(img, head, tester.name);
+        const idTypes = String(startupOf(s).ai_idcard_type ?? '')
+          .split(',')
+          .map(Number)
+          .filter((n) => n >= 1 && n <= 3);
+        verdict = await provider.checkIdCard(img, head, tester.name, { idTypes });
       }
     } catch (err) {
       // A crashing model is "could not judge", never a pass.

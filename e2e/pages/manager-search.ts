@@ -1,0 +1,57 @@
+import { expect, type Download, type Page } from '@playwright/test';
+
+/** Page object for /examinees (PRE00007): the search form, the result table and the CSV download. */
+export class ExamineeSearchPage {
+  constructor(private readonly page: Page) {}
+
+  async open(): Promise<void> {
+    await this.page.goto('/examinees');
+    await expect(this.page.locator('body#PRE00007')).toBeVisible();
+    await expect(this.page.locator('#search-login-id')).toBeVisible();
+  }
+
+  async searchByLoginId(loginId: string): Promise<void> {
+    await this.page.locator('#search-login-id').fill(loginId);
+    await this.page.getByRole('button', { name: '検索', exact: true }).click();
+  }
+
+  /** The result rows (each links to the examinee's detail page). */
+  rows() {
+    return this.page.locator('table tbody tr');
+  }
+
+  async openFirstResult(): Promise<void> {
+    await this.rows().first().getByRole('link').first().click();
+    await expect(this.page).toHaveURL(/\/examinees\/\d+$/);
+  }
+
+  /** Clicks the CSV button and waits for the browser's download. */
+  async downloadCsv(): Promise<Download> {
+    const [download] = await Promise.all([
+      this.page.waitForEvent('download'),
+      this.page.getByRole('button', { name: 'CSVダウンロード' }).click(),
+    ]);
+    return download;
+  }
+}
+
+/** Page object for /examinees/{id}: pass/fail with its confirmation. */
+export class ExamineeDetailPage {
+  constructor(private readonly page: Page) {}
+
+  passValue() {
+    return this.page.getByTestId('pass-value');
+  }
+
+  /** Sets pass or fail, answers OK in the confirmation and closes the success alert. */
+  async decide(pass: boolean): Promise<void> {
+    await this.page.getByRole('button', { name: pass ? '合格にする' : '不合格にする' }).click();
+    const confirm = this.page.getByRole('dialog');
+    await expect(confirm).toBeVisible();
+    await confirm.getByRole('button', { name: 'OK' }).click();
+    const done = this.page.getByRole('dialog');
+    await expect(done).toContainText('合否を更新しました。');
+    await done.getByRole('button', { name: '閉じる' }).click();
+    await expect(this.page.getByRole('dialog')).toHaveCount(0);
+  }
+}
