@@ -1,4 +1,3 @@
-/* global self, caches, fetch, URL */
 /*
  * Service worker (spec §2 start-up check 2). Small on purpose:
  * - navigations: network first; a successful HTML page is kept as the app shell, and the cached shell is the

@@ -27,7 +27,7 @@ export async function hostOf(ipRaw: string): Promise<string | null> {
   const ip = normaliseIp(ipRaw);
   const hit = cache.get(ip);
   if (hit && Date.now() - hit.at < 300_000) return hit.host;
-  let host: string | null = null;
+  let host: string | null;
   try {
     const r = await Promise.race([
       dns.lookupService(ip, 0),

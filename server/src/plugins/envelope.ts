@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../lib/api-error';
 import type { ErrorCode } from '../../../contract/common';
 
@@ -19,7 +19,7 @@ const STATUS_CODES: Record<number, ErrorCode> = {
  * their 4xx status and a readable message; anything else is logged in full and answered as a masked 500.
  */
 export const envelopePlugin = fp(async (app: FastifyInstance) => {
-  app.decorateReply('ok', function <T>(this: import('fastify').FastifyReply, result: T) {
+  app.decorateReply('ok', function <T>(this: FastifyReply, result: T) {
     return this.code(200).send({ status: 200, message: 'OK', result });
   });
 
