@@ -54,6 +54,7 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       TEST_HOOKS: '1',
+      RECORDING_PART_SIZE: '262144',
       LOG_LEVEL: 'warn',
       LOGIN_PER_IP_PER_MINUTE: '100000',
       LOGIN_MAX_FAILURES: '1000',

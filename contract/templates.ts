@@ -36,3 +36,32 @@ export const TemplateListResult = Type.Object({
   ),
 });
 export type TemplateListResult = Static<typeof TemplateListResult>;
+
+/** Languages a template is stored in (spec §1: ja, en). */
+export const TEMPLATE_LANGS = ['ja', 'en'] as const;
+
+/** One stored template (templates/list, templates/save); `body` is sanitised HTML. */
+export const TemplateAdminRow = Type.Object({
+  kind: Type.String(),
+  template_id: Type.Integer(),
+  lang: Type.String(),
+  title: Type.String(),
+  body: Type.String(),
+  footer_url: Type.String(),
+  updated_at: Type.String(),
+});
+export type TemplateAdminRow = Static<typeof TemplateAdminRow>;
+
+export const TemplateAdminListResult = Type.Object({ list: Type.Array(TemplateAdminRow) });
+export type TemplateAdminListResult = Static<typeof TemplateAdminListResult>;
+
+/** templates/save: insert or replace one template; the body is sanitised by the server. */
+export const TemplateSaveBody = Type.Object({
+  kind: Type.Union(TEMPLATE_KINDS.map((k) => Type.Literal(k))),
+  template_id: Type.Union([Type.Integer(), Type.String({ pattern: '^[0-9]{1,9}$' })]),
+  lang: Type.Union(TEMPLATE_LANGS.map((l) => Type.Literal(l))),
+  title: Type.String({ maxLength: 256 }),
+  body: Type.String({ maxLength: 200_000 }),
+  footer_url: Type.Optional(Type.String({ maxLength: 2048 })),
+});
+export type TemplateSaveBody = Static<typeof TemplateSaveBody>;

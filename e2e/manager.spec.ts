@@ -31,7 +31,9 @@ test('a system manager searches, opens an examinee, sets pass then fail, and exp
   request,
 }) => {
   // A sitting for tester10 exists once it has logged in.
-  const res = await request.post('/api/v1/login.php', { data: { login_id: 'tester10', password: 'demo-pass' } });
+  const res = await request.post('/api/v1/login.php', {
+    data: { login_id: 'tester10', password: 'demo-pass' },
+  });
   expect(res.status()).toBe(200);
 
   await loginAsAdmin(page);
@@ -63,7 +65,10 @@ test('a system manager searches, opens an examinee, sets pass then fail, and exp
   await expect(detail.passValue()).toHaveText('不合格');
 });
 
-test('a registered short URL opens at once as an examinee, in the URL’s language', async ({ page, browser }) => {
+test('a registered short URL opens at once as an examinee, in the URL’s language', async ({
+  page,
+  browser,
+}) => {
   await loginAsAdmin(page);
   const form = new ShortUrlFormPage(page);
   await form.open();

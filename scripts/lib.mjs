@@ -70,3 +70,44 @@ export function ensureChromium() {
   );
   return null;
 }
+
+/**
+ * Installs missing Debian packages (as root with apt-get), else prints what to install. `names` maps a
+ * command or file that must exist to its package, e.g. { convert: 'imagemagick' }. Returns the missing ones.
+ */
+export function ensureDebianPackages(names) {
+  const present = (what) =>
+    what.startsWith('/') ? existsSync(what) : spawnSync('sh', ['-c', `command -v ${what}`]).status === 0;
+  let missing = [
+    ...new Set(
+      Object.entries(names)
+        .filter(([what]) => !present(what))
+        .map(([, pkg]) => pkg),
+    ),
+  ];
+  if (!missing.length) return [];
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (isRoot && existsSync('/usr/bin/apt-get')) {
+    console.log(`Installing Debian packages: ${missing.join(' ')}…`);
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], {
+      stdio: 'inherit',
+      env,
+    });
+    missing = [
+      ...new Set(
+        Object.entries(names)
+          .filter(([what]) => !present(what))
+          .map(([, pkg]) => pkg),
+      ),
+    ];
+  }
+  if (missing.length) {
+    console.warn(
+      `Tests that need ${missing.join(', ')} will be skipped. Install with:\n` +
+        `  apt-get install -y --no-install-recommends ${missing.join(' ')}`,
+    );
+  }
+  return missing;
+}

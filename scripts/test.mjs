@@ -2,7 +2,7 @@
 // (Playwright + Debian Chromium). Ends with one line "N passed, N failed, N skipped" summed over the layers.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { ensureChromium, root, run } from './lib.mjs';
+import { ensureChromium, ensureDebianPackages, root, run } from './lib.mjs';
 
 const bin = (name) => path.join(root, 'node_modules/.bin', name);
 const reports = path.join(root, 'reports');
@@ -25,6 +25,15 @@ if (want('lint')) {
 }
 if (want('typecheck')) stage('typecheck (tsc -b)', bin('tsc'), ['-b']);
 if (want('unit')) {
+  // The AI tests (server/test/ai) make their fixtures with these at run time.
+  ensureDebianPackages({
+    ffmpeg: 'ffmpeg',
+    convert: 'imagemagick',
+    'espeak-ng': 'espeak-ng',
+    sox: 'sox',
+    '/usr/lib/python3/dist-packages/skimage/data/astronaut.png': 'python3-skimage',
+    '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc': 'fonts-noto-cjk',
+  });
   stage('unit, component and server tests (vitest)', bin('vitest'), [
     'run',
     '--reporter=default',

@@ -20,7 +20,15 @@ export function loginState(actor: Actor): Partial<RootState> {
     session: {
       status: 'loggedIn',
       endedReasonKey: null,
-      login: { accessToken: 'test-token-0123456789abcdef', examUserName: 'テスト太郎', loginId: `user${actor}`, actor, kicked: null, groupId: 1, group: 'DEMO' },
+      login: {
+        accessToken: 'test-token-0123456789abcdef',
+        examUserName: 'テスト太郎',
+        loginId: `user${actor}`,
+        actor,
+        kicked: null,
+        groupId: 1,
+        group: 'DEMO',
+      },
     },
   };
 }

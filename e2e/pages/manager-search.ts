@@ -45,7 +45,7 @@ export class ExamineeDetailPage {
 
   /** Sets pass or fail, answers OK in the confirmation and closes the success alert. */
   async decide(pass: boolean): Promise<void> {
-    await this.page.getByRole('button', { name: pass ? '合格にする' : '不合格にする' }).click();
+    await this.page.getByRole('button', { name: pass ? '合格にする' : '不合格にする', exact: true }).click();
     const confirm = this.page.getByRole('dialog');
     await expect(confirm).toBeVisible();
     await confirm.getByRole('button', { name: 'OK' }).click();

@@ -8,6 +8,7 @@ import { buildApp } from './app';
 import { startRetentionScheduler } from './lib/retention-job';
 import { createObjectStorage } from './lib/object-storage';
 import { recordingSettings } from './lib/recording-settings';
+import { startAi } from './lib/ai';
 
 /** `npm start`: migrate, seed the demo on first run (or with --reset-demo), serve, print the start-up URLs. */
 async function main() {
@@ -29,6 +30,9 @@ async function main() {
   });
   const retention = startRetentionScheduler(app, { deleteObject: (ref) => storage.deleteObject(ref) });
   app.addHook('onClose', async () => retention.stop());
+  // Issue #6: AI worker pool (models load in the background), identity provider, analysis queue.
+  const ai = await startAi(app, { storage: () => storage });
+  app.addHook('onClose', async () => ai.close());
   const close = async () => {
     await app.close();
     await db.close();

@@ -77,7 +77,8 @@ async function setStartup(loginId: string, params: Record<string, unknown>) {
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'ai-auth-test-'));
-  s = await build({ dataDir });
+  // Sittings get the AI start-up URL's parameters (AI identity check on) unless a test sets its own.
+  s = await build({ dataDir, defaultTesterUrlKey: 'demo-tester-ai' });
   const { rows } = await s.db.query<{ id: number; login_id: string }>(`SELECT id, login_id FROM users`);
   for (const r of rows) ids[r.login_id] = r.id;
 });

@@ -398,7 +398,11 @@ describe('login.php binds the start-up parameters of the short URL to the tester
   });
 
   async function sittingParams(loginId: string) {
-    const { rows } = await s.db.query<{ startup_parameters: Record<string, unknown>; test_name: string; exam_name: string }>(
+    const { rows } = await s.db.query<{
+      startup_parameters: Record<string, unknown>;
+      test_name: string;
+      exam_name: string;
+    }>(
       `SELECT startup_parameters, test_name, exam_name FROM tests WHERE login_id = $1 ORDER BY id DESC LIMIT 1`,
       [loginId],
     );

@@ -21,7 +21,16 @@ beforeAll(async () => {
   admin = await loginAsActor(s.app, 4);
   // Known rows at known Tokyo times (UTC+9): 2031-05-01 10:00 → 01:00Z.
   const rows: [string, string, string, string, string, string | null, number | null, string][] = [
-    ['client', 'error', 'error', 'monitor-pane', 'Peer 100% failed_x', 'logsrch01', 2, '2031-05-01T01:00:00Z'],
+    [
+      'client',
+      'error',
+      'error',
+      'monitor-pane',
+      'Peer 100% failed_x',
+      'logsrch01',
+      2,
+      '2031-05-01T01:00:00Z',
+    ],
     ['client', 'info', 'info', 'login', 'page shown', 'logsrch02', 1, '2031-05-01T01:30:00Z'],
     ['device', 'info', 'device', '', '{"camera":"ok"}', 'logsrch02', 1, '2031-05-01T02:00:00Z'],
     ['server', 'warn', 'job', 'retention', 'Deleted 3 rows', null, null, '2031-05-01T03:00:00Z'],
@@ -101,7 +110,13 @@ describe('logs/search filters', () => {
     expect(p1).toMatchObject({ count: 25, page_count: 3, page: 1 });
     expect(p1.list[0]?.details).toBe('paging 24');
     const p3 = await result({ ...q, page: 3 });
-    expect(p3.list.map((x) => x.details)).toEqual(['paging 4', 'paging 3', 'paging 2', 'paging 1', 'paging 0']);
+    expect(p3.list.map((x) => x.details)).toEqual([
+      'paging 4',
+      'paging 3',
+      'paging 2',
+      'paging 1',
+      'paging 0',
+    ]);
   });
 });
 

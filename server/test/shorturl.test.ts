@@ -87,9 +87,9 @@ describe('GET /s/:url_key', () => {
 
 describe('startupQuery', () => {
   it('builds the query from a stored JSON text as well', () => {
-    expect(startupQuery({ actor: 1, target: '', url_key: 'k1', param: '{"lang":"ja","max_rectime":10800}' })).toBe(
-      'lang=ja&max_rectime=10800&actor=1&url_key=k1',
-    );
+    expect(
+      startupQuery({ actor: 1, target: '', url_key: 'k1', param: '{"lang":"ja","max_rectime":10800}' }),
+    ).toBe('lang=ja&max_rectime=10800&actor=1&url_key=k1');
     expect(startupQuery({ actor: 5, target: '', url_key: 'k5', param: null })).toBe('actor=5&url_key=k5');
   });
 });

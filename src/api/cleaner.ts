@@ -21,9 +21,6 @@ export async function updateRetention(id: number, duration: number): Promise<voi
 }
 
 /** GET cleaner/csv (spec §5): the planned deletions of `date` (yyyy-MM-dd), sent as date + 00:00:00. */
-export function downloadDeletePlan(
-  key: 'tester' | 'record',
-  date: string,
-): Promise<DownloadedCsv> {
+export function downloadDeletePlan(key: 'tester' | 'record', date: string): Promise<DownloadedCsv> {
   return downloadCsvFile('cleaner/csv', { key, execution_time: `${date} 00:00:00` });
 }

@@ -110,10 +110,15 @@ describe('api client success rule (spec §5)', () => {
     });
   });
 
-  it('carries the server\'s result.field on a validation error', async () => {
+  it("carries the server's result.field on a validation error", async () => {
     route(() =>
       HttpResponse.json(
-        { status: 400, message: 'IPアドレスはIPv4の形式でなければなりません。', result: { field: 'ip' }, code: 'validation' },
+        {
+          status: 400,
+          message: 'IPアドレスはIPv4の形式でなければなりません。',
+          result: { field: 'ip' },
+          code: 'validation',
+        },
         { status: 400 },
       ),
     );
@@ -144,11 +149,14 @@ describe('download (spec §8 download errors)', () => {
     expect(progress.length).toBeGreaterThan(0);
   });
 
-  it('turns a JSON error body into an ApiError with the server\'s status and message, reported once', async () => {
+  it("turns a JSON error body into an ApiError with the server's status and message, reported once", async () => {
     const seen: ApiError[] = [];
     const off = onApiError((e) => seen.push(e));
     route(() =>
-      HttpResponse.json({ status: 403, message: '権限がありません。', result: null, code: 'forbidden' }, { status: 403 }),
+      HttpResponse.json(
+        { status: 403, message: '権限がありません。', result: null, code: 'forbidden' },
+        { status: 403 },
+      ),
     );
     const e = await failure(download('probe'));
     off();

@@ -236,9 +236,17 @@ export async function download(endpoint: string, opts: DownloadOptions = {}): Pr
   }
   if (res.status === 200 && body.status === 200) {
     // A JSON file that is itself the download.
-    return { blob: new Blob([bytes], { type: headers['content-type'] }), filename: filenameOf(headers['content-disposition']), headers };
+    return {
+      blob: new Blob([bytes], { type: headers['content-type'] }),
+      filename: filenameOf(headers['content-disposition']),
+      headers,
+    };
   }
   const status =
-    typeof body.status === 'number' && body.status !== 200 ? body.status : res.status === 200 ? 500 : res.status;
+    typeof body.status === 'number' && body.status !== 200
+      ? body.status
+      : res.status === 200
+        ? 500
+        : res.status;
   return fail(endpoint, status, body.message, body.code, opts.silent, fieldOf(body.result));
 }

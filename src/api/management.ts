@@ -4,6 +4,7 @@ import type {
   ManagementSummaryResult,
 } from '../../contract/management';
 import type { CheckersMonitoringResult } from '../../contract/matching';
+import type { AdminPermissionResult } from '../../contract/logs';
 import { call } from './client';
 import { camelize, type Camelize } from '../lib/case';
 
@@ -21,6 +22,14 @@ export async function getManagementInitialParam(): Promise<ManagementInitialPara
 /** GET management_summary: login counts and today's planned deletions (spec §3). */
 export async function getManagementSummary(): Promise<ManagementSummary> {
   return camelize(await call<ManagementSummaryResult>('management_summary'));
+}
+
+/** The admin IP permission of the caller: `process` 1 allowed, 0 not (with the server's message). */
+export type AdminPermission = AdminPermissionResult;
+
+/** GET admin_permission (spec §6): whether the caller's IP may use the proctor functions. */
+export async function getAdminPermission(): Promise<AdminPermission> {
+  return call<AdminPermissionResult>('admin_permission');
 }
 
 /** GET analysis_request/initial_param: domain and env of the analysis service. */

@@ -7,10 +7,6 @@ import { navigateTo } from './navigation';
 import { SYSTEM_ERROR_PATH, href } from '../routes/paths';
 import { addSessionListeners } from '../features/session/session-listeners';
 import { addLayoutListeners } from '../features/layout/layout-thunks';
-import { addMonitoringListeners } from '../features/monitoring/monitoring-listeners';
-import { addTesterListeners } from '../features/tester/tester-listeners';
-import { addIdentificationListeners } from '../features/identification/identification-listeners';
-import { addLiveListeners } from '../features/live/live-listeners';
 
 let unsubscribeApi: (() => void) | null = null;
 
@@ -41,10 +37,6 @@ export function addAppListeners(
   });
   addSessionListeners(startListening);
   addLayoutListeners(startListening);
-  addMonitoringListeners(startListening);
-  addTesterListeners(startListening);
-  addIdentificationListeners(startListening);
-  addLiveListeners(startListening);
 }
 
 /** Whether the tester has logged in to the external test system (the tester slice, once present, says so). */

@@ -32,6 +32,7 @@ const EXPECTED: Record<Actor, PageId[]> = {
     'createShorturl',
     'createShorturlList',
     'analysisRequest',
+    'editTerms',
   ],
   5: [
     'management',
@@ -47,6 +48,7 @@ const EXPECTED: Record<Actor, PageId[]> = {
     'createShorturl',
     'createShorturlList',
     'analysisRequest',
+    'editTerms',
   ],
 };
 const OPEN: PageId[] = ['login', 'redirect', 'iframe', 'alerting', 'terms', 'privacy', 'inquiry', 'close'];
@@ -85,8 +87,8 @@ describe('first pages and open pages', () => {
   it('the page no actor may open stays closed (examinee login)', () => {
     for (const a of ACTORS) expect(decideAccess('examineeLogin', a)).toBe('forbidden');
   });
-  it('issue #7: only actors 4 and 5 open analysis-request and the short-URL pages', () => {
-    for (const page of ['analysisRequest', 'createShorturl', 'createShorturlList'] as const) {
+  it('issue #7: only actors 4 and 5 open analysis-request, the short-URL pages and edit-terms', () => {
+    for (const page of ['analysisRequest', 'createShorturl', 'createShorturlList', 'editTerms'] as const) {
       for (const a of ACTORS) expect(decideAccess(page, a)).toBe(a >= 4 ? 'allow' : 'forbidden');
     }
   });

@@ -36,7 +36,8 @@ export type PageId =
   | 'logins'
   | 'createShorturl'
   | 'createShorturlList'
-  | 'analysisRequest';
+  | 'analysisRequest'
+  | 'editTerms';
 
 /** Open to everyone, logged in or not (spec §6). */
 export const OPEN_PAGES: readonly PageId[] = [
@@ -64,12 +65,13 @@ const ADMIN_PAGES: readonly PageId[] = [
   'createShorturl',
   'createShorturlList',
   'analysisRequest',
+  'editTerms',
 ];
 
 /**
  * Spec §6 as data: the pages each actor may open besides the open pages. `/examinees/{id}/login` is in no
- * actor's list in the spec, so no one may open it; the short-URL pages and `/analysis-request` are open to
- * actors 4 and 5 by the decision recorded in issue #7.
+ * actor's list in the spec, so no one may open it; the short-URL pages, `/analysis-request` and `/edit-terms`
+ * are open to actors 4 and 5 by the decision recorded in issue #7.
  */
 export const PAGE_ACCESS: Record<Actor, readonly PageId[]> = {
   1: ['envSetting', 'identification', 'identificationAi', 'examining', 'examEnd'],

@@ -11,6 +11,7 @@ import type tester from './locales/ja/tester.json';
 import type identification from './locales/ja/identification.json';
 import type examining from './locales/ja/examining.json';
 import type live from './locales/ja/live.json';
+import type recording from './locales/ja/recording.json';
 import type monitoring from './locales/ja/monitoring.json';
 import type examinees from './locales/ja/examinees.json';
 import type management from './locales/ja/management.json';
@@ -36,6 +37,7 @@ declare module 'i18next' {
       identification: typeof identification;
       examining: typeof examining;
       live: typeof live;
+      recording: typeof recording;
       monitoring: typeof monitoring;
       examinees: typeof examinees;
       management: typeof management;

@@ -4,7 +4,11 @@ import { useTranslation } from 'react-i18next';
 export function RouteLoading() {
   const { t } = useTranslation();
   return (
-    <div className="d-flex justify-content-center align-items-center min-vh-100" role="status" aria-live="polite">
+    <div
+      className="d-flex justify-content-center align-items-center min-vh-100"
+      role="status"
+      aria-live="polite"
+    >
       <div className="spinner-border text-primary me-2" aria-hidden="true" />
       <span>{t('loading')}</span>
     </div>

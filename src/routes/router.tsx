@@ -1,6 +1,7 @@
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router-dom';
 import type { ComponentType } from 'react';
-import type { AppStore } from '../app/store';
+import { registerFeatures, type AppStore } from '../app/store';
+import type { FeatureDef } from '../app/features';
 import { paths, href, type RouteDef } from './paths';
 import { FIRST_PAGE } from '../app/permissions';
 import { selectActor } from '../features/session/session-slice';
@@ -9,7 +10,8 @@ import { RootLayout } from './root-layout';
 import { RouteErrorPage } from './errors/route-error-page';
 import { RouteLoading } from './route-loading';
 
-type PageModule = { default: ComponentType };
+/** A page module: its component, and the features (slices, listeners, texts) it needs registered first. */
+type PageModule = { default: ComponentType; features?: readonly FeatureDef[] };
 type Loader = () => Promise<PageModule>;
 
 /** Page modules, lazily loaded per route (the login route loads no media, AWS, management or examinee code). */
@@ -41,6 +43,7 @@ const PAGES: Record<keyof typeof paths, Loader> = {
   createShorturl: () => import('./management/create-shorturl-page'),
   createShorturlList: () => import('./management/create-shorturl-list-page'),
   analysisRequest: () => import('./management/analysis-request-page'),
+  editTerms: () => import('./management/edit-terms-page'),
 };
 
 /** Validity checks of route params (spec §2: a failed check shows the 404 page). */
@@ -56,7 +59,7 @@ export interface RouteHandle {
   route: RouteDef;
 }
 
-export function buildRoutes(store: Pick<AppStore, 'getState'>): RouteObject[] {
+export function buildRoutes(store: AppStore): RouteObject[] {
   const children: RouteObject[] = (Object.keys(paths) as (keyof typeof paths)[]).map((key) => {
     const def: RouteDef = paths[key];
     return {
@@ -67,7 +70,11 @@ export function buildRoutes(store: Pick<AppStore, 'getState'>): RouteObject[] {
         if (valid && !valid(params)) throw notFoundResponse();
         return requirePage(store, def.page);
       },
-      lazy: async () => ({ Component: (await PAGES[key]()).default }),
+      lazy: async () => {
+        const mod = await PAGES[key]();
+        if (mod.features) await registerFeatures(store, mod.features);
+        return { Component: mod.default };
+      },
     };
   });
   // "/" has no page of its own: the actor's first page, or the login page.
@@ -97,6 +104,6 @@ export function buildRoutes(store: Pick<AppStore, 'getState'>): RouteObject[] {
   ];
 }
 
-export function createAppRouter(store: Pick<AppStore, 'getState'>) {
+export function createAppRouter(store: AppStore) {
   return createBrowserRouter(buildRoutes(store));
 }

@@ -9,6 +9,23 @@ import type { ObjectStorage } from './object-storage';
 import { changeStatus, findRecord, recordsToConvert, statusOf } from './recording-store';
 import { FfmpegMissingError, matroskaFormatOf, remuxWithDuration, startsWithEbml } from './webm-duration';
 
+const convertedListeners = new WeakMap<Db, Set<(recordId: number) => void>>();
+
+/**
+ * Calls `fn` whenever a recording of `db` reaches '02' (conversion done), e.g. to queue the automatic AI
+ * analysis after an exam (issue #6). Returns the unsubscribe function.
+ */
+export function onRecordingConverted(db: Db, fn: (recordId: number) => void): () => void {
+  let set = convertedListeners.get(db);
+  if (!set) convertedListeners.set(db, (set = new Set()));
+  set.add(fn);
+  return () => set.delete(fn);
+}
+
+function notifyConverted(db: Db, recordId: number): void {
+  for (const fn of convertedListeners.get(db) ?? []) fn(recordId);
+}
+
 /** Settings of the conversion queue. */
 export interface ConversionSettings {
   /** FFMPEG_PATH, default /usr/bin/ffmpeg. */
@@ -109,7 +126,9 @@ export class RecordingConverter {
     const format = matroskaFormatOf(rec.mime_type);
     if (!format) {
       // MP4 carries its duration in the moov box: nothing to fix.
-      await changeStatus(db, recordId, '01', '02', 'no conversion needed', { encoded: true });
+      if (await changeStatus(db, recordId, '01', '02', 'no conversion needed', { encoded: true })) {
+        notifyConverted(db, recordId);
+      }
       return;
     }
     const storage = this.opts.storage();
@@ -145,9 +164,13 @@ export class RecordingConverter {
       } catch (err) {
         if (err instanceof FfmpegMissingError) {
           log.warn({ recordId, binary: err.binary }, 'ffmpeg missing: recording left without a duration');
-          await changeStatus(db, recordId, '01', '02', 'duration not fixed: ffmpeg missing', {
-            encoded: true,
-          });
+          if (
+            await changeStatus(db, recordId, '01', '02', 'duration not fixed: ffmpeg missing', {
+              encoded: true,
+            })
+          ) {
+            notifyConverted(db, recordId);
+          }
           return;
         }
         throw err;
@@ -155,7 +178,9 @@ export class RecordingConverter {
       signal.throwIfAborted();
       const size = (await stat(output)).size;
       const etag = await storage.uploadFile(ref, output, rec.mime_type, signal);
-      await changeStatus(db, recordId, '01', '02', '', { durationMs, size, etag, encoded: true });
+      if (await changeStatus(db, recordId, '01', '02', '', { durationMs, size, etag, encoded: true })) {
+        notifyConverted(db, recordId);
+      }
     } catch (err) {
       if (signal.aborted) throw err;
       const message = err instanceof Error ? err.message : String(err);

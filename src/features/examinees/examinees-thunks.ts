@@ -157,9 +157,7 @@ export const csvRequested = (): Thunk => async (dispatch, getState) => {
       { ...toQuery(applied), sortKey: s.sortKey, sortOrder: s.sortOrder },
       { onProgress: (p) => dispatch(csvProgressed({ bytes: p.bytes, rows: 0, totalRows: null })) },
     );
-    dispatch(
-      csvProgressed({ bytes: file.blob.size, rows: file.totalRows ?? 0, totalRows: file.totalRows }),
-    );
+    dispatch(csvProgressed({ bytes: file.blob.size, rows: file.totalRows ?? 0, totalRows: file.totalRows }));
     saveBlob(file.blob, file.fileName ?? 'exam_user_resultinfo_csv.csv');
     dispatch(csvFinished('succeeded'));
   } catch (e) {

@@ -1,10 +1,13 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { AccessLimitRow } from '../../api/access-limit';
 import type { LoginListRow } from '../../api/logins';
+import type { LogRow, LogSearchRequest } from '../../api/log-search';
 import type { RetentionRow } from '../../api/cleaner';
 import type { ShortUrl } from '../../api/shorten-url';
+import type { TemplateAdmin } from '../../api/template-admin';
 import type {
   AnalysisInitialParam,
+  AdminPermission,
   AnalysisRequestRow,
   CheckersMonitoring,
   ManagementSummary,
@@ -43,6 +46,14 @@ export interface ManagementState {
   savedShortUrl: ShortUrl | null;
   monitoring: Section<CheckersMonitoring | null>;
   analysis: Section<{ initial: AnalysisInitialParam | null; history: AnalysisRequestRow[] }>;
+  /** /logview: the page shown and the request that produced it (null before the first search). */
+  logs: Section<{ list: LogRow[]; count: number; pageCount: number; page: number }> & {
+    query: LogSearchRequest | null;
+  };
+  /** admin_permission of the caller's IP (/management menu). */
+  adminPermission: Section<AdminPermission | null>;
+  /** /edit-terms: every stored template. */
+  templates: Section<TemplateAdmin[]>;
 }
 
 const initialState: ManagementState = {
@@ -57,6 +68,9 @@ const initialState: ManagementState = {
   savedShortUrl: null,
   monitoring: section(null),
   analysis: section({ initial: null, history: [] }),
+  logs: { ...section({ list: [], count: 0, pageCount: 0, page: 1 }), query: null },
+  templates: section([]),
+  adminPermission: section(null),
 };
 
 type SectionKey = Exclude<keyof ManagementState, 'savedShortUrl'>;
@@ -108,6 +122,33 @@ const managementSlice = createSlice({
     analysisHistoryLoaded(state, a: PayloadAction<AnalysisRequestRow[]>) {
       state.analysis.data.history = a.payload;
     },
+    /** A log search was sent (a new search, or another page of the same one). */
+    logsQueryChanged(state, a: PayloadAction<LogSearchRequest>) {
+      state.logs.query = a.payload;
+    },
+    /** The admin IP permission of the caller arrived. */
+    adminPermissionLoaded(state, a: PayloadAction<AdminPermission>) {
+      state.adminPermission = { status: 'succeeded', data: a.payload, failure: null };
+    },
+    /** The stored templates arrived (/edit-terms). */
+    templatesLoaded(state, a: PayloadAction<TemplateAdmin[]>) {
+      state.templates = { status: 'succeeded', data: a.payload, failure: null };
+    },
+    /** A template was saved; it replaces the stored one of the same kind, id and language. */
+    templateSaved(state, a: PayloadAction<TemplateAdmin>) {
+      const t = a.payload;
+      const same = (r: TemplateAdmin) =>
+        r.kind === t.kind && r.templateId === t.templateId && r.lang === t.lang;
+      const i = state.templates.data.findIndex(same);
+      if (i >= 0) state.templates.data[i] = t;
+      else state.templates.data.push(t);
+    },
+    /** A page of the log search arrived. */
+    logsLoaded(state, a: PayloadAction<{ list: LogRow[]; count: number; pageCount: number; page: number }>) {
+      state.logs.status = 'succeeded';
+      state.logs.data = a.payload;
+      state.logs.failure = null;
+    },
   },
 });
 
@@ -124,6 +165,11 @@ export const {
   monitoringLoaded,
   analysisInitialLoaded,
   analysisHistoryLoaded,
+  logsQueryChanged,
+  logsLoaded,
+  templatesLoaded,
+  templateSaved,
+  adminPermissionLoaded,
 } = managementSlice.actions;
 export default managementSlice.reducer;
 

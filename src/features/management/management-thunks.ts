@@ -3,8 +3,10 @@ import { isApiError } from '../../api/api-error';
 import { deleteAccessLimits, insertAccessLimit, listAccessLimits } from '../../api/access-limit';
 import { downloadDeletePlan, listRetention, storeRetention, updateRetention } from '../../api/cleaner';
 import { forceLogout, listLogins } from '../../api/logins';
+import { searchLogs, type LogSearchRequest } from '../../api/log-search';
 import {
   getAnalysisInitialParam,
+  getAdminPermission,
   getAnalysisRequests,
   getCheckersMonitoring,
   getManagementSummary,
@@ -12,16 +14,20 @@ import {
   requestAnalysis,
 } from '../../api/management';
 import { deleteShortUrl, listShortUrls, saveShortUrl } from '../../api/shorten-url';
+import { listTemplatesForEdit, saveTemplate, type EditableTemplateKind } from '../../api/template-admin';
 import { getExamineeConditions } from '../../api/examinees';
 import { loadingFinished, loadingStarted } from '../layout/layout-slice';
 import { confirm, showAlert } from '../layout/layout-thunks';
 import { saveBlob } from '../examinees/save-file';
 import {
   accessLimitsLoaded,
+  adminPermissionLoaded,
   analysisHistoryLoaded,
   analysisInitialLoaded,
   loginsLoaded,
   loginsQueryChanged,
+  logsLoaded,
+  logsQueryChanged,
   monitoringLoaded,
   retentionLoaded,
   sectionFailed,
@@ -29,6 +35,8 @@ import {
   shortUrlSaved,
   shortUrlsLoaded,
   summaryLoaded,
+  templateSaved,
+  templatesLoaded,
   type Failure,
   type LoginsQueryState,
   type ManagementState,
@@ -36,15 +44,14 @@ import {
 import {
   validateAccessLimit,
   validateDays,
+  validateLogSearch,
+  validateTemplate,
   type AccessLimitForm,
   type FieldErrors,
+  type LogSearchForm,
+  type TemplateForm,
 } from './management-validation';
-import {
-  PARAM_FIELDS,
-  shortUrlPayload,
-  validateShortUrl,
-  type ShortUrlForm,
-} from './short-url-fields';
+import { PARAM_FIELDS, shortUrlPayload, validateShortUrl, type ShortUrlForm } from './short-url-fields';
 
 const isParamField = (f: string) => PARAM_FIELDS.some(([name]) => name === f);
 
@@ -86,6 +93,9 @@ const load =
 
 export const summaryRequested = (): Thunk =>
   load('summary', getManagementSummary, summaryLoaded, 'management:loadFailed');
+/** Asks whether the caller's IP may use the proctor functions (admin_permission, /management menu). */
+export const adminPermissionRequested = (): Thunk =>
+  load('adminPermission', getAdminPermission, adminPermissionLoaded, 'management:loadFailed');
 export const accessLimitsRequested = (): Thunk =>
   load('accessLimits', listAccessLimits, accessLimitsLoaded, 'management:loadFailed');
 export const retentionRequested = (): Thunk =>
@@ -338,5 +348,112 @@ export const analysisSubmitted =
       };
     }
     await dispatch(showAlert({ type: 'success', messageKey: 'management:analysis.submitted' }));
+    return { ok: true };
+  };
+
+/** Rows per page of the log search (spec §9 scroll area of 400px; the server allows 10–200). */
+export const LOG_PAGE_SIZE = 50;
+
+/**
+ * Searches the logs (/logview): with a form, validates it and starts at page 1; with only a page, pages the
+ * search shown.
+ */
+export const logSearchRequested =
+  (input: { form: LogSearchForm } | { page: number }): Thunk<SubmitResult> =>
+  async (dispatch, getState) => {
+    let q: LogSearchRequest;
+    if ('form' in input) {
+      const errors = validateLogSearch(input.form);
+      if (Object.keys(errors).length) return { ok: false, errors };
+      const f = input.form;
+      q = {
+        from: f.from.replace('T', ' '),
+        to: f.to.replace('T', ' '),
+        source: f.source,
+        actor: f.actor === '' ? null : Number(f.actor),
+        loginId: f.loginId.trim(),
+        level: f.level,
+        text: f.text.trim(),
+        page: 1,
+        maxDisplayCount: LOG_PAGE_SIZE,
+      };
+    } else {
+      const current = getState().management.logs.query;
+      if (!current) return { ok: false };
+      q = { ...current, page: input.page };
+    }
+    dispatch(logsQueryChanged(q));
+    let failed = false;
+    await dispatch(
+      load(
+        'logs',
+        async () => {
+          try {
+            const r = await searchLogs(q);
+            return { list: r.list, count: r.count, pageCount: r.pageCount, page: r.page };
+          } catch (e) {
+            failed = true;
+            throw e;
+          }
+        },
+        logsLoaded,
+        'management:logview.failed',
+      ),
+    );
+    return failed ? { ok: false } : { ok: true };
+  };
+
+/** Loads every stored template (/edit-terms). */
+export const templatesRequested = (): Thunk =>
+  load('templates', listTemplatesForEdit, templatesLoaded, 'management:loadFailed');
+
+/**
+ * Saves the template of the form (client rules first, then the server's, shown next to their field); the
+ * success and failure messages are alerts.
+ */
+export const templateSubmitted =
+  (form: TemplateForm): Thunk<SubmitResult> =>
+  async (dispatch) => {
+    const errors = validateTemplate(form);
+    if (Object.keys(errors).length) return { ok: false, errors };
+    dispatch(loadingStarted());
+    try {
+      dispatch(
+        templateSaved(
+          await saveTemplate({
+            kind: form.kind as EditableTemplateKind,
+            templateId: Number(form.templateId),
+            lang: form.lang,
+            title: form.title.trim(),
+            body: form.body,
+            footerUrl: form.footerUrl.trim(),
+          }),
+        ),
+      );
+    } catch (e) {
+      const fieldErrors = serverFieldErrors(e, (f) =>
+        f === 'template_id'
+          ? 'templateId'
+          : f === 'footer_url'
+            ? 'footerUrl'
+            : ['title', 'body'].includes(f)
+              ? f
+              : null,
+      );
+      const failure = failureOf(e, 'management:terms.saveFailed');
+      await dispatch(
+        showAlert({
+          type: 'error',
+          titleKey: 'management:terms.saveFailed',
+          ...(failure.messageText
+            ? { messageText: failure.messageText }
+            : { messageKey: failure.messageKey }),
+        }),
+      );
+      return fieldErrors ? { ok: false, errors: fieldErrors } : { ok: false, failure };
+    } finally {
+      dispatch(loadingFinished());
+    }
+    await dispatch(showAlert({ type: 'success', messageKey: 'management:terms.saved' }));
     return { ok: true };
   };

@@ -71,3 +71,74 @@ export function dateError(v: string, fieldKey: string): FieldMessage | undefined
   if (!m || Number(m[1]) > 9999) return { key: 'validation:date', values: { fieldKey } };
   return undefined;
 }
+
+/** The /logview search form; `from`/`to` as a datetime-local value (`yyyy-MM-ddTHH:mm`) or ''. */
+export interface LogSearchForm {
+  from: string;
+  to: string;
+  source: 'all' | 'client' | 'device' | 'audit' | 'server';
+  actor: string;
+  loginId: string;
+  level: string;
+  text: string;
+}
+
+const MINUTE = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})$/;
+
+function minuteError(v: string, fieldKey: string): FieldMessage | undefined {
+  if (v === '') return undefined;
+  const m = MINUTE.exec(v);
+  const valid =
+    m !== null &&
+    (() => {
+      const [y, mo, d, h, mi] = m.slice(1).map(Number) as [number, number, number, number, number];
+      const date = new Date(Date.UTC(y, mo - 1, d, h, mi));
+      return y >= 1 && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && h < 24 && mi < 60;
+    })();
+  return valid ? undefined : { key: 'validation:date', values: { fieldKey } };
+}
+
+/** /logview rules: real dates and times, `to` not before `from`, text at most 200 characters. */
+export function validateLogSearch(f: LogSearchForm): FieldErrors {
+  const e: FieldErrors = {};
+  const from = minuteError(f.from, 'management:logview.from');
+  const to = minuteError(f.to, 'management:logview.to');
+  if (from) e.from = from;
+  if (to) e.to = to;
+  if (!from && !to && f.from && f.to && f.from.replace('T', ' ') > f.to.replace('T', ' '))
+    e.to = { key: 'management:logview.rangeOrder' };
+  if ([...f.loginId.trim()].length > 64)
+    e.loginId = {
+      key: 'management:logview.tooLong',
+      values: { fieldKey: 'management:logview.loginId', max: 64 },
+    };
+  if ([...f.text.trim()].length > 200)
+    e.text = { key: 'management:logview.tooLong', values: { fieldKey: 'management:logview.text', max: 200 } };
+  return e;
+}
+
+/** The /edit-terms form: which template, and its title, body (HTML) and footer URL. */
+export interface TemplateForm {
+  kind: string;
+  templateId: string;
+  lang: 'ja' | 'en';
+  title: string;
+  body: string;
+  footerUrl: string;
+}
+
+/** /edit-terms rules: a template id of digits, a title, a body, and an http(s) footer URL when given. */
+export function validateTemplate(f: TemplateForm): FieldErrors {
+  const e: FieldErrors = {};
+  if (!/^\d{1,9}$/.test(f.templateId.trim()))
+    e.templateId = { key: 'validation:numeric', values: { fieldKey: 'management:terms.templateId' } };
+  if (f.title.trim() === '')
+    e.title = { key: 'validation:required', values: { fieldKey: 'management:terms.title' } };
+  else if ([...f.title.trim()].length > 256)
+    e.title = { key: 'management:logview.tooLong', values: { fieldKey: 'management:terms.title', max: 256 } };
+  if (f.body.trim() === '')
+    e.body = { key: 'validation:required', values: { fieldKey: 'management:terms.body' } };
+  if (f.footerUrl.trim() !== '' && !isHttpUrl(f.footerUrl.trim()))
+    e.footerUrl = { key: 'validation:url', values: { fieldKey: 'management:terms.footerUrl' } };
+  return e;
+}

@@ -65,7 +65,11 @@ export async function drainStoredRecording(opts: DrainOptions): Promise<'complet
   const meta = mergeServerParts(opts.meta, recovery.parts);
   await store.putMeta(meta);
   const chunks = await store.list(key);
-  const toS3 = (c: { accessKeyId: string; secretAccessKey: string; sessionToken: string }): S3Credentials => ({
+  const toS3 = (c: {
+    accessKeyId: string;
+    secretAccessKey: string;
+    sessionToken: string;
+  }): S3Credentials => ({
     accessKeyId: c.accessKeyId,
     secretAccessKey: c.secretAccessKey,
     sessionToken: c.sessionToken,

@@ -4,6 +4,7 @@
  * logout or kick-out, resume stored recordings after a reload or crash, drive the layout's upload counter,
  * and warn before leaving with unsent data.
  */
+import type { ListenerEffectAPI } from '@reduxjs/toolkit';
 import type { AppStartListening, ListenerDispatch } from '../../app/listener';
 import type { RootState } from '../../app/store';
 import { isApiError, NETWORK_ERROR_STATUS } from '../../api/api-error';
@@ -73,7 +74,7 @@ interface Active {
 const runtime: {
   store: Promise<{ store: ChunkStore; durable: boolean }> | null;
   active: Active | null;
-  starting: boolean;
+  starting: Promise<void> | null;
   /** Sessions still sending after stop (exam end) by record id. */
   finishing: Map<number, Active>;
   /** Keys of recordings a session of this page owns (never treated as backlog). */
@@ -82,17 +83,20 @@ const runtime: {
   backlogAbort: AbortController | null;
   backlogPending: number;
   uploadCounterOn: boolean;
+  /** Bumped by every dispose (logout, kick-out): a start still running then gives up. */
+  generation: number;
   unloadGuard: ((e: BeforeUnloadEvent) => void) | null;
 } = {
   store: null,
   active: null,
-  starting: false,
+  starting: null,
   finishing: new Map(),
   liveKeys: new Set(),
   backlog: null,
   backlogAbort: null,
   backlogPending: 0,
   uploadCounterOn: false,
+  generation: 0,
   unloadGuard: null,
 };
 
@@ -100,7 +104,7 @@ const runtime: {
 export function resetRecordingRuntime(): void {
   runtime.store = null;
   runtime.active = null;
-  runtime.starting = false;
+  runtime.starting = null;
   runtime.finishing.clear();
   runtime.liveKeys.clear();
   runtime.backlog = null;
@@ -276,7 +280,7 @@ function syncUploadCounter(dispatch: ListenerDispatch, state: RootState): void {
  * the background; `exclude` are the keys of this page's own sessions. Returns the highest server segment seen.
  */
 async function startBacklog(dispatch: ListenerDispatch, store: ChunkStore): Promise<number> {
-  let metas: UploadMeta[] = [];
+  let metas: UploadMeta[];
   try {
     metas = (await store.listMeta()).filter((m) => !runtime.liveKeys.has(m.recordingKey));
   } catch {
@@ -290,7 +294,7 @@ async function startBacklog(dispatch: ListenerDispatch, store: ChunkStore): Prom
       if (r) recoveries.push({ meta, recovery: r });
     } catch (e) {
       // Another tester's recording on a shared device (403) or the network: left for a later page.
-      logger.warn('recording', 'recovery failed', e instanceof Error ? e.message : String(e));
+      logger.debug('recording', 'recovery failed', e instanceof Error ? e.message : String(e));
     }
   }
   const top = recoveries.reduce((m, r) => Math.max(m, r.recovery.segment), maxSegment(metas));
@@ -308,7 +312,9 @@ async function startBacklog(dispatch: ListenerDispatch, store: ChunkStore): Prom
       bytes += p.bytesPending;
     }
     runtime.backlogPending = bytes + (total - done);
-    dispatch(backlogChanged({ partsDone: done, partsTotal: total, bytesPending: bytes, recordings: progress.size }));
+    dispatch(
+      backlogChanged({ partsDone: done, partsTotal: total, bytesPending: bytes, recordings: progress.size }),
+    );
   };
   runtime.backlog = (async () => {
     for (const { meta, recovery } of recoveries) {
@@ -347,15 +353,20 @@ function maxSegment(metas: UploadMeta[]): number {
   return metas.reduce((m, meta) => Math.max(m, recordOfKey(meta.key)?.segment ?? 0), 0);
 }
 
+type EffectApi = ListenerEffectAPI<RootState, ListenerDispatch>;
+
 /** Starts the exam's recording (once). */
-async function startExamRecording(api: {
-  dispatch: ListenerDispatch;
-  getState: () => RootState;
-  delay(ms: number): Promise<void>;
-}): Promise<void> {
-  if (runtime.active || runtime.starting) return;
-  runtime.starting = true;
+function startExamRecording(api: EffectApi): Promise<void> {
+  if (runtime.active || runtime.starting) return runtime.starting ?? Promise.resolve();
+  runtime.starting = runStart(api).finally(() => {
+    runtime.starting = null;
+  });
+  return runtime.starting;
+}
+
+async function runStart(api: EffectApi): Promise<void> {
   const { dispatch } = api;
+  const generation = runtime.generation;
   try {
     const settings = await recordSettings(api.getState());
     if (!settings.isRecord) return;
@@ -391,6 +402,7 @@ async function startExamRecording(api: {
         await api.delay(SERVER_RETRY_MS);
       }
     }
+    if (generation !== runtime.generation) return;
     const server = creds;
     const credentials = toSessionCredentials(server);
     const recordingKey = recordingKeyOf(credentials);
@@ -415,6 +427,12 @@ async function startExamRecording(api: {
       videoLevel: settings.videoLevel,
       audioLevel: settings.audioLevel,
     });
+    if (generation !== runtime.generation) {
+      // Logged out or kicked while starting: the recorder must not outlive the session.
+      if (runtime.active === active) runtime.active = null;
+      await session.dispose();
+      return;
+    }
     dispatch(
       recordingStarted({
         recordId: server.recordId,
@@ -434,18 +452,12 @@ async function startExamRecording(api: {
     }
     dispatch(recordingFailed({ errorKey: key }));
     syncUnloadGuard();
-    await alert(dispatch, key === 'recording:startFailed' ? RECORDING_START_FAILED : key);
-  } finally {
-    runtime.starting = false;
+    await alert(dispatch, key);
   }
 }
 
 /** Stops the recorder, waits for every part and completes the recording on the server. */
-async function finishExamRecording(api: {
-  dispatch: ListenerDispatch;
-  delay(ms: number): Promise<void>;
-  take: (p: (a: { type: string }) => boolean) => Promise<unknown>;
-}): Promise<void> {
+async function finishExamRecording(api: EffectApi): Promise<void> {
   const active = runtime.active;
   if (!active || active.stopping) return;
   active.stopping = true;
@@ -462,7 +474,8 @@ async function finishExamRecording(api: {
         if (!(e instanceof UploadGiveUpError)) throw e;
         // spec §8: keep the data and tell the user; a retry starts with fresh counts.
         dispatch(recordingFailed({ errorKey: 'recording:uploadFailed', reason: e.reason }));
-        await api.take((a) => uploadRetryRequested.match(a));
+        const [retry] = await api.take((a) => uploadRetryRequested.match(a) || loggedOut.match(a));
+        if (!uploadRetryRequested.match(retry)) return;
         active.session.retryUpload();
       }
     }
@@ -482,7 +495,9 @@ async function finishExamRecording(api: {
     dispatch(recordingCompleted());
   } catch (e) {
     logger.error('recording', 'finishing the recording failed', e instanceof Error ? e.message : String(e));
-    dispatch(recordingFailed({ errorKey: 'recording:uploadFailed' }));
+    // Disposed by a logout meanwhile: the data stays for a later page, nothing to show.
+    if (runtime.finishing.has(active.recordId))
+      dispatch(recordingFailed({ errorKey: 'recording:uploadFailed' }));
   } finally {
     runtime.finishing.delete(active.recordId);
     syncUnloadGuard();
@@ -492,6 +507,7 @@ async function finishExamRecording(api: {
 /** Logout or kick-out: stop recording and sending, keep the data on the device for a later page. */
 async function disposeAll(): Promise<void> {
   const sessions = [runtime.active, ...runtime.finishing.values()].filter((a): a is Active => a !== null);
+  runtime.generation += 1;
   runtime.active = null;
   runtime.finishing.clear();
   runtime.backlogAbort?.abort();
@@ -512,7 +528,7 @@ export function addRecordingListeners(startListening: AppStartListening): void {
         EXAM_PHASES.includes(state.tester.examPhase) &&
         !EXAM_PHASES.includes(prev.tester.examPhase)),
     effect: async (_action, api) => {
-      await startExamRecording({ dispatch: api.dispatch, getState: api.getState, delay: api.delay });
+      await startExamRecording(api);
     },
   });
 
@@ -524,12 +540,8 @@ export function addRecordingListeners(startListening: AppStartListening): void {
         (state.tester.examPhase === 'finishing' || state.tester.examPhase === 'finished')) ||
       (testerStateChanged.match(action) && action.payload === TESTER_STATE.finishExam),
     effect: async (_action, api) => {
-      if (runtime.starting) await api.condition(() => !runtime.starting, STREAM_WAIT_MS * 2);
-      await finishExamRecording({
-        dispatch: api.dispatch,
-        delay: api.delay,
-        take: (p) => api.take(p as Parameters<typeof api.take>[0]),
-      });
+      if (runtime.starting) await runtime.starting;
+      await finishExamRecording(api);
     },
   });
 

@@ -6,20 +6,11 @@ import { loggedOut } from '../session/session-slice';
  * uploading n of m, waiting for the network, done, or an error.
  */
 export type RecordingPhase =
-  | 'idle'
-  | 'starting'
-  | 'recording'
-  | 'uploading'
-  | 'waiting-network'
-  | 'done'
-  | 'error';
+  'idle' | 'starting' | 'recording' | 'uploading' | 'waiting-network' | 'done' | 'error';
 
 /** The error keys the recording may show (spec §8; the library's keys). */
 export type RecordingErrorKey =
-  | 'recording:startFailed'
-  | 'recording:failed'
-  | 'recording:storeFailed'
-  | 'recording:uploadFailed';
+  'recording:startFailed' | 'recording:failed' | 'recording:storeFailed' | 'recording:uploadFailed';
 
 /** Upload counts; `bytesPending` is what the store has not confirmed yet. */
 export interface RecordingCounts {

@@ -1,3 +1,5 @@
+import type { FeatureDef } from '../../app/features';
+import { monitoringFeature } from '../../features/monitoring/monitoring-feature';
 import { useTranslation } from 'react-i18next';
 import { PageTitle } from '../../components/layout/page-title';
 import { MonitoringConsole } from '../../features/monitoring/components/monitoring-console';
@@ -12,3 +14,5 @@ export default function MonitoringPage() {
     </main>
   );
 }
+
+export const features: readonly FeatureDef[] = [monitoringFeature];

@@ -1,3 +1,6 @@
+import type { FeatureDef } from '../../app/features';
+import { examineesFeature } from '../../features/examinees/examinees-feature';
+import { managementFeature } from '../../features/management/management-feature';
 import { CheckersMonitoringView } from '../../features/management/components/checkers-monitoring-view';
 import { ManagementShell } from './management-shell';
 
@@ -9,3 +12,5 @@ export default function CheckersMonitoringPage() {
     </ManagementShell>
   );
 }
+
+export const features: readonly FeatureDef[] = [examineesFeature, managementFeature];

@@ -1,3 +1,6 @@
+import type { FeatureDef } from '../../app/features';
+import { examineesFeature } from '../../features/examinees/examinees-feature';
+import { managementFeature } from '../../features/management/management-feature';
 import { ShortUrlList } from '../../features/management/components/short-url-views';
 import { href } from '../paths';
 import { ManagementShell } from './management-shell';
@@ -10,3 +13,5 @@ export default function CreateShorturlListPage() {
     </ManagementShell>
   );
 }
+
+export const features: readonly FeatureDef[] = [examineesFeature, managementFeature];

@@ -1,3 +1,6 @@
+import type { FeatureDef } from '../../app/features';
+import { examineesFeature } from '../../features/examinees/examinees-feature';
+import { managementFeature } from '../../features/management/management-feature';
 import { useParams } from 'react-router-dom';
 import { ShortUrlFormView } from '../../features/management/components/short-url-views';
 import { href } from '../paths';
@@ -16,3 +19,5 @@ export default function CreateShorturlPage() {
     </ManagementShell>
   );
 }
+
+export const features: readonly FeatureDef[] = [examineesFeature, managementFeature];

@@ -1,3 +1,6 @@
+import type { FeatureDef } from '../../app/features';
+import { examineesFeature } from '../../features/examinees/examinees-feature';
+import { managementFeature } from '../../features/management/management-feature';
 import { useParams } from 'react-router-dom';
 import { useAppSelector } from '../../app/hooks';
 import { canAccess } from '../../app/permissions';
@@ -18,3 +21,5 @@ export default function ExamineeDetailPage() {
     </ManagementShell>
   );
 }
+
+export const features: readonly FeatureDef[] = [examineesFeature, managementFeature];

@@ -1,3 +1,6 @@
+import type { FeatureDef } from '../../app/features';
+import { examineesFeature } from '../../features/examinees/examinees-feature';
+import { managementFeature } from '../../features/management/management-feature';
 import { useTranslation } from 'react-i18next';
 import { PendingPage } from '../../components/layout/pending-page';
 
@@ -6,3 +9,5 @@ export default function ExamineeLoginPage() {
   const { t } = useTranslation('pages');
   return <PendingPage title={t('titles.examineeLogin')} note={t('pending.examineeLogin')} />;
 }
+
+export const features: readonly FeatureDef[] = [examineesFeature, managementFeature];

@@ -1,3 +1,6 @@
+import type { FeatureDef } from '../../app/features';
+import { examineesFeature } from '../../features/examinees/examinees-feature';
+import { managementFeature } from '../../features/management/management-feature';
 import { ExamineeResultTable } from '../../features/examinees/components/examinee-result-table';
 import { ExamineeSearchForm } from '../../features/examinees/components/examinee-search-form';
 import { href } from '../paths';
@@ -15,3 +18,5 @@ export default function ExamineesPage() {
     </ManagementShell>
   );
 }
+
+export const features: readonly FeatureDef[] = [examineesFeature, managementFeature];

@@ -1,12 +1,16 @@
-import { useTranslation } from 'react-i18next';
+import type { FeatureDef } from '../../app/features';
+import { examineesFeature } from '../../features/examinees/examinees-feature';
+import { managementFeature } from '../../features/management/management-feature';
+import { LogSearchView } from '../../features/management/components/log-search-view';
 import { ManagementShell } from './management-shell';
 
-/** /logview: spec §2 "Log search page; title only" — the search needs a server endpoint (issue #7). */
+/** /logview: the log search over client, device, audit and server logs (issue #7). */
 export default function LogviewPage() {
-  const { t } = useTranslation('management');
   return (
     <ManagementShell page="logview">
-      <p className="text-body-secondary">{t('logview.note')}</p>
+      <LogSearchView />
     </ManagementShell>
   );
 }
+
+export const features: readonly FeatureDef[] = [examineesFeature, managementFeature];

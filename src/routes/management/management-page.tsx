@@ -1,3 +1,6 @@
+import type { FeatureDef } from '../../app/features';
+import { examineesFeature } from '../../features/examinees/examinees-feature';
+import { managementFeature } from '../../features/management/management-feature';
 import { useAppSelector } from '../../app/hooks';
 import { canAccess } from '../../app/permissions';
 import { ManagementHome, type MenuEntry } from '../../features/management/components/management-home';
@@ -5,7 +8,7 @@ import { selectActor } from '../../features/session/session-slice';
 import { href } from '../paths';
 import { ManagementShell } from './management-shell';
 
-/** spec §2 menu entries in order; the terms-editing entry is left out until that page exists. */
+/** spec §2 menu entries in order (the terms-editing page last). */
 const ENTRIES: MenuEntry['key'][] = [
   'examinees',
   'checkersMonitoring',
@@ -16,6 +19,7 @@ const ENTRIES: MenuEntry['key'][] = [
   'deleteSetting',
   'deletePlan',
   'logins',
+  'editTerms',
 ];
 
 /** /management: menu and summary. */
@@ -28,3 +32,5 @@ export default function ManagementPage() {
     </ManagementShell>
   );
 }
+
+export const features: readonly FeatureDef[] = [examineesFeature, managementFeature];

@@ -10,7 +10,6 @@ import LoginsPage from './logins-page';
 import DeleteSettingPage from './delete-setting-page';
 import CreateShorturlPage from './create-shorturl-page';
 import AnalysisRequestPage from './analysis-request-page';
-import LogviewPage from './logview-page';
 import CheckersMonitoringPage from './checkers-monitoring-page';
 import { validateShortUrl, emptyShortUrlForm } from '../../features/management/short-url-fields';
 
@@ -29,11 +28,39 @@ describe('/management', () => {
         { logins: { tester_count: 3, other_count: 2 }, delete_plan: { tester_count: 1, record_count: 4 } },
         'get',
       ),
+      ok('admin_permission', { status: 200, process: 1, message: '' }, 'get'),
     );
     renderWithProviders(<ManagementPage />, { actor: 4 });
     expect(screen.getByRole('link', { name: '結果検索' })).toHaveAttribute('href', '/examinees');
     expect(screen.getByRole('link', { name: 'URL登録' })).toHaveAttribute('href', '/create-shorturl-List');
     expect(await screen.findByTestId('summary-tester-logins')).toHaveTextContent('3');
+    expect(screen.getByRole('link', { name: '規約・注意事項の編集' })).toHaveAttribute('href', '/edit-terms');
+  });
+
+  it('offers every entry when admin_permission allows the IP', async () => {
+    server.use(ok('admin_permission', { status: 200, process: 1, message: '' }, 'get'));
+    renderWithProviders(<ManagementPage />, { actor: 5 });
+    await waitFor(() =>
+      expect(screen.getByRole('link', { name: '監視者マッチング状況' })).toBeInTheDocument(),
+    );
+    expect(screen.queryByTestId('ip-limited')).toBeNull();
+  });
+
+  it('shows the admin_permission message and hides the proctor entries when process is 0', async () => {
+    server.use(
+      ok(
+        'admin_permission',
+        { status: 403, process: 0, message: 'Access from this IP address is not allowed.' },
+        'get',
+      ),
+    );
+    renderWithProviders(<ManagementPage />, { actor: 4 });
+    const note = await screen.findByTestId('ip-limited');
+    expect(note).toHaveTextContent('このIPアドレスからは一部の管理機能を利用できません。');
+    expect(note).toHaveTextContent('Access from this IP address is not allowed.');
+    expect(screen.queryByRole('link', { name: '監視者マッチング状況' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'IPアクセス制限' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'ログ閲覧' })).toBeInTheDocument();
   });
 });
 
@@ -75,7 +102,12 @@ describe('server validation next to its field (result.field)', () => {
       ok('access_limit/select_access_limit', { list: [] }, 'get'),
       http.post('*/api/v1/access_limit/insert_access_limit.php', () =>
         HttpResponse.json(
-          { status: 400, message: 'サーバーが拒否したドメイン', result: { field: 'domain' }, code: 'validation' },
+          {
+            status: 400,
+            message: 'サーバーが拒否したドメイン',
+            result: { field: 'domain' },
+            code: 'validation',
+          },
           { status: 400 },
         ),
       ),
@@ -92,7 +124,12 @@ describe('server validation next to its field (result.field)', () => {
     server.use(
       http.post('*/api/v1/shorten_url/insert.php', () =>
         HttpResponse.json(
-          { status: 400, message: 'URLキーが不正です（サーバー）', result: { field: 'url_key' }, code: 'validation' },
+          {
+            status: 400,
+            message: 'URLキーが不正です（サーバー）',
+            result: { field: 'url_key' },
+            code: 'validation',
+          },
           { status: 400 },
         ),
       ),
@@ -100,7 +137,10 @@ describe('server validation next to its field (result.field)', () => {
     renderWithProviders(<CreateShorturlPage />, { actor: 4 });
     fireEvent.change(screen.getByLabelText('URLキー'), { target: { value: 'abc' } });
     fireEvent.click(screen.getByRole('button', { name: '登録' }));
-    expect(await screen.findByText('URLキーが不正です（サーバー）')).toHaveAttribute('id', 'su-url-key-error');
+    expect(await screen.findByText('URLキーが不正です（サーバー）')).toHaveAttribute(
+      'id',
+      'su-url-key-error',
+    );
   });
 });
 
@@ -258,10 +298,6 @@ describe('/analysis-request', () => {
 });
 
 describe('other pages', () => {
-  it('/logview has its title and the note', () => {
-    renderWithProviders(<LogviewPage />, { actor: 4 });
-    expect(screen.getByRole('heading', { level: 1, name: 'ログ閲覧' })).toBeInTheDocument();
-  });
   it('/checkers/monitoring lists unassigned and kicked examinees', async () => {
     const tester = {
       id: 5,

@@ -159,7 +159,8 @@ export class IdentityEngine {
     if (face.score < g.minScore) return reject('low_score');
     if (Math.min(face.box[2], face.box[3]) < g.minSide) return reject('face_too_small');
     if (!inFrame(face.box, width, height)) return reject('face_out_of_frame');
-    if (Math.abs(face.yaw) > g.maxYaw || Math.abs(face.pitch) > g.maxPitch) return reject('not_facing_camera');
+    if (Math.abs(face.yaw) > g.maxYaw || Math.abs(face.pitch) > g.maxPitch)
+      return reject('not_facing_camera');
     if (!face.embedding) return reject('no_embedding');
     this.remember(createHash('sha256').update(img.body).digest('hex'), face.embedding);
     return { outcome: 'ok', scores };
@@ -203,7 +204,12 @@ export class IdentityEngine {
     const nameMatch = nameMatchRate(expectedName, text);
     scores.name_match = nameMatch;
     if (cls !== 'same') {
-      return { outcome: 'mismatch', reason: cls === 'uncertain' ? 'face_uncertain' : 'face_different', nameMatch, scores };
+      return {
+        outcome: 'mismatch',
+        reason: cls === 'uncertain' ? 'face_uncertain' : 'face_different',
+        nameMatch,
+        scores,
+      };
     }
     if (!/[\p{L}\p{N}]/u.test(text)) return { outcome: 'unreadable', reason: 'no_text', scores };
     return { outcome: 'ok', nameMatch, scores };

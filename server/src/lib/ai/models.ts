@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Human as HumanT, Config as HumanConfig } from '@vladmandic/human';
+import type { Worker as TesseractWorker } from 'tesseract.js';
 
 const require = createRequire(import.meta.url);
 
@@ -90,7 +91,7 @@ export interface OcrText {
 
 /** A warm Tesseract worker per language, loaded from the npm traineddata with `langPath` (never the CDN, §4). */
 export class Ocr {
-  private readonly workers = new Map<'eng' | 'jpn', Promise<import('tesseract.js').Worker>>();
+  private readonly workers = new Map<'eng' | 'jpn', Promise<TesseractWorker>>();
 
   private worker(lang: 'eng' | 'jpn') {
     let w = this.workers.get(lang);

@@ -14,7 +14,8 @@ export function nameMatchRate(expectedName: string, ocrText: string): number {
         best = Math.max(best, similarity(name, text));
         continue;
       }
-      for (let i = 0; i + len <= text.length; i++) best = Math.max(best, similarity(name, text.slice(i, i + len)));
+      for (let i = 0; i + len <= text.length; i++)
+        best = Math.max(best, similarity(name, text.slice(i, i + len)));
     }
   }
   return Math.min(100, Math.max(1, Math.round(best * 100)));

@@ -5,7 +5,7 @@ import Alert from 'react-bootstrap/Alert';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { useText } from '../../../components/ui/use-text';
 import { selectManagement } from '../management-slice';
-import { summaryRequested } from '../management-thunks';
+import { adminPermissionRequested, summaryRequested } from '../management-thunks';
 
 /** A menu entry of spec §2 "/management": label key and address. */
 export interface MenuEntry {
@@ -18,19 +18,34 @@ export interface MenuEntry {
     | 'createShorturlList'
     | 'deleteSetting'
     | 'deletePlan'
-    | 'logins';
+    | 'logins'
+    | 'editTerms';
   href: string;
 }
 
-/** The management menu and today's summary (management_summary). */
+/**
+ * Entries that need the proctor IP permission (admin_permission): the live matching status of checkers and
+ * examinees (with lifting kick-outs) is proctoring itself, so an address without the permission does not
+ * get it; the settings, search and log pages stay offered (the server still enforces every IP limit).
+ */
+export const PROCTOR_IP_ENTRIES: readonly MenuEntry['key'][] = ['checkersMonitoring'];
+
+/**
+ * The management menu and today's summary (management_summary). When admin_permission answers process 0,
+ * its message is shown and the PROCTOR_IP_ENTRIES are left out; if the check itself fails, every entry is
+ * offered (the server enforces the limits on each call).
+ */
 export function ManagementHome({ entries }: { entries: readonly MenuEntry[] }) {
   const { t } = useTranslation('management');
   const text = useText();
   const dispatch = useAppDispatch();
-  const { summary } = useAppSelector(selectManagement);
+  const { summary, adminPermission } = useAppSelector(selectManagement);
   useEffect(() => {
     void dispatch(summaryRequested());
+    void dispatch(adminPermissionRequested());
   }, [dispatch]);
+  const ipLimited = adminPermission.status === 'succeeded' && adminPermission.data?.process === 0;
+  const shown = ipLimited ? entries.filter((e) => !PROCTOR_IP_ENTRIES.includes(e.key)) : entries;
   const s = summary.data;
   return (
     <div className="row g-4">
@@ -38,8 +53,14 @@ export function ManagementHome({ entries }: { entries: readonly MenuEntry[] }) {
         <h2 id="menu-heading" className="h5">
           {t('menu.heading')}
         </h2>
+        {ipLimited && (
+          <Alert variant="warning" role="status" data-testid="ip-limited">
+            <p className="mb-1">{t('menu.ipLimited')}</p>
+            {adminPermission.data?.message && <p className="mb-0 small">{adminPermission.data.message}</p>}
+          </Alert>
+        )}
         <ul className="list-group">
-          {entries.map((e) => (
+          {shown.map((e) => (
             <li key={e.key} className="list-group-item">
               <Link to={e.href}>{t(`menu.${e.key}`)}</Link>
             </li>

@@ -19,13 +19,22 @@ import { ExitNotice } from './exit-notice';
 import { StepBar } from './step-bar';
 import { CHECK_BOX, CHECK_ROW, TOUCH } from './touch';
 
-/** The recording slice belongs to issue #5: read it defensively (a status string, or nothing). */
-export function selectRecordingStatusLoose(s: RootState): string | null {
-  const rec = (s as unknown as { recording?: { status?: unknown } }).recording;
-  return typeof rec?.status === 'string' ? rec.status : null;
+/** The recording phase (issue #5's slice), or null when that feature is not registered. */
+export function selectRecordingPhase(s: RootState): string | null {
+  const rec = (s as Partial<Pick<RootState, 'recording'>>).recording;
+  return rec ? rec.phase : null;
 }
 
-const KNOWN_RECORDING = new Set(['recording', 'idle', 'stopped', 'error']);
+/** Recording phases this view names itself; the rest (uploading n of m …) come from <RecordingStatus/>. */
+const PHASE_TEXT: Record<string, 'recording' | 'idle' | 'stopped' | 'error'> = {
+  starting: 'recording',
+  recording: 'recording',
+  idle: 'idle',
+  uploading: 'stopped',
+  'waiting-network': 'stopped',
+  done: 'stopped',
+  error: 'error',
+};
 
 /** /examining (PRE00004): exam notes, log in to the exam system, the exam's state, finish (spec §2). */
 export function ExaminingView() {
@@ -33,7 +42,7 @@ export function ExaminingView() {
   const text = useText();
   const dispatch = useAppDispatch();
   const tester = useAppSelector((s) => s.tester);
-  const recording = useAppSelector(selectRecordingStatusLoose);
+  const recording = useAppSelector(selectRecordingPhase);
   useEffect(() => {
     void dispatch(examiningEntered());
     return () => stopWakeLock();
@@ -60,8 +69,8 @@ export function ExaminingView() {
         <dd className="col-sm-9" data-testid="recording-state">
           {recording === null
             ? t('recording.notAvailable')
-            : KNOWN_RECORDING.has(recording)
-              ? t(`recording.${recording as 'idle'}`)
+            : PHASE_TEXT[recording]
+              ? t(`recording.${PHASE_TEXT[recording]}`)
               : t('recording.unknown', { status: recording })}
         </dd>
         <dt className="col-sm-3">{t('interruption.label')}</dt>

@@ -71,7 +71,11 @@ async function recordFailure(app: App, loginId: string): Promise<number> {
  * (when it is a tester URL), else those of the configured default tester URL. Never the browser's own query,
  * which the examinee could edit to switch recording or proctoring off.
  */
-async function testerStartupParameters(tx: Db, urlKey: string | undefined, fallbackKey: string): Promise<Record<string, unknown> | null> {
+async function testerStartupParameters(
+  tx: Db,
+  urlKey: string | undefined,
+  fallbackKey: string,
+): Promise<Record<string, unknown> | null> {
   for (const key of [urlKey, fallbackKey]) {
     if (!key) continue;
     const { rows } = await tx.query<{ param: Record<string, unknown> | string }>(
@@ -79,7 +83,8 @@ async function testerStartupParameters(tx: Db, urlKey: string | undefined, fallb
       [key],
     );
     const row = rows[0];
-    if (row) return typeof row.param === 'string' ? (JSON.parse(row.param) as Record<string, unknown>) : row.param;
+    if (row)
+      return typeof row.param === 'string' ? (JSON.parse(row.param) as Record<string, unknown>) : row.param;
     if (key === urlKey) continue;
   }
   return null;
@@ -129,7 +134,9 @@ async function openTesterSitting(
       ],
     );
   }
-  await tx.query(`UPDATE tests SET status = 1, login_at = now(), updated_at = now() WHERE id = $1`, [test.id]);
+  await tx.query(`UPDATE tests SET status = 1, login_at = now(), updated_at = now() WHERE id = $1`, [
+    test.id,
+  ]);
   await tx.query(`INSERT INTO examinee_logs (test_id, event) VALUES ($1, 'login')`, [test.id]);
   return { testId: test.id, kicked: test.kicked };
 }
@@ -232,7 +239,11 @@ export default async function authRoutes(app: App): Promise<void> {
         await tx.query(`UPDATE users SET status = 1, updated_at = now() WHERE id = $1`, [user.id]);
         let kicked: number | null = null;
         if (user.actor === 1) {
-          const params = await testerStartupParameters(tx, request.body.url_key, app.config.defaultTesterUrlKey);
+          const params = await testerStartupParameters(
+            tx,
+            request.body.url_key,
+            app.config.defaultTesterUrlKey,
+          );
           const sitting = await openTesterSitting(tx, user, params);
           kicked = Math.max(user.kicked, sitting.kicked) > 0 ? 1 : 0;
         }
@@ -283,7 +294,9 @@ export default async function authRoutes(app: App): Promise<void> {
           // A checker who logs out is silent from now on: its examinees go back to waiting at the next sweep
           // instead of after 3 × matchingTimeout (spec §2: the logout warns that connections will be cut).
           if (auth.actor === 2) {
-            await tx.query(`UPDATE checker_presence SET stale_at = now() WHERE checker_id = $1`, [auth.userId]);
+            await tx.query(`UPDATE checker_presence SET stale_at = now() WHERE checker_id = $1`, [
+              auth.userId,
+            ]);
           }
         }
       });

@@ -2,12 +2,7 @@ import { ADMIN_ACTORS, Envelope } from '../../../../../../contract/common';
 import { LogSearchQuery, LogSearchResult, type LogSearchRow } from '../../../../../../contract/logs';
 import type { App } from '../../../../lib/app-types';
 import { FieldError, installFieldErrorHandler } from '../../../../lib/management-errors';
-import {
-  MANAGEMENT_TIME_ZONE,
-  parseDate,
-  parseTime,
-  sqlDisplayTime,
-} from '../../../../lib/management-time';
+import { MANAGEMENT_TIME_ZONE, parseDate, parseTime, sqlDisplayTime } from '../../../../lib/management-time';
 
 const DEFAULT_PAGE_SIZE = 50;
 
@@ -16,7 +11,8 @@ function minuteOf(text: string, field: 'from' | 'to'): string {
   const [d = '', t = ''] = text.split(' ');
   const date = parseDate(d);
   const time = parseTime(t);
-  if (!date || !time) throw new FieldError(field, `${field === 'from' ? '開始日時' : '終了日時'}が正しくありません。`);
+  if (!date || !time)
+    throw new FieldError(field, `${field === 'from' ? '開始日時' : '終了日時'}が正しくありません。`);
   return `${date} ${time}`;
 }
 
@@ -53,7 +49,8 @@ export default async function logSearchRoutes(app: App): Promise<void> {
       if (from) add((p) => `created_at >= (${p}::timestamp AT TIME ZONE '${MANAGEMENT_TIME_ZONE}')`, from);
       if (to)
         add(
-          (p) => `created_at < (${p}::timestamp AT TIME ZONE '${MANAGEMENT_TIME_ZONE}') + interval '1 minute'`,
+          (p) =>
+            `created_at < (${p}::timestamp AT TIME ZONE '${MANAGEMENT_TIME_ZONE}') + interval '1 minute'`,
           to,
         );
       if (q.source && q.source !== 'all') add((p) => `source = ${p}`, q.source);

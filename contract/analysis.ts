@@ -1,0 +1,78 @@
+import { Type, type Static } from 'typebox';
+
+const IntOrDigits = Type.Union([Type.Integer(), Type.String({ pattern: '^[0-9]{1,15}$' })]);
+
+/** Analysis methods of spec §9 (`analysis_status`): 1 every 2 s, 2 every 3 s, 3 every 5 s, 4 every minute,
+ * 5 ten frames 2 s apart every 3 minutes. */
+export const ANALYSIS_METHOD_LABELS = {
+  1: 'every 2 s',
+  2: 'every 3 s',
+  3: 'every 5 s',
+  4: 'every 1 minute',
+  5: '10 times at 2-second intervals every 3 minutes',
+} as const;
+
+/**
+ * analysis_request/request (POST, actors 4 and 5): `analysis_inseq` the request's label, `analysis_status`
+ * the method 1–5, `testers` the test ids whose recordings are analysed (array, or comma-separated text).
+ */
+export const AnalysisRequestBody = Type.Object({
+  analysis_inseq: Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Integer()]),
+  analysis_status: IntOrDigits,
+  testers: Type.Union([
+    Type.Array(IntOrDigits, { minItems: 1, maxItems: 1000 }),
+    Type.String({ minLength: 1, maxLength: 16000, pattern: '^[0-9]+(,[0-9]+)*$' }),
+  ]),
+});
+export type AnalysisRequestBody = Static<typeof AnalysisRequestBody>;
+
+/** Result of analysis_request/request: the new request and how many recordings were queued or skipped. */
+export const AnalysisRequestResult = Type.Object({
+  id: Type.Integer(),
+  message: Type.String(),
+  queued: Type.Integer(),
+  skipped: Type.Integer(),
+});
+export type AnalysisRequestResult = Static<typeof AnalysisRequestResult>;
+
+/** Sort keys of analysis_request/index. */
+export const ANALYSIS_SORT_KEYS = [
+  'id',
+  'inseq',
+  'status',
+  'env',
+  'result',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** analysis_request/index (GET): sort_key (default created_at) and sort_order (0 descending, default; 1 ascending). */
+export const AnalysisIndexQuery = Type.Object({
+  sort_key: Type.Optional(Type.Union(ANALYSIS_SORT_KEYS.map((k) => Type.Literal(k)))),
+  sort_order: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)])),
+});
+export type AnalysisIndexQuery = Static<typeof AnalysisIndexQuery>;
+
+/** One row of the analysis-request history (spec §3 "Analysis request") with its progress. */
+export const AnalysisRequestRow = Type.Object({
+  id: Type.Integer(),
+  inseq: Type.String(),
+  /** queued, running, done (every recording analysed) or error (at least one failed). */
+  status: Type.String(),
+  env: Type.String(),
+  result: Type.String(),
+  method: Type.Integer(),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+  progress: Type.Object({
+    total: Type.Integer(),
+    done: Type.Integer(),
+    failed: Type.Integer(),
+    /** 0–100 over all recordings of the request. */
+    percent: Type.Integer(),
+  }),
+});
+export type AnalysisRequestRow = Static<typeof AnalysisRequestRow>;
+
+export const AnalysisIndexResult = Type.Object({ analysis_requests: Type.Array(AnalysisRequestRow) });
+export type AnalysisIndexResult = Static<typeof AnalysisIndexResult>;

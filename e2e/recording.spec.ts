@@ -1,0 +1,240 @@
+import { createHash } from 'node:crypto';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { LoginPage } from './pages/login-page';
+import { TesterEnvSettingPage, TesterExaminingPage, TesterIdentificationPage } from './pages/tester-pages';
+
+// Issue #5: a recording through dropped parts, stalled parts, an offline stretch and a reload ends as objects
+// whose bytes are exactly the chunks the page stored, start with the WebM header, play with a finite
+// duration after the server's duration fix, and leave IndexedDB empty.
+const TESTER = 'tester04';
+const URL_KEY = 'e2e-recording';
+const PART_SIZE = 262_144; // playwright.config.ts RECORDING_PART_SIZE
+
+interface TapChunk {
+  recordingKey: string;
+  segment: number;
+  seq: number;
+  data: string;
+}
+
+async function apiLogin(request: APIRequestContext, loginId: string): Promise<string> {
+  const r = await request.post('/api/v1/login.php', { data: { login_id: loginId, password: 'demo-pass' } });
+  return ((await r.json()) as { result: { access_token: string } }).result.access_token;
+}
+
+const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+test('recording survives dropped and stalled parts, an offline stretch and a reload, byte for byte', async ({
+  page,
+  context,
+  request,
+}) => {
+  test.setTimeout(300_000);
+  const admin = await apiLogin(request, 'sysadmin01');
+  const auth = { Authorization: `Bearer ${admin}` };
+  // Small parts for a fast test: the stand-in's minimum and the server's part size (env) both lowered.
+  expect((await request.post('/__s3/config', { data: { minPartSize: 65_536 } })).status()).toBe(200);
+  const inserted = await request.post('/api/v1/shorten_url/insert.php', {
+    headers: auth,
+    data: {
+      url_key: URL_KEY,
+      actor: 1,
+      param: {
+        lang: 'ja',
+        is_mobile: 0,
+        is_mc_startup: 1,
+        is_proctor: 1,
+        is_auth: 0,
+        is_record: 1,
+        is_voice_recording: 1,
+        is_summary: 1,
+        region: 'Online',
+        exam_name: 'Recording E2E',
+        max_rectime: 10800,
+        matching_timeout: 5,
+        is_ai_auth: 0,
+        ai_idcard_type: '1,2,3',
+      },
+    },
+  });
+  expect(await inserted.text()).toContain('"status":200');
+
+  // What the page stored, reported through the chunk-store tap (registered before navigation).
+  const chunks: TapChunk[] = [];
+  await page.exposeFunction('__recordingChunkTap', (c: TapChunk) => {
+    chunks.push(c);
+  });
+  // Every UploadPart S3 accepted: its ETag (MD5 of what the store received) and the body sent.
+  const confirmed = new Map<string, { etag: string; body: Buffer }>();
+  page.on('requestfinished', (req) => {
+    const u = new URL(req.url());
+    if (req.method() !== 'PUT' || !u.searchParams.has('partNumber')) return;
+    void req.response().then((res) => {
+      if (res?.status() !== 200) return;
+      const key = `${u.searchParams.get('uploadId')}#${u.searchParams.get('partNumber')}`;
+      confirmed.set(key, { etag: (res.headers().etag ?? '').replace(/"/g, ''), body: req.postDataBuffer()! });
+    });
+  });
+  page.on('dialog', (d) => void d.accept());
+  await context.grantPermissions(['camera', 'microphone']);
+
+  await page.goto(`/s/${URL_KEY}`);
+  await new LoginPage(page).login(TESTER);
+  const env = new TesterEnvSettingPage(page);
+  await env.expectReady();
+  await env.agreeAndNext();
+  await expect(page).toHaveURL(/\/(examining|identification)$/, { timeout: 30_000 });
+  if (page.url().endsWith('/identification')) {
+    // The sitting asks for a monitor's identity check: a checker accepts it through the API.
+    await new TesterIdentificationPage(page).requestCheck();
+    const checker = await apiLogin(request, 'checker01');
+    let testerId = 0;
+    await expect
+      .poll(
+        async () => {
+          const r = await request.post('/api/v1/matching.php', {
+            data: {},
+            headers: { Authorization: `Bearer ${checker}` },
+          });
+          const b = (await r.json()) as {
+            result?: { matchings: { tester_id: number; login_id: string; signaling_channel: unknown }[] };
+          };
+          testerId =
+            b.result?.matchings.find((m) => m.login_id === TESTER && m.signaling_channel)?.tester_id ?? 0;
+          return testerId;
+        },
+        { timeout: 40_000, intervals: [1000] },
+      )
+      .toBeGreaterThan(0);
+    await expect
+      .poll(
+        async () =>
+          (
+            await request.post('/api/v1/tester/status.php', {
+              data: { tester_id: testerId, status: 3 },
+              headers: { Authorization: `Bearer ${checker}` },
+            })
+          ).status(),
+        { timeout: 30_000, intervals: [2000] },
+      )
+      .toBe(200);
+  }
+  await expect(page).toHaveURL(/\/examining$/, { timeout: 30_000 });
+  const exam = new TesterExaminingPage(page);
+  await exam.agreeNotes();
+  const started = page.waitForResponse(
+    (r) => r.url().includes('/tester/recording.php') && r.request().postDataJSON()?.method === 'PUT',
+  );
+  await exam.openExamSystem();
+  const first = ((await (await started).json()) as { result: { part_size: number; record_id: number } })
+    .result;
+  expect(first.part_size).toBe(PART_SIZE);
+
+  const partsSent = () => confirmed.size;
+  await expect.poll(partsSent, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+
+  // Dropped sockets and a stalled part: retried every second.
+  await request.post('/__s3/faults', { data: { kind: 'destroy', count: 2 } });
+  await request.post('/__s3/faults', { data: { kind: 'stall', ms: 4000, count: 1 } });
+  let n = partsSent();
+  await expect.poll(partsSent, { timeout: 40_000 }).toBeGreaterThanOrEqual(n + 3);
+
+  // Offline for a while: chunks pile up in IndexedDB, then drain.
+  await context.setOffline(true);
+  await page.waitForTimeout(15_000);
+  await context.setOffline(false);
+  n = partsSent();
+  await expect.poll(partsSent, { timeout: 60_000 }).toBeGreaterThanOrEqual(n + 3);
+
+  // A reload mid-exam: the stored recording is finished from what the server lacks, a new segment starts.
+  const second = page.waitForResponse(
+    (r) => r.url().includes('/tester/recording.php') && r.request().postDataJSON()?.method === 'PUT',
+    { timeout: 60_000 },
+  );
+  await page.reload();
+  const seg2 = ((await (await second).json()) as { result: { record_id: number; segment: number } }).result;
+  expect(seg2.record_id).not.toBe(first.record_id);
+  expect(seg2.segment).toBeGreaterThan(1);
+  n = partsSent();
+  await expect.poll(partsSent, { timeout: 40_000 }).toBeGreaterThanOrEqual(n + 2);
+
+  await exam.finish();
+  await expect(page).toHaveURL(/\/exam-end$/, { timeout: 30_000 });
+
+  // Both records complete and get their duration fixed.
+  const recordIds = [first.record_id, seg2.record_id];
+  const played: { id: number; url: string }[] = [];
+  for (const id of recordIds) {
+    await expect
+      .poll(
+        async () => {
+          const r = await request.get(`/api/v1/get_onetime_uri.php?record_id=${id}`, { headers: auth });
+          const b = (await r.json()) as {
+            result?: { url: string; movie_status: string; duration_ms: number | null };
+          };
+          if (b.result?.movie_status === '02' && b.result.duration_ms) played.push({ id, url: b.result.url });
+          return b.result?.movie_status ?? 'pending';
+        },
+        { timeout: 60_000, intervals: [1000] },
+      )
+      .toBe('02');
+  }
+
+  // Per recording: the stored chunks, in order, are exactly the parts S3 confirmed.
+  const byKey = new Map<string, TapChunk[]>();
+  for (const c of chunks) byKey.set(c.recordingKey, [...(byKey.get(c.recordingKey) ?? []), c]);
+  expect(byKey.size).toBe(2);
+  for (const [key, list] of byKey) {
+    list.sort((a, b) => a.segment - b.segment || a.seq - b.seq);
+    const recorded = Buffer.concat(list.map((c) => Buffer.from(c.data, 'base64')));
+    expect(recorded.subarray(0, 4).toString('hex')).toBe('1a45dfa3');
+    const uploadId = new URL(`http://x/${key}`).searchParams.get('uploadId')!;
+    const parts: Buffer[] = [];
+    for (let i = 0, p = 1; i < recorded.length; i += PART_SIZE, p++) {
+      const sent = confirmed.get(`${uploadId}#${p}`);
+      expect(sent, `part ${p} of ${key}`).toBeDefined();
+      expect(sent!.etag).toBe(md5(recorded.subarray(i, i + PART_SIZE)));
+      parts.push(sent!.body);
+    }
+    expect(sha256(Buffer.concat(parts))).toBe(sha256(recorded));
+  }
+
+  // The fixed objects start with the EBML header and play with a finite duration.
+  for (const { url } of played) {
+    const head = await request.get(url, { headers: { Range: 'bytes=0-3' } });
+    expect(Buffer.from(await head.body()).toString('hex')).toBe('1a45dfa3');
+    const duration = await page.evaluate(async (src) => {
+      const v = document.createElement('video');
+      v.muted = true;
+      v.preload = 'metadata';
+      v.src = src;
+      await new Promise((resolve, reject) => {
+        v.onloadedmetadata = resolve;
+        v.onerror = () => reject(new Error('video error'));
+      });
+      return v.duration;
+    }, url);
+    expect(Number.isFinite(duration) && duration > 0).toBe(true);
+  }
+
+  // Nothing left on the device.
+  const left = await page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const o = indexedDB.open('proctor-recording');
+      o.onsuccess = () => resolve(o.result);
+      o.onerror = () => reject(o.error);
+    });
+    const count = (name: string) =>
+      new Promise<number>((resolve) => {
+        if (!db.objectStoreNames.contains(name)) return resolve(0);
+        const r = db.transaction(name).objectStore(name).count();
+        r.onsuccess = () => resolve(r.result);
+      });
+    const out: Record<string, number> = {};
+    for (const name of Array.from(db.objectStoreNames)) if (name !== 'keys') out[name] = await count(name);
+    db.close();
+    return out;
+  });
+  for (const v of Object.values(left)) expect(v).toBe(0);
+});

@@ -1,0 +1,64 @@
+import os from 'node:os';
+import type { App } from '../app-types';
+import { setAiProvider } from '../ai-provider';
+import type { ObjectStorage } from '../object-storage';
+import { conversionSettings, onRecordingConverted } from '../recording-conversion';
+import { AnalysisQueue, setAnalysisQueue } from './analysis-queue';
+import { AiWorkerPool, PoolAiProvider } from './pool';
+import { aiSettings } from './settings';
+
+/**
+ * Installs the real AI of issue #6 on a built app (server start-up): the worker pool (size = cores, models
+ * loaded in the background), the pool-backed identity provider for ai_auth, the recording-analysis queue,
+ * and the automatic analysis after an exam. AI_WORKERS=0 leaves the "unavailable" provider in place.
+ */
+export async function startAi(
+  app: App,
+  opts: { storage: () => ObjectStorage },
+): Promise<{ close(): Promise<void> }> {
+  const settings = aiSettings(process.env, os.availableParallelism());
+  if (settings.workers === 0) {
+    app.log.warn('AI_WORKERS=0: the AI identity check answers "unavailable" and no analysis runs');
+    return { close: async () => undefined };
+  }
+  const pool = new AiWorkerPool({ size: settings.workers, log: app.log });
+  pool.start();
+  setAiProvider(app, new PoolAiProvider(pool));
+  const ffmpegPath = conversionSettings().ffmpegPath;
+  const queue = new AnalysisQueue({
+    db: app.db,
+    storage: opts.storage,
+    dataDir: app.config.dataDir,
+    log: app.log,
+    batchMethod: Number(process.env.AI_BATCH_METHOD) || 1,
+    runner: {
+      capacity: pool.size,
+      run: (job, onProgress) =>
+        pool.analyse(
+          {
+            op: 'analyse',
+            file: job.file,
+            headShot: job.headShot ? job.headShot.toString('base64') : null,
+            method: job.method,
+            types: job.types,
+            ffmpegPath,
+          },
+          onProgress,
+        ),
+    },
+  });
+  setAnalysisQueue(app, queue);
+  const off = onRecordingConverted(app.db, (id) => {
+    queue
+      .onConverted(id)
+      .catch((err: unknown) => app.log.error({ err, recordId: id }, 'automatic analysis not queued'));
+  });
+  await queue.start();
+  return {
+    async close() {
+      off();
+      await queue.close();
+      await pool.close();
+    },
+  };
+}

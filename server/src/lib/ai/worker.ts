@@ -1,0 +1,77 @@
+/**
+ * Entry of one AI worker process (child_process.fork from {@link ../pool}). It loads the models once at start
+ * (Human, Tesseract eng+jpn, Silero), answers identity checks and runs recording analyses. Identity checks
+ * overtake the frames of a running analysis (see IdentityEngine's priority lock).
+ */
+import { analyseFile, type AnalysisMethod, type AnalysisType } from './analysis';
+import { IdentityEngine } from './identity';
+import { aiSettings } from './settings';
+import { SileroVad } from './vad';
+import type { WorkerRequest, WorkerResponse } from './worker-protocol';
+
+const settings = aiSettings();
+const ready = (async () => {
+  const [engine, vad] = await Promise.all([IdentityEngine.create(settings), SileroVad.create()]);
+  return { engine, vad };
+})();
+
+function send(msg: WorkerResponse): void {
+  process.send?.(msg);
+}
+
+ready.then(
+  () => send({ type: 'ready', rss: process.memoryUsage().rss }),
+  (err: unknown) => {
+    send({ type: 'fatal', error: err instanceof Error ? err.message : String(err) });
+    process.exit(1);
+  },
+);
+
+const aborts = new Map<number, AbortController>();
+
+process.on('message', (raw: WorkerRequest) => {
+  void handle(raw);
+});
+
+async function handle(m: WorkerRequest): Promise<void> {
+  if (m.op === 'cancel') {
+    aborts.get(m.target)?.abort(new Error('cancelled'));
+    return;
+  }
+  try {
+    const { engine, vad } = await ready;
+    let result: unknown;
+    if (m.op === 'checkFace') {
+      result = await engine.checkFace({ body: Buffer.from(m.image, 'base64'), type: m.type });
+    } else if (m.op === 'checkIdCard') {
+      result = await engine.checkIdCard(
+        { body: Buffer.from(m.image, 'base64'), type: m.type },
+        m.headShot ? { body: Buffer.from(m.headShot, 'base64'), type: m.headShotType ?? 'image/jpeg' } : null,
+        m.expectedName,
+        { idTypes: m.idTypes },
+      );
+    } else if (m.op === 'analyse') {
+      const ac = new AbortController();
+      aborts.set(m.id, ac);
+      try {
+        const head = m.headShot ? await engine.embeddingOf(Buffer.from(m.headShot, 'base64')) : null;
+        result = await analyseFile(m.file, engine, vad, {
+          ffmpegPath: m.ffmpegPath,
+          method: m.method as AnalysisMethod,
+          types: m.types as AnalysisType[],
+          head,
+          settings: settings.analysis,
+          signal: ac.signal,
+          onProgress: (doneMs) => send({ type: 'progress', id: m.id, doneMs }),
+        });
+      } finally {
+        aborts.delete(m.id);
+      }
+    } else if (m.op === 'stats') {
+      result = { rss: process.memoryUsage().rss };
+    }
+    send({ type: 'result', id: m.id, ok: true, result });
+  } catch (err) {
+    send({ type: 'result', id: m.id, ok: false, error: err instanceof Error ? err.message : String(err) });
+  }
+}

@@ -1,0 +1,22 @@
+import type { FeatureDef } from './features';
+import { testerFeature } from '../features/tester/tester-feature';
+import { identificationFeature } from '../features/identification/identification-feature';
+import { liveFeature } from '../features/live/live-feature';
+import { recordingFeature } from '../features/recording/recording-feature';
+import { monitoringFeature } from '../features/monitoring/monitoring-feature';
+import { examineesFeature } from '../features/examinees/examinees-feature';
+import { managementFeature } from '../features/management/management-feature';
+
+/**
+ * Every feature. Only the test setup imports this (stores in tests start with all features); the app
+ * registers features per route, from the page modules' `features` exports.
+ */
+export const ALL_FEATURES: readonly FeatureDef[] = [
+  testerFeature,
+  identificationFeature,
+  liveFeature,
+  recordingFeature,
+  monitoringFeature,
+  examineesFeature,
+  managementFeature,
+];

@@ -1,0 +1,196 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Col from 'react-bootstrap/Col';
+import Row from 'react-bootstrap/Row';
+import Table from 'react-bootstrap/Table';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useText } from '../../../components/ui/use-text';
+import { selectManagement } from '../management-slice';
+import { logSearchRequested } from '../management-thunks';
+import type { FieldErrors, LogSearchForm } from '../management-validation';
+import { SelectField, TextField, useFieldMessage } from './form-fields';
+import { Pager } from './pager';
+
+const EMPTY: LogSearchForm = { from: '', to: '', source: 'all', actor: '', loginId: '', level: '', text: '' };
+const SOURCES = ['all', 'client', 'device', 'audit', 'server'] as const;
+const LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
+
+/** /logview: the log search form, the newest-first results in a 400px scroll area (spec §9), and pages. */
+export function LogSearchView() {
+  const { t } = useTranslation('management');
+  const text = useText();
+  const message = useFieldMessage();
+  const dispatch = useAppDispatch();
+  const { logs } = useAppSelector(selectManagement);
+  const [form, setForm] = useState<LogSearchForm>(EMPTY);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const r = await dispatch(logSearchRequested({ form }));
+    setErrors(r.ok ? {} : (r.errors ?? {}));
+  };
+  const set = (patch: Partial<LogSearchForm>) => setForm({ ...form, ...patch });
+  const data = logs.data;
+  const actorLabel = (a: number | null) =>
+    a !== null && a >= 1 && a <= 5 ? t(`actors.${a as 1 | 2 | 3 | 4 | 5}`) : '';
+
+  return (
+    <div>
+      <form
+        onSubmit={(e) => void submit(e)}
+        noValidate
+        className="border rounded p-3 mb-3"
+        aria-labelledby="log-form-heading"
+      >
+        <h2 id="log-form-heading" className="h5">
+          {t('logview.heading')}
+        </h2>
+        <Row>
+          <Col md={3}>
+            <TextField
+              id="log-from"
+              type="datetime-local"
+              label={t('logview.from')}
+              value={form.from}
+              error={message(errors.from)}
+              onChange={(v) => set({ from: v })}
+            />
+          </Col>
+          <Col md={3}>
+            <TextField
+              id="log-to"
+              type="datetime-local"
+              label={t('logview.to')}
+              value={form.to}
+              error={message(errors.to)}
+              onChange={(v) => set({ to: v })}
+            />
+          </Col>
+          <Col md={3}>
+            <SelectField
+              id="log-source"
+              label={t('logview.source')}
+              value={form.source}
+              options={SOURCES.map((s) => ({ value: s, label: t(`logview.sources.${s}`) }))}
+              onChange={(v) => set({ source: v as LogSearchForm['source'] })}
+            />
+          </Col>
+          <Col md={3}>
+            <SelectField
+              id="log-level"
+              label={t('logview.level')}
+              value={form.level}
+              emptyLabel={t('unset')}
+              options={LEVELS.map((l) => ({ value: l, label: l }))}
+              onChange={(v) => set({ level: v })}
+            />
+          </Col>
+          <Col md={3}>
+            <SelectField
+              id="log-actor"
+              label={t('logview.actor')}
+              value={form.actor}
+              emptyLabel={t('unset')}
+              options={[1, 2, 3, 4, 5].map((a) => ({ value: a, label: actorLabel(a) }))}
+              onChange={(v) => set({ actor: v })}
+            />
+          </Col>
+          <Col md={3}>
+            <TextField
+              id="log-login-id"
+              label={t('logview.loginId')}
+              value={form.loginId}
+              error={message(errors.loginId)}
+              onChange={(v) => set({ loginId: v })}
+            />
+          </Col>
+          <Col md={6}>
+            <TextField
+              id="log-text"
+              label={t('logview.text')}
+              value={form.text}
+              error={message(errors.text)}
+              onChange={(v) => set({ text: v })}
+            />
+          </Col>
+        </Row>
+        <div className="d-flex gap-2">
+          <Button
+            variant="outline-secondary"
+            type="button"
+            onClick={() => {
+              setForm(EMPTY);
+              setErrors({});
+            }}
+          >
+            {t('logview.clear')}
+          </Button>
+          <Button type="submit">{t('logview.search')}</Button>
+        </div>
+      </form>
+      {logs.status === 'failed' && (
+        <Alert variant="danger" role="alert">
+          {logs.failure?.messageText ?? text(logs.failure?.messageKey ?? 'management:logview.failed')}
+        </Alert>
+      )}
+      {logs.status === 'succeeded' && data.list.length === 0 && <p role="status">{t('logview.empty')}</p>}
+      {logs.status === 'succeeded' && data.list.length > 0 && (
+        <>
+          <p role="status" className="mb-1">
+            {t('logview.count', { count: data.count, page: data.page, pageCount: data.pageCount })}
+          </p>
+          <div
+            className="log-scroll border mb-2"
+            tabIndex={0}
+            role="region"
+            aria-label={t('logview.caption')}
+          >
+            <Table bordered size="sm" className="mb-0 small">
+              <caption className="visually-hidden">{t('logview.caption')}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('logview.columns.createdAt')}</th>
+                  <th scope="col">{t('logview.columns.source')}</th>
+                  <th scope="col">{t('logview.columns.level')}</th>
+                  <th scope="col">{t('logview.columns.type')}</th>
+                  <th scope="col">{t('logview.columns.loginId')}</th>
+                  <th scope="col">{t('logview.columns.actor')}</th>
+                  <th scope="col">{t('logview.columns.ip')}</th>
+                  <th scope="col">{t('logview.columns.details')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.list.map((r) => (
+                  <tr key={r.id} data-testid="log-row">
+                    <td className="text-nowrap">{r.createdAt}</td>
+                    <td>
+                      {SOURCES.includes(r.source as 'all')
+                        ? t(`logview.sources.${r.source as 'all'}`)
+                        : r.source}
+                    </td>
+                    <td>{r.level}</td>
+                    <td>{[r.type, r.module].filter(Boolean).join(' / ')}</td>
+                    <td>{r.loginId ?? ''}</td>
+                    <td>{actorLabel(r.actor)}</td>
+                    <td>{r.ip ?? ''}</td>
+                    <td className="text-break">
+                      {[r.location, r.path, r.details].filter(Boolean).join(' ')}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          </div>
+          <Pager
+            page={data.page}
+            pageCount={data.pageCount}
+            label={t('logview.pages')}
+            onPage={(p) => void dispatch(logSearchRequested({ page: p }))}
+          />
+        </>
+      )}
+    </div>
+  );
+}

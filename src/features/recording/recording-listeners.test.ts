@@ -1,0 +1,265 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setupStore } from '../../app/store';
+import { loginState } from '../../../tests/render';
+import { examPhaseChanged, testerStateChanged } from '../tester/tester-slice';
+import { loggedOut } from '../session/session-slice';
+import { examRecordingRequested, uploadRetryRequested } from './recording-slice';
+import { resetRecordingRuntime } from './recording-listeners';
+import type { RecordingStatus } from '../../media/recording/recording-session';
+
+const m = vi.hoisted(() => ({
+  startRecording: vi.fn(),
+  getRecordingCredentials: vi.fn(),
+  endRecording: vi.fn(),
+  recoverRecording: vi.fn(),
+  getTesterDetail: vi.fn(),
+  createRecordingSession: vi.fn(),
+  listMeta: vi.fn(),
+  stream: null as unknown,
+  onStatus: null as null | ((s: unknown) => void),
+}));
+
+vi.mock('../../api/recording', () => ({
+  startRecording: m.startRecording,
+  getRecordingCredentials: m.getRecordingCredentials,
+  endRecording: m.endRecording,
+  recoverRecording: m.recoverRecording,
+}));
+vi.mock('../../api/tester', () => ({ getTesterDetail: m.getTesterDetail }));
+vi.mock('../../media/recording/chunk-store', () => ({
+  openChunkStore: async () => ({
+    durable: true,
+    store: {
+      listMeta: m.listMeta,
+      persist: async () => true,
+      clear: vi.fn(),
+      putMeta: vi.fn(),
+      list: vi.fn(),
+    },
+  }),
+}));
+vi.mock('../../media/recording/recording-session', async (orig) => ({
+  ...(await orig<object>()),
+  createRecordingSession: m.createRecordingSession,
+}));
+vi.mock('../../media/stream-registry', () => ({
+  LOCAL_STREAM_ID: 'local',
+  getStream: () => m.stream,
+  onStreamChange: () => () => undefined,
+}));
+
+const CREDS = {
+  recordId: 41,
+  segment: 1,
+  mimeType: 'video/webm;codecs=vp9,opus',
+  accessKeyId: 'AK',
+  secretAccessKey: 'SK',
+  sessionToken: 'ST',
+  expiration: '2099-01-01T00:00:00Z',
+  bucket: 'recordings',
+  key: 'recordings/7/41-1.webm',
+  uploadId: 'U1',
+  interval: 15,
+  region: 'ap-northeast-1',
+  endpoint: 'http://127.0.0.1/s3',
+  partSize: 262144,
+};
+
+function fakeStream(video = true, audio = true) {
+  const t = (kind: string) => ({ kind, readyState: 'live' });
+  return {
+    getVideoTracks: () => (video ? [t('video')] : []),
+    getAudioTracks: () => (audio ? [t('audio')] : []),
+  };
+}
+
+function fakeSession(over: Record<string, unknown> = {}) {
+  return {
+    start: vi.fn(async () => ({ mimeType: CREDS.mimeType, resumed: false, segment: 0, timesliceMs: 15000 })),
+    stop: vi.fn(async () => [{ PartNumber: 1, ETag: '"e1"' }]),
+    retryUpload: vi.fn(),
+    pending: () => ({ unsent: false, bytes: 0, parts: 0, recording: true }),
+    status: vi.fn(),
+    complete: vi.fn(async () => undefined),
+    dispose: vi.fn(async () => undefined),
+    ...over,
+  };
+}
+
+function status(over: Partial<RecordingStatus>): RecordingStatus {
+  return {
+    state: 'recording',
+    recording: true,
+    partsDone: 0,
+    partsTotal: 0,
+    bytesPending: 0,
+    mimeType: null,
+    ...over,
+  };
+}
+
+function store(isRecord = 1) {
+  const s = setupStore(loginState(1));
+  m.getTesterDetail.mockResolvedValue({ startupParameters: { is_record: isRecord, is_voice_recording: 1 } });
+  return s;
+}
+
+const flush = () => new Promise((r) => setTimeout(r, 0));
+async function until(fn: () => boolean) {
+  for (let i = 0; i < 100 && !fn(); i++) await flush();
+  expect(fn()).toBe(true);
+}
+
+beforeEach(() => {
+  resetRecordingRuntime();
+  vi.clearAllMocks();
+  m.stream = fakeStream();
+  m.listMeta.mockResolvedValue([]);
+  m.startRecording.mockResolvedValue(CREDS);
+  m.endRecording.mockResolvedValue({ record_id: 41, completed: true });
+});
+afterEach(() => resetRecordingRuntime());
+
+describe('recording listeners', () => {
+  it('starts when the exam starts with isRecord 1, and completes at the end', async () => {
+    const session = fakeSession();
+    m.createRecordingSession.mockImplementation((opts: { onStatus(s: unknown): void }) => {
+      m.onStatus = opts.onStatus;
+      return session;
+    });
+    const s = store();
+    s.dispatch(examPhaseChanged('examing'));
+    await until(() => s.getState().recording.phase === 'recording');
+    expect(m.startRecording).toHaveBeenCalledWith('video/webm', undefined);
+    expect(session.start).toHaveBeenCalledWith(
+      expect.objectContaining({
+        voiceRecording: true,
+        credentials: expect.objectContaining({ uploadId: 'U1' }),
+      }),
+    );
+    expect(s.getState().recording.recordId).toBe(41);
+
+    m.onStatus?.(status({ partsDone: 2, partsTotal: 3, bytesPending: 10 }));
+    expect(s.getState().recording.counts).toEqual({ partsDone: 2, partsTotal: 3, bytesPending: 10 });
+
+    s.dispatch(examPhaseChanged('finishing'));
+    await until(() => s.getState().recording.phase === 'done');
+    expect(session.stop).toHaveBeenCalledTimes(1);
+    expect(m.endRecording).toHaveBeenCalledWith(41, [{ PartNumber: 1, ETag: '"e1"' }]);
+    expect(session.complete).toHaveBeenCalled();
+    // A later finish signal does nothing more.
+    s.dispatch(testerStateChanged(7));
+    await flush();
+    expect(session.stop).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not record when the sitting has isRecord 0', async () => {
+    const s = store(0);
+    s.dispatch(examRecordingRequested());
+    await flush();
+    await flush();
+    expect(m.startRecording).not.toHaveBeenCalled();
+    expect(s.getState().recording.phase).toBe('idle');
+  });
+
+  it('camera unavailable: allow false, startFailed and the error alert', async () => {
+    m.stream = fakeStream(false, true);
+    const s = store();
+    s.dispatch(examRecordingRequested());
+    await until(() => s.getState().recording.phase === 'error');
+    expect(s.getState().recording.allow).toBe(false);
+    expect(s.getState().recording.errorKey).toBe('recording:startFailed');
+    expect(s.getState().layout.modals[0]).toMatchObject({
+      messageKey: 'recording:startFailed',
+      alertType: 'error',
+    });
+    expect(m.startRecording).not.toHaveBeenCalled();
+  });
+
+  it('recorder cannot start: 録画開始に失敗しました。 alert, session disposed', async () => {
+    const { RecordingError } = await import('../../media/recording/recorder');
+    const session = fakeSession({
+      start: vi.fn(async () => {
+        throw new RecordingError('recording:startFailed');
+      }),
+    });
+    m.createRecordingSession.mockReturnValue(session);
+    const s = store();
+    s.dispatch(examPhaseChanged('examing'));
+    await until(() => s.getState().recording.phase === 'error');
+    expect(s.getState().layout.modals[0]).toMatchObject({ messageKey: 'recording:startFailed' });
+    expect(session.dispose).toHaveBeenCalled();
+  });
+
+  it('logout disposes the session and keeps the data', async () => {
+    const session = fakeSession();
+    m.createRecordingSession.mockReturnValue(session);
+    const s = store();
+    s.dispatch(examPhaseChanged('examing'));
+    await until(() => s.getState().recording.phase === 'recording');
+    s.dispatch(loggedOut());
+    await until(() => session.dispose.mock.calls.length === 1);
+    expect(session.complete).not.toHaveBeenCalled();
+    expect(s.getState().recording.phase).toBe('idle');
+  });
+
+  it('drives the upload counter while sending after stop and retries after a give-up', async () => {
+    const { UploadGiveUpError } = await import('../../media/recording/retry-policy');
+    let reject = true;
+    const session = fakeSession({
+      stop: vi.fn(async () => {
+        if (reject) {
+          reject = false;
+          throw new UploadGiveUpError('network-exhausted', 'network');
+        }
+        return [{ PartNumber: 1, ETag: '"e1"' }];
+      }),
+    });
+    m.createRecordingSession.mockImplementation((opts: { onStatus(s: unknown): void }) => {
+      m.onStatus = opts.onStatus;
+      return session;
+    });
+    const s = store();
+    s.dispatch(examPhaseChanged('examing'));
+    await until(() => s.getState().recording.phase === 'recording');
+    s.dispatch(examPhaseChanged('finishing'));
+    m.onStatus?.(
+      status({ state: 'uploading', recording: false, partsDone: 1, partsTotal: 3, bytesPending: 99 }),
+    );
+    expect(s.getState().layout.uploadingCount).toBe(1);
+    await until(() => s.getState().recording.errorKey === 'recording:uploadFailed');
+    expect(s.getState().recording.errorReason).toBe('network-exhausted');
+    s.dispatch(uploadRetryRequested());
+    await until(() => s.getState().recording.phase === 'done');
+    expect(session.retryUpload).toHaveBeenCalled();
+    expect(s.getState().layout.uploadingCount).toBe(0);
+  });
+
+  it('after a reload: resumes the stored recording and starts segment n + 1', async () => {
+    const meta = {
+      recordingKey: 'recordings/recordings/7/40-2.webm?uploadId=U0',
+      bucket: 'recordings',
+      key: 'recordings/7/40-2.webm',
+      uploadId: 'U0',
+      partSize: 262144,
+      mimeType: 'video/webm',
+      lastSegment: 0,
+      finished: true,
+      parts: [],
+    };
+    m.listMeta.mockResolvedValue([meta]);
+    m.recoverRecording.mockResolvedValue({
+      recordId: 40,
+      segment: 2,
+      completed: true,
+      parts: [],
+      credentials: null,
+    });
+    m.createRecordingSession.mockReturnValue(fakeSession());
+    const s = store();
+    s.dispatch(examPhaseChanged('examing'));
+    await until(() => s.getState().recording.phase === 'recording');
+    expect(m.recoverRecording).toHaveBeenCalledWith(40);
+    expect(m.startRecording).toHaveBeenCalledWith('video/webm', 3);
+  });
+});

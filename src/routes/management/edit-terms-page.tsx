@@ -1,0 +1,16 @@
+import type { FeatureDef } from '../../app/features';
+import { examineesFeature } from '../../features/examinees/examinees-feature';
+import { managementFeature } from '../../features/management/management-feature';
+import { EditTermsView } from '../../features/management/components/edit-terms-view';
+import { ManagementShell } from './management-shell';
+
+/** /edit-terms: the terms of use, privacy policy, inquiry and examining-notes templates (issue #7). */
+export default function EditTermsPage() {
+  return (
+    <ManagementShell page="editTerms">
+      <EditTermsView />
+    </ManagementShell>
+  );
+}
+
+export const features: readonly FeatureDef[] = [examineesFeature, managementFeature];
