@@ -193,6 +193,19 @@ test('tester journey: env-setting → identity check → exam → exam end, publ
   // Identity: the examinee asks, the checker accepts through the API.
   const ident = new TesterIdentificationPage(page);
   await ident.requestCheck();
+  // A checker accepts someone it is connected to: the examinee is matched (state 2) once its next poll
+  // reports the channel open.
+  await expect
+    .poll(
+      async () => {
+        const r = await request.get(`/api/v1/tester/detail.php?tester_id=${matching.tester_id}`, {
+          headers: { Authorization: `Bearer ${checkerToken}` },
+        });
+        return ((await r.json()) as { result?: { status?: number } }).result?.status ?? 0;
+      },
+      { timeout: 30_000 },
+    )
+    .toBeGreaterThanOrEqual(2);
   const accepted = await request.post('/api/v1/tester/status.php', {
     data: { tester_id: matching.tester_id, status: 3 },
     headers: { Authorization: `Bearer ${checkerToken}` },

@@ -130,14 +130,15 @@ describe('tester/detail.php', () => {
     expect(d.group).toBe('DEMO');
     expect(d.status).toBe(1);
     expect(d.login_at).not.toBeNull();
-    expect(d.startup_parameters).toMatchObject({ is_proctor: 0, memo: '' });
+    // The sitting carries the demo tester URL's start-up parameters (bound at login).
+    expect(d.startup_parameters).toMatchObject({ is_proctor: 1, memo: '' });
     expect(d.markings).toEqual([]);
     expect(d.marking_total_score).toBe(0);
     expect(d.testers).toEqual([
       expect.objectContaining({
         tester_id: ids.tester01,
         login_id: 'tester01',
-        startup_parameters: { is_proctor: 0 },
+        startup_parameters: { is_proctor: 1 },
       }),
     ]);
     for (const k of [

@@ -1,6 +1,6 @@
 import { call } from './client';
 import { LOG_DETAILS_MAX, truncate } from '../lib/logger';
-import { format } from 'date-fns';
+import { formatLocalDateTime } from '../lib/dates';
 
 /** Sends one client log entry to log_receive (spec §7). Never throws: a failure (a 500 included) is ignored. */
 export async function sendClientLog(e: {
@@ -19,7 +19,7 @@ export async function sendClientLog(e: {
         module: e.module,
         location: window.location.href.slice(0, 2048),
         details: truncate(e.details, LOG_DETAILS_MAX),
-        timestamp: format(new Date(), 'yyyy-MM-dd HH:mm:ss'),
+        timestamp: formatLocalDateTime(new Date()),
         tag1: e.tag1 ?? '',
       },
     });

@@ -296,6 +296,12 @@ describe('step 6: routing', () => {
     });
   });
 
+  it('a path matching no route stays, so the router shows the 404 page (spec §2)', async () => {
+    expect(await runStartupChecks(storeWith({}), config(), fakeEnv({ path: '/no/such/page' }))).toEqual({
+      kind: 'stay',
+    });
+  });
+
   it('a protected page without a login goes to /login', async () => {
     expect(await runStartupChecks(storeWith({}), config(), fakeEnv({ path: '/env-setting' }))).toEqual({
       kind: 'navigate',

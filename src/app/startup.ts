@@ -2,7 +2,8 @@ import type { AppStore } from './store';
 import type { RuntimeConfig } from '../lib/runtime-config';
 import { logger } from '../lib/logger';
 import { FIRST_PAGE, OPEN_PAGES, UndefinedActorError, isActor, type Actor } from './permissions';
-import { href } from '../routes/paths';
+import { href, paths } from '../routes/paths';
+import { matchPath } from 'react-router-dom';
 import {
   startupChecksPassed,
   startupChecksStarted,
@@ -169,6 +170,8 @@ async function route(store: AppStore, env: StartupEnv): Promise<StartupOutcome> 
   }
 
   if (path !== '/' && path !== login && isOpenPath(path)) return { kind: 'stay' };
+  // spec §2: a path matching no route shows the 404 page, logged in or not.
+  if (path !== '/' && !isKnownPath(path)) return { kind: 'stay' };
 
   if (params.actor === 1 && params.loginId !== '') {
     const result = await store.dispatch(
@@ -179,6 +182,11 @@ async function route(store: AppStore, env: StartupEnv): Promise<StartupOutcome> 
     logger.error('startup', 'JT start-up login failed', result.payload ?? result.error.message);
   }
   return target(login, params.actor === 1 ? 1 : null);
+}
+
+/** Whether `path` matches one of the routes of spec §2 (a trailing slash tolerated). */
+function isKnownPath(path: string): boolean {
+  return Object.values(paths).some((def) => matchPath({ path: def.path, caseSensitive: false }, path) !== null);
 }
 
 /** Whether `path` is one of the open pages of spec §6 other than login (`/alerting/{id}` included). */

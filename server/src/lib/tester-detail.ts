@@ -13,14 +13,14 @@ import { iso, startupInt, startupOf, startupText, type SittingRow, type TesterUs
 // Never echo credentials a start-up URL may carry (JT start-up password, access tokens, keys).
 const SECRET_KEY_RE = /password|token|secret|access_?key|session/i;
 
-/** The sitting's start-up parameters for display: secrets removed, is_proctor and memo always present. */
+/** The sitting's start-up parameters for display: secrets removed, is_proctor (default on, as matching assumes) and memo always present. */
 export function publicStartup(s: SittingRow & { memo?: string }): TesterDetail['startup_parameters'] {
   const p = startupOf(s);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(p)) if (!SECRET_KEY_RE.test(k)) out[k] = v;
   return {
     ...out,
-    is_proctor: startupInt(p, 'is_proctor', 0),
+    is_proctor: startupInt(p, 'is_proctor', 1),
     memo: startupText(p, 'memo') || (s.memo ?? ''),
   };
 }
@@ -261,6 +261,6 @@ async function loadRelatedTesters(db: Db, tester: TesterUser): Promise<TesterDet
     exam_name: r.exam_name ?? '',
     status: r.status ?? 0,
     login_id: r.login_id,
-    startup_parameters: { is_proctor: startupInt(startupOf(r), 'is_proctor', 0) },
+    startup_parameters: { is_proctor: startupInt(startupOf(r), 'is_proctor', 1) },
   }));
 }

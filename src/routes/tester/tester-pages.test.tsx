@@ -284,13 +284,13 @@ describe('/identification-ai (PRE00003, AI)', () => {
 });
 
 describe('/examining (PRE00004)', () => {
-  it('shows the notes, the monitoring label, recording not available; login waits for the agreement', async () => {
+  it('shows the notes, the monitoring label, recording not started yet; login waits for the agreement', async () => {
     render(<ExaminingPage />);
     expect(await screen.findByText('受験上の注意本文')).toBeInTheDocument();
     expect(screen.getByTestId('monitoring-label')).toHaveTextContent(
       '監視中です。この画面を閉じないでください。',
     );
-    expect(screen.getByTestId('recording-state')).toHaveTextContent('録画：利用できません');
+    expect(screen.getByTestId('recording-state')).toHaveTextContent('録画していません');
     expect(screen.getByTestId('exam-login')).toBeDisabled();
     await userEvent.click(screen.getByLabelText('受験上の注意を確認し、同意します'));
     expect(screen.getByTestId('exam-login')).toBeEnabled();
