@@ -10,6 +10,7 @@ import { readStartupParams } from '../features/startup/startup-params';
 import { startupParamsLoaded } from '../features/startup/startup-slice';
 import { runStartupChecks, applyStartupOutcome } from './startup';
 import { sendClientLog } from '../api/logs';
+import { syncServerClock } from '../features/startup/server-clock';
 
 /**
  * Start-up, in order: store, saved session, start-up parameters, language, router, then the start-up
@@ -28,5 +29,7 @@ export async function bootstrapApp(config: RuntimeConfig) {
   setNavigator((to, opts) => void router.navigate(to, opts));
   const outcome = await runStartupChecks(store, config);
   await applyStartupOutcome(outcome, router);
+  // Not awaited: the first page does not wait for the server clock.
+  void syncServerClock(store.dispatch);
   return { store, router };
 }

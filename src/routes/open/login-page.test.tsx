@@ -94,6 +94,8 @@ describe('LoginPage', () => {
       preloadedState: {
         startup: {
           status: 'done',
+          serverTime: null,
+          clockOffsetMs: 0,
           params: { ...defaults(), passwordUrl: 'https://help.example.com/pw' },
         },
       },

@@ -17,7 +17,14 @@ const template = (id: number, body: string, footer = '') => ({
 });
 
 function startup(params: Partial<ReturnType<typeof defaultStartupParams>>): Partial<RootState> {
-  return { startup: { status: 'done', params: { ...defaultStartupParams(), ...params } } };
+  return {
+    startup: {
+      status: 'done',
+      serverTime: null,
+      clockOffsetMs: 0,
+      params: { ...defaultStartupParams(), ...params },
+    },
+  };
 }
 
 describe('terms, privacy and inquiry pages', () => {

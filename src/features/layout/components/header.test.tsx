@@ -32,7 +32,12 @@ function renderWithTesterSlice(testerState: number) {
 function renderHeader(opts: { actor?: Actor; page: PageId | null; disabled?: boolean; target?: string }) {
   const preloaded: Partial<RootState> = {
     ...(opts.actor ? loginState(opts.actor) : {}),
-    startup: { params: { ...defaultStartupParams(), target: opts.target ?? '' }, status: 'done' },
+    startup: {
+      params: { ...defaultStartupParams(), target: opts.target ?? '' },
+      status: 'done',
+      serverTime: null,
+      clockOffsetMs: 0,
+    },
     layout: {
       visible: true,
       headerLogoutDisabled: opts.disabled ?? false,
