@@ -28,7 +28,8 @@ if (want('unit')) {
   // The AI tests (server/test/ai) make their fixtures with these at run time.
   ensureDebianPackages({
     ffmpeg: 'ffmpeg',
-    convert: 'imagemagick',
+    // /usr/bin/convert, not just any convert on PATH: some machines have a PNG-only stand-in in /usr/local/bin.
+    '/usr/bin/convert': 'imagemagick',
     'espeak-ng': 'espeak-ng',
     sox: 'sox',
     '/usr/lib/python3/dist-packages/skimage/data/astronaut.png': 'python3-skimage',
