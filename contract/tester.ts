@@ -136,6 +136,10 @@ export const TesterDetail = Type.Object({
   startup_parameters: DetailStartupParameters,
   head_shot_uri: Nullable(Type.String()),
   id_card_uri: Nullable(Type.String()),
+  /** When the head shot was last stored (tests.head_shot_at); null without one. */
+  head_shot_updated_at: Timestamp,
+  /** When the ID card image was last stored (tests.id_card_at); null without one. */
+  id_card_updated_at: Timestamp,
   marking_summaries: Type.Array(MarkingSummary),
   marking_total_score: Type.Integer(),
   markings: Type.Array(Marking),

@@ -1,9 +1,19 @@
 import { expect, test } from '@playwright/test';
-import { ApiExaminee } from './pages/monitoring-examinee';
+import { AdminApi, RealExaminee } from './pages/monitoring-examinee';
 import { MonitoringConsolePage } from './pages/monitoring-console';
+import { expectNoAxeViolations } from './helpers';
 
-// The checker journey of issue #4. checker02 and tester08/tester09 are used by no other spec. The examinee
-// pages (issue #3) are not built yet, so the examinees are driven through their API plus a fake-media MASTER page.
+// The checker journey of issue #4, with the examinees on the REAL examinee pages (issue #3): tester08 and
+// tester11 (each in its own browser context, fake media) and checker02 on /monitoring. No other spec uses them.
+//
+// Assignment race: any active checker that polled recently gets waiting examinees (least loaded first), and
+// other specs' checkers (checker01 in tester-journey / recording / foundation) poll while this spec runs with
+// 2 workers. So only for the short window in which tester08/tester11 start transmitting, every other checker
+// is deactivated (tester/monitor_activate as sysadmin01; their previous activation is restored right after);
+// the window opens only once nobody else is waiting, so another spec's examinee is not pulled onto checker02.
+// Once both are matched to checker02, checker02 itself is deactivated (it keeps its matchings but gets no
+// further examinees) until the end of the test. Serial mode alone would not help: it orders tests within a file,
+// not across the two workers.
 test.describe('checker monitoring console', () => {
   test.skip(!!process.env.E2E_NO_NETNS, 'WebRTC needs the loopback-only network namespace');
 
@@ -12,30 +22,51 @@ test.describe('checker monitoring console', () => {
     playwright,
     baseURL,
   }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(300_000);
+    const adminRequest = await playwright.request.newContext({ baseURL });
+    const admin = new AdminApi(adminRequest);
+    await admin.login();
+    const monitors = await admin.monitors();
+    const checker02 = monitors.find((m) => m.login_id === 'checker02')!;
+    const others = monitors.filter((m) => m.login_id !== 'checker02');
+    const restoreOthers = async () => {
+      for (const m of others) await admin.setActivation(m.monitor_id, m.activation).catch(() => undefined);
+    };
+    await admin.setActivation(checker02.monitor_id, true);
+
     const checkerContext = await browser.newContext();
     const checkerPage = await checkerContext.newPage();
     await MonitoringConsolePage.hookPeerConnections(checkerPage);
     const console_ = new MonitoringConsolePage(checkerPage);
-    await console_.login('checker02');
-
-    const examineeContext = await browser.newContext({ permissions: ['camera', 'microphone'] });
-    const api1 = await playwright.request.newContext({ baseURL });
-    const api2 = await playwright.request.newContext({ baseURL });
-    const a = new ApiExaminee(api1, 'tester08');
-    const b = new ApiExaminee(api2, 'tester09');
+    const a = new RealExaminee('tester08');
+    const b = new RealExaminee('tester11');
     try {
-      await a.login();
-      await b.login();
-      await a.publish(examineeContext, baseURL!);
-      await b.publish(examineeContext, baseURL!);
+      await console_.login('checker02');
+      await a.openToEnvSetting(browser);
+      await b.openToEnvSetting(browser);
 
-      // Both panes appear with their video decoding.
-      for (const e of [a, b]) {
-        await expect(console_.pane(e.testerId)).toBeVisible({ timeout: 30_000 });
-        await expect(console_.pane(e.testerId).getByTestId('pane-login-id')).toHaveText(e.loginId);
-        await expect.poll(() => console_.videoWidth(e.testerId), { timeout: 30_000 }).toBeGreaterThan(0);
-        await expect(console_.pane(e.testerId).getByTestId('pane-connection')).toHaveAttribute(
+      // The assignment window (see above).
+      await expect
+        .poll(() => admin.waiting(), { timeout: 30_000, intervals: [1000] })
+        .toEqual([])
+        .catch(() => undefined);
+      for (const m of others) await admin.setActivation(m.monitor_id, false);
+      try {
+        await a.startTransmission();
+        await b.startTransmission();
+        for (const e of [a, b]) await expect(console_.paneOf(e.loginId)).toBeVisible({ timeout: 30_000 });
+      } finally {
+        await restoreOthers();
+      }
+      await admin.setActivation(checker02.monitor_id, false);
+
+      const idA = await console_.testerIdOf(a.loginId);
+      const idB = await console_.testerIdOf(b.loginId);
+
+      // Both panes show their own examinee's video, decoding.
+      for (const id of [idA, idB]) {
+        await expect.poll(() => console_.videoWidth(id), { timeout: 30_000 }).toBeGreaterThan(0);
+        await expect(console_.pane(id).getByTestId('pane-connection')).toHaveAttribute(
           'data-connection',
           'live',
         );
@@ -43,47 +74,47 @@ test.describe('checker monitoring console', () => {
       const f0 = await console_.framesDecoded();
       await expect.poll(() => console_.framesDecoded(), { timeout: 10_000 }).toBeGreaterThan(f0 + 10);
 
-      // Identity: accept one, reject the other; both examinees receive the result.
-      await a.authenticating();
-      await b.authenticating();
-      await console_.decide(a.testerId, '承認');
-      await console_.decide(b.testerId, '否認');
-      await expect.poll(async () => (await a.messages()).some((m) => m.message === 'ACCEPTED')).toBe(true);
-      await expect.poll(async () => (await b.messages()).some((m) => m.message === 'REJECTED')).toBe(true);
-      await expect(console_.pane(a.testerId).getByTestId('pane-auth-state')).toHaveText('本人確認済み');
+      // Accessibility of the console with two live panes.
+      await expectNoAxeViolations(checkerPage);
 
-      // Marking with notification: the examinee gets the alert.
-      await console_.saveMarking(a.testerId, true);
-      await expect
-        .poll(async () => (await a.messages()).some((m) => m.message.startsWith('MARKING_ALERT:')))
-        .toBe(true);
-
-      // Chat both ways.
-      await console_.chat(a.testerId, 'カメラの位置を直してください');
-      await expect
-        .poll(async () => (await a.messages()).some((m) => m.message === 'カメラの位置を直してください'))
-        .toBe(true);
-      await a.post('わかりました');
-      await expect(console_.pane(a.testerId).getByTestId('chat-list')).toContainText('わかりました', {
-        timeout: 10_000,
+      // Chat both ways (the examinee's chat is on the identification page).
+      await console_.chat(idA, 'カメラの位置を直してください');
+      await expect(a.chatItems()).toContainText('カメラの位置を直してください', { timeout: 15_000 });
+      await a.sendChat('わかりました');
+      await expect(console_.pane(idA).getByTestId('chat-list')).toContainText('わかりました', {
+        timeout: 15_000,
       });
 
-      // Kick-out: the examinee gets KICK_OUT and the pane goes away.
-      await console_.kickOut(b.testerId);
-      await expect.poll(async () => (await b.messages()).some((m) => m.message === 'KICK_OUT')).toBe(true);
-      await expect(console_.pane(b.testerId)).toBeHidden({ timeout: 15_000 });
-      await b.stop();
+      // Identity: both ask; accept one, reject the other; both examinee pages show the result.
+      await a.requestCheck();
+      await b.requestCheck();
+      await expect(console_.pane(idA)).toHaveAttribute('data-auth', 'authenticating', { timeout: 15_000 });
+      await expect(console_.pane(idB)).toHaveAttribute('data-auth', 'authenticating', { timeout: 15_000 });
+      await console_.decide(idA, '承認');
+      await console_.decide(idB, '否認');
+      await expect(a.page).toHaveURL(/\/examining$/, { timeout: 20_000 });
+      await expect(b.identificationState()).toHaveAttribute('data-state', 'rejected', { timeout: 20_000 });
+      await expect(console_.pane(idA).getByTestId('pane-auth-state')).toHaveText('本人確認済み');
 
-      // The examinee announces BEFORE_CLOSE and closes its window: the pane goes away after the delay.
-      await a.closeWindow();
-      await expect(console_.pane(a.testerId)).toBeHidden({ timeout: 60_000 });
+      // Marking with notification: the examinee sees the alert.
+      await console_.saveMarking(idA, true);
+      await expect(a.alert()).toContainText('監視者からの通知', { timeout: 20_000 });
+
+      // Kick-out: the examinee's page shows the forced-exit text and the pane goes away.
+      await console_.kickOut(idB);
+      await expect(b.page.getByTestId('exit-notice')).toContainText('強制的に退出', { timeout: 20_000 });
+      await expect(console_.pane(idB)).toBeHidden({ timeout: 30_000 });
+
+      // The examinee closes its window: the pane goes away after the viewer loses it.
+      await a.close();
+      await expect(console_.pane(idA)).toBeHidden({ timeout: 90_000 });
     } finally {
-      await a.stop().catch(() => undefined);
-      await b.stop().catch(() => undefined);
-      await examineeContext.close();
+      await restoreOthers();
+      await admin.setActivation(checker02.monitor_id, checker02.activation).catch(() => undefined);
+      await a.close();
+      await b.close();
       await checkerContext.close();
-      await api1.dispose();
-      await api2.dispose();
+      await adminRequest.dispose();
     }
   });
 });

@@ -32,6 +32,19 @@ export class MonitoringConsolePage {
     return this.page.getByTestId(`monitor-pane-${testerId}`);
   }
 
+  /** The pane showing the examinee with this login id. */
+  paneOf(loginId: string): Locator {
+    return this.page
+      .locator('[data-testid^="monitor-pane-"]')
+      .filter({ has: this.page.getByTestId('pane-login-id').getByText(loginId, { exact: true }) });
+  }
+
+  /** The tester id of the pane showing `loginId`. */
+  async testerIdOf(loginId: string): Promise<number> {
+    const tid = await this.paneOf(loginId).getAttribute('data-testid');
+    return Number(tid!.replace('monitor-pane-', ''));
+  }
+
   /** videoWidth of the pane's <video>. */
   videoWidth(testerId: number): Promise<number> {
     return this.pane(testerId)
@@ -69,9 +82,9 @@ export class MonitoringConsolePage {
     await modal.getByLabel('不正の種類').selectOption({ index: 1 });
     await modal.getByLabel(notify ? '通知する' : '通知しない').check();
     await modal.getByRole('button', { name: '保存' }).click();
-    const alert = this.page.locator('#global-alert');
+    const alert = this.page.locator('.modal-dialog[id^="global-alert"]');
     await expect(alert).toContainText('監視情報を保存');
-    await alert.getByRole('button').click();
+    await alert.getByRole('button').last().click();
   }
 
   async chat(testerId: number, text: string): Promise<void> {
@@ -82,6 +95,9 @@ export class MonitoringConsolePage {
 
   async kickOut(testerId: number): Promise<void> {
     await this.pane(testerId).getByRole('button', { name: '強制退出' }).click();
-    await this.page.locator('#global-confirm').getByRole('button', { name: 'OK' }).click();
+    await this.page
+      .locator('.modal-dialog[id^="global-confirm"]')
+      .getByRole('button', { name: 'OK' })
+      .click();
   }
 }

@@ -160,6 +160,21 @@ describe('tester/detail.php', () => {
     expect(envelope(other).code).toBe('forbidden');
   });
 
+  it('gives the ID card and head shot update times', async () => {
+    await get('tester12', '/tester/detail.php');
+    await s.db.query(
+      `UPDATE tests SET id_card_key = 'k/id.png', id_card_at = '2026-01-02T03:04:05Z',
+                        head_shot_key = 'k/h.png', head_shot_at = '2026-01-02T03:00:00Z'
+        WHERE user_id = $1`,
+      [ids.tester12],
+    );
+    const d = envelope<TesterDetail>(await get('tester12', '/tester/detail.php')).result;
+    expect([d.id_card_updated_at, d.head_shot_updated_at]).toEqual([
+      '2026-01-02T03:04:05.000Z',
+      '2026-01-02T03:00:00.000Z',
+    ]);
+  });
+
   it('hides start-up secrets and keeps the rest', async () => {
     await setStartup('tester11', {
       is_proctor: 1,

@@ -206,6 +206,9 @@ export interface ExamineeSummary {
   status: number;
   headShotUrl: string | null;
   idCardUrl: string | null;
+  /** When the head shot / ID card image was last stored (null when unknown or none). */
+  headShotUpdatedAt: string | null;
+  idCardUpdatedAt: string | null;
 }
 
 /** GET tester/detail for a matched examinee (its current sitting). */
@@ -218,6 +221,8 @@ export async function getExamineeSummary(testerId: number): Promise<ExamineeSumm
     status: r.status,
     headShotUrl: r.head_shot_uri,
     idCardUrl: r.id_card_uri,
+    headShotUpdatedAt: r.head_shot_updated_at ?? null,
+    idCardUpdatedAt: r.id_card_updated_at ?? null,
   };
 }
 

@@ -173,6 +173,7 @@ interface DetailTestRow extends SittingRow {
   ai_total_score: number;
   memo: string;
   group_code: string | null;
+  id_card_at: Date | string | null;
 }
 
 /** The Tester detail entity (spec §3) of one sitting. */
@@ -220,6 +221,8 @@ export async function buildTesterDetail(db: Db, tester: TesterUser, testId: numb
     startup_parameters: publicStartup(t),
     head_shot_uri: signedImageUrl(t.head_shot_key),
     id_card_uri: signedImageUrl(t.id_card_key),
+    head_shot_updated_at: t.head_shot_key ? iso(t.head_shot_at) : null,
+    id_card_updated_at: t.id_card_key ? iso(t.id_card_at) : null,
     marking_summaries: summariseMarkings(markings),
     marking_total_score: markings.reduce((s, m) => s + m.score, 0),
     markings,

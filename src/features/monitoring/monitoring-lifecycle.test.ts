@@ -5,12 +5,19 @@ import type * as CheckerApi from '../../api/checker';
 import { loginState } from '../../../tests/render';
 import { BEFORE_CLOSE_DELAY_FACTOR, decideOnViewerState, stillSameMatching } from './monitoring-lifecycle';
 import { chatReceived, matchingsPolled, monitoringStarted, selectPane, type Pane } from './monitoring-slice';
-import { viewerStateChanged } from './monitoring-viewers';
+import {
+  CREDENTIAL_REFRESH_MARGIN_MS,
+  connectPaneViewer,
+  rememberPaneCredentials,
+  stopAllPaneViewers,
+  viewerStateChanged,
+} from './monitoring-viewers';
 
 const api = vi.hoisted(() => ({
   deleteCheckerMatching: vi.fn((..._a: unknown[]) => Promise.resolve(true)),
   getExamineeMessages: vi.fn((..._a: unknown[]) => Promise.resolve([])),
   pollCheckerMatchings: vi.fn((..._a: unknown[]) => new Promise<never>(() => undefined)),
+  reconnectViewerChannel: vi.fn((..._a: unknown[]) => Promise.resolve(null)),
 }));
 
 vi.mock('../../api/checker', async (orig) => ({
@@ -18,6 +25,7 @@ vi.mock('../../api/checker', async (orig) => ({
   deleteCheckerMatching: api.deleteCheckerMatching,
   getExamineeMessages: api.getExamineeMessages,
   pollCheckerMatchings: api.pollCheckerMatchings,
+  reconnectViewerChannel: api.reconnectViewerChannel,
   getExamineeSummary: () => new Promise(() => undefined),
   getHeadShot: () => new Promise(() => undefined),
   getMonitorActivations: () => Promise.resolve([]),
@@ -93,6 +101,34 @@ describe('viewer lifecycle listener', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(api.deleteCheckerMatching).toHaveBeenCalledWith(11, 111);
     expect(selectPane(store.getState(), 11)).toBeUndefined();
+  });
+
+  it("reports the failed channel to matching.php (tester_id + channel_status 'failed')", async () => {
+    const store = started();
+    api.pollCheckerMatchings.mockClear();
+    store.dispatch(viewerStateChanged({ testerId: 11, monitorId: 111, state: 'failed' }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(api.pollCheckerMatchings).toHaveBeenCalledWith({ testerId: 11, channelStatus: 'failed' });
+  });
+
+  it('refreshes the viewer credentials through kvs_reconnect shortly before they expire', async () => {
+    const store = started();
+    const channel = {
+      region: 'r',
+      accessKeyId: 'a',
+      secretAccessKey: 's',
+      sessionToken: 't',
+      channelName: 'c',
+      endpoint: null,
+      expiration: new Date(Date.now() + CREDENTIAL_REFRESH_MARGIN_MS + 60_000).toISOString(),
+    };
+    void connectPaneViewer(store, 11, 111, channel);
+    rememberPaneCredentials(11, channel);
+    await vi.advanceTimersByTimeAsync(59_000);
+    expect(api.reconnectViewerChannel).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(api.reconnectViewerChannel).toHaveBeenCalledWith(11);
+    stopAllPaneViewers();
   });
 
   it('after BEFORE_CLOSE waits 4 × matchingTimeout, then deletes the same matching', async () => {

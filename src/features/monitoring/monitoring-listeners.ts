@@ -33,7 +33,10 @@ import {
 } from './monitoring-slice';
 import {
   connectPaneViewer,
+  forgetPaneCredentials,
   isPaneViewerActive,
+  rememberPaneCredentials,
+  reportViewerFailed,
   stopAllPaneViewers,
   stopPaneViewer,
   viewerStartFailed,
@@ -60,8 +63,10 @@ export async function pollAndReconcile(store: Store, report?: ViewerReport): Pro
   if (!selectMonitoringRunning(store.getState())) return;
   store.dispatch(matchingsPolled({ ...r, at: Date.now() }));
   for (const [testerId, monitorId] of before) {
-    if (!r.matchings.some((m) => m.testerId === testerId && m.monitorId === monitorId))
+    if (!r.matchings.some((m) => m.testerId === testerId && m.monitorId === monitorId)) {
       stopPaneViewer(testerId);
+      if (!r.matchings.some((m) => m.testerId === testerId)) forgetPaneCredentials(testerId);
+    }
   }
   for (const m of r.matchings) {
     const isNew = before.get(m.testerId) !== m.monitorId;
@@ -70,6 +75,7 @@ export async function pollAndReconcile(store: Store, report?: ViewerReport): Pro
       void pollMessages(store, m.testerId);
     }
     if (!m.channel) continue;
+    rememberPaneCredentials(m.testerId, m.channel);
     const pane = selectPane(store.getState(), m.testerId);
     if (!isNew && m.matchingCommand === 1) {
       // The examinee reset its channel: reconnect with a fresh client id.
@@ -96,9 +102,11 @@ export async function loadExaminee(store: Store, testerId: number): Promise<void
       examineeLoaded({
         testerId,
         name: detail.name,
-        headShot: { url: headShot.url ?? detail.headShotUrl, updatedAt: headShot.updatedAt },
-        // The detail gives no time for the ID card (see the report: the server keeps id_card_at).
-        idCard: { url: detail.idCardUrl, updatedAt: null },
+        headShot: {
+          url: headShot.url ?? detail.headShotUrl,
+          updatedAt: headShot.updatedAt ?? detail.headShotUpdatedAt,
+        },
+        idCard: { url: detail.idCardUrl, updatedAt: detail.idCardUpdatedAt },
       }),
     );
   } catch (e) {
@@ -210,6 +218,8 @@ export function addMonitoringListeners(startListening: AppStartListening): void 
         return;
       }
       if (state !== 'disconnected' && state !== 'failed' && state !== 'closed') return;
+      // spec §3: the checker reports a failed channel for the examinee.
+      if (state === 'failed') void reportViewerFailed(testerId);
       // A BEFORE_CLOSE may have been posted just before the examinee's window closed: read it first.
       await pollMessages(store, testerId);
       const s = api.getState();
@@ -236,6 +246,7 @@ export function addMonitoringListeners(startListening: AppStartListening): void 
     effect: async (action, api) => {
       // spec §4: signaling start-up is retried 3 times, then the matching is deleted.
       const { testerId, monitorId } = action.payload;
+      void reportViewerFailed(testerId);
       await deletePaneMatching({ dispatch: api.dispatch, getState: api.getState }, testerId, monitorId);
     },
   });

@@ -8,6 +8,7 @@ import type { Matching } from '../../../../contract/matching';
 import { MonitoringConsole } from './monitoring-console';
 import { ModalHost } from '../../layout/components/modal-host';
 import { paneConnectionChanged } from '../monitoring-slice';
+import { formatDateTime } from '../monitoring-format';
 
 const viewerMock = vi.hoisted(() => ({
   calls: [] as { onStateChange: (s: string) => void; onStream: (s: MediaStream) => void }[],
@@ -166,6 +167,35 @@ describe('MonitoringConsole', () => {
     // Live started the elapsed clock.
     expect(within(screen.getByTestId('monitor-pane-11')).getByTestId('pane-elapsed')).toHaveTextContent(
       /00:00:0\d/,
+    );
+  });
+
+  it("shows the ID card's and head shot's update times from tester/detail", async () => {
+    server.use(
+      http.get('*/api/v1/tester/detail.php', ({ request }) => {
+        const id = Number(new URL(request.url).searchParams.get('tester_id'));
+        return HttpResponse.json({
+          status: 200,
+          message: 'OK',
+          result: {
+            tester_id: id,
+            test_id: 200 + id,
+            name: `受験者${id}`,
+            status: 2,
+            head_shot_uri: '/img/h.png',
+            id_card_uri: '/img/id.png',
+            head_shot_updated_at: '2026-01-02T03:00:00.000Z',
+            id_card_updated_at: '2026-01-02T03:04:05.000Z',
+          },
+        });
+      }),
+    );
+    await renderConsole();
+    const pane = screen.getByTestId('monitor-pane-11');
+    const expected = formatDateTime('2026-01-02T03:04:05.000Z');
+    await waitFor(() => expect(within(pane).getByTestId('id-card')).toHaveTextContent(expected));
+    expect(within(pane).getByTestId('head-shot')).toHaveTextContent(
+      formatDateTime('2026-01-02T03:00:00.000Z'),
     );
   });
 

@@ -107,8 +107,9 @@ export const PaneChat = memo(function PaneChat({ testerId, name }: { testerId: n
         </div>
       </Form>
 
-      <ul
-        className="list-unstyled border rounded p-1 mb-0 overflow-auto"
+      {/* The log region wraps the list: role="log" on the <ul> itself would take away its list semantics. */}
+      <div
+        className="border rounded p-1 overflow-auto"
         style={{ height: MESSAGE_LIST_HEIGHT }}
         role="log"
         aria-live="polite"
@@ -116,11 +117,13 @@ export const PaneChat = memo(function PaneChat({ testerId, name }: { testerId: n
         tabIndex={0}
         data-testid="chat-list"
       >
-        {items.length === 0 && <li className="text-body-secondary small">{t('chat.empty')}</li>}
-        {items.map((m) => (
-          <ChatLine key={m.id} item={m} />
-        ))}
-      </ul>
+        <ul className="list-unstyled mb-0">
+          {items.length === 0 && <li className="text-body-secondary small">{t('chat.empty')}</li>}
+          {items.map((m) => (
+            <ChatLine key={m.id} item={m} />
+          ))}
+        </ul>
+      </div>
     </section>
   );
 });

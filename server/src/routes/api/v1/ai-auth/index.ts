@@ -285,7 +285,9 @@ export default async function aiAuthRoutes(app: App): Promise<void> {
           await tx.query(
             `UPDATE tests SET status = 3, head_shot_key = coalesce($2, head_shot_key),
                     head_shot_at = CASE WHEN $2::text IS NULL THEN head_shot_at ELSE now() END,
-                    id_card_key = coalesce($3, id_card_key), ai_namematch = coalesce($4, ai_namematch),
+                    id_card_key = coalesce($3, id_card_key),
+                    id_card_at = CASE WHEN $3::text IS NULL THEN id_card_at ELSE now() END,
+                    ai_namematch = coalesce($4, ai_namematch),
                     authenticated_at = CASE WHEN $5 THEN now() ELSE authenticated_at END, updated_at = now()
               WHERE id = $1`,
             [s.id, faceKey, idKey, nameMatch, status === AI_AUTH_STATUS.passed],
@@ -314,6 +316,12 @@ export default async function aiAuthRoutes(app: App): Promise<void> {
       } else if (ok && kind === 'face') {
         await tx.query(
           `UPDATE tests SET head_shot_key = $2, head_shot_at = now(), updated_at = now() WHERE id = $1`,
+          [s.id, key],
+        );
+      } else if (ok && kind === 'id_card') {
+        // The checker's pane and the examinee detail show the ID card with its last-updated time (spec §3).
+        await tx.query(
+          `UPDATE tests SET id_card_key = $2, id_card_at = now(), updated_at = now() WHERE id = $1`,
           [s.id, key],
         );
       }
