@@ -7,7 +7,7 @@ import {
 import { SigV4RequestSigner } from 'amazon-kinesis-video-streams-webrtc';
 import { LoginPage } from './pages/login-page';
 import { TesterEnvSettingPage, TesterExaminingPage, TesterIdentificationPage } from './pages/tester-pages';
-import { expectBodyId } from './helpers';
+import { expectBodyId, expectNoAxeViolations } from './helpers';
 
 const TESTER = 'tester03';
 const CHECKER = 'checker01';
@@ -165,12 +165,13 @@ test('tester journey: env-setting → identity check → exam → exam end, publ
   await page.goto('/s/demo-tester');
   await expect(page).toHaveURL(/\/login$/);
   await new LoginPage(page).login(TESTER);
-  await expect(page).toHaveURL(/\/env-setting$/);
+  await expect(page).toHaveURL(/\/env-setting$/, { timeout: 30_000 });
 
   // Env setting: devices, popup, terms; Next starts transmission.
   const env = new TesterEnvSettingPage(page);
   await env.expectReady();
   await expect(page.getByTestId('audio-level')).toHaveAttribute('aria-valuenow', /\d+/);
+  await expectNoAxeViolations(page);
   await env.agreeAndNext();
   await expect(page).toHaveURL(/\/identification$/);
 
@@ -192,6 +193,8 @@ test('tester journey: env-setting → identity check → exam → exam end, publ
 
   // Identity: the examinee asks, the checker accepts through the API.
   const ident = new TesterIdentificationPage(page);
+  await expect(page.getByTestId('idcard-item')).toBeVisible();
+  await expectNoAxeViolations(page);
   await ident.requestCheck();
   // A checker accepts someone it is connected to: the examinee is matched (state 2) once its next poll
   // reports the channel open.
@@ -214,6 +217,8 @@ test('tester journey: env-setting → identity check → exam → exam end, publ
   await expect(page).toHaveURL(/\/examining$/, { timeout: 20_000 });
   await expectBodyId(page, 'PRE00004');
   await expect(page.getByTestId('monitoring-label')).toBeVisible();
+  await expect(page.getByTestId('exam-notes')).toBeVisible();
+  await expectNoAxeViolations(page);
 
   // Kicking the master's socket reconnects it, and video flows again to a new viewer session.
   if (webrtc) {

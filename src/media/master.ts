@@ -199,6 +199,9 @@ export async function startMaster(opts: MasterOptions): Promise<MasterHandle> {
     });
     const emitter = client as Emitting;
     emitter.on('open', () => onOpen?.());
+    // GO_AWAY: the SDK (2.x) surfaces no event for it — its message handler only dispatches SDP_OFFER,
+    // SDP_ANSWER, ICE_CANDIDATE and STATUS_RESPONSE and drops other types. The service closes the socket
+    // right after GO_AWAY, so the 'close' handler below (reopen with fresh credentials) covers it.
     emitter.on('close', onClose);
     emitter.on('error', () => undefined);
     emitter.on('sdpOffer', onSdpOffer);

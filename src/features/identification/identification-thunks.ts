@@ -26,7 +26,7 @@ import {
   testerStateChanged,
   type AiFixedText,
 } from '../tester/tester-slice';
-import { getTesterDetail } from '../../api/tester';
+import { getTesterDetail, postHeadShot } from '../../api/tester';
 import {
   aiAttemptAnswered,
   aiErrorOccurred,
@@ -78,11 +78,28 @@ export const identificationEntered = (): Thunk => async (dispatch) => {
   dispatch(testerPageEntered());
 };
 
+/**
+ * Sends a head-shot still (JPEG from the camera) with tester/head_shot so the checker sees it beside the
+ * live video; returns whether it was stored. A missing frame or a failed upload does not block the check.
+ */
+export async function uploadHeadShot(): Promise<boolean> {
+  try {
+    const still = await captureStill();
+    if (!still) return false;
+    await postHeadShot(still.image, still.contentType);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** "Ready": the examinee placed the ID card and asks the monitor to check (AUTHENTICATING). */
 export const authenticationRequested = (): Thunk => async (dispatch, getState) => {
   const testerId = getState().tester.testerId;
   if (testerId === null) return;
   dispatch(monitorCheckSending());
+  // The checker judges the examinee against a head shot: upload a still first (best effort).
+  await uploadHeadShot();
   try {
     await postMessage({
       testerId,

@@ -9,10 +9,14 @@ export const loginRequested = createAsyncThunk<
   LoginInfo,
   { loginId: string; password: string },
   { rejectValue: SerializedApiError }
->('session/loginRequested', async ({ loginId, password }, { dispatch, rejectWithValue }) => {
+>('session/loginRequested', async ({ loginId, password }, { dispatch, getState, rejectWithValue }) => {
   dispatch(loginStarted());
   try {
-    const r = await authApi.login(loginId, password);
+    // The short URL the start-up came through (its parameters are bound to a tester's sitting).
+    const urlKey = (getState() as { startup?: { params?: { urlKey?: string } } }).startup?.params?.urlKey;
+    const r = urlKey
+      ? await authApi.login(loginId, password, urlKey)
+      : await authApi.login(loginId, password);
     const info: LoginInfo = { ...r, actor: assertActor(r.actor) };
     dispatch(loggedIn(info));
     return info;

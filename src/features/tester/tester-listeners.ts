@@ -15,9 +15,10 @@ import {
   messagePollStopped,
   messagesSeen,
   testerExitRequested,
+  testerExited,
   testerPageEntered,
 } from './tester-slice';
-import { examWindowClosed } from './exam-window';
+import { closeExamWindow, examWindowClosed, stopUnloadWarning } from './exam-window';
 import {
   ensureLive,
   examInterrupted,
@@ -155,6 +156,10 @@ export function addTesterListeners(startListening: AppStartListening): void {
       const monitoring = ['opening', 'examing', 'interrupted'].includes(before.examPhase);
       if (action.payload?.reasonKey === 'errors:sessionExpired' && monitoring) {
         api.dispatch(authErrorOccurred());
+        api.dispatch(testerExited({ exit: 'monitoringEnded', messageKey: 'examining:errors.authError' }));
+        api.dispatch(messagePollStopped());
+        stopUnloadWarning();
+        closeExamWindow();
         stopWakeLock();
         await alertModal(api.dispatch, { type: 'error', messageKey: 'examining:errors.authError' });
       }

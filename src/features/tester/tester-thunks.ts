@@ -5,6 +5,8 @@ import { isApiError, NETWORK_ERROR_STATUS } from '../../api/api-error';
 import * as testerApi from '../../api/tester';
 import type { TesterDetail } from '../../api/tester';
 import { acquireLocalMedia } from '../../media/devices';
+import { getMessages, postMessage } from '../../api/messages';
+import { MESSAGE_COMMANDS, parseCommand } from '../../../contract/messages';
 import { checkPopupAllowed } from '../../platform/popup-check';
 import { logoutRequested } from '../session/session-thunks';
 import { loggedOut } from '../session/session-slice';
@@ -64,9 +66,54 @@ export function stopWakeLock(): void {
 
 function num(v: unknown): number | null {
   if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (typeof v === 'string' && /^-?\d+$/.test(v.trim())) return Number(v);
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v === 'string') {
+    const t = v.trim().toLowerCase();
+    if (/^-?\d+$/.test(t)) return Number(t);
+    if (t === 'true') return 1;
+    if (t === 'false') return 0;
+  }
   return null;
 }
+
+/** Spec §4 "before close": how long a planned close waits for the checker's BEFORE_CLOSE_OK. */
+export const BEFORE_CLOSE_WAIT_MS = 2000;
+/** How often the answer is looked for while waiting. */
+export const BEFORE_CLOSE_POLL_MS = 250;
+
+/**
+ * Tells the checker that the coming disconnect is planned (spec §3 marker BEFORE_CLOSE: the checker
+ * console then deletes the matching only after a delay) and waits at most {@link BEFORE_CLOSE_WAIT_MS}
+ * for BEFORE_CLOSE_OK. Never throws: the close goes on without an answer.
+ */
+export const announceBeforeClose = (): Thunk<boolean> => async (_dispatch, getState) => {
+  const s = getState();
+  const testerId = s.tester.testerId;
+  if (testerId === null || s.session.status !== 'loggedIn') return false;
+  const messageType: 1 | 3 = s.tester.testerState >= TESTER_STATE.identificated ? 3 : 1;
+  const deadline = Date.now() + BEFORE_CLOSE_WAIT_MS;
+  const left = () => deadline - Date.now();
+  const within = <T>(p: Promise<T>) =>
+    Promise.race([p, new Promise<null>((r) => setTimeout(() => r(null), Math.max(0, left())))]);
+  try {
+    const posted = await within(
+      postMessage({ testerId, messageType, message: MESSAGE_COMMANDS.beforeClose, kind: 'command' }),
+    );
+    const since = posted?.id ?? s.tester.lastMessageId;
+    while (left() > 0) {
+      const msgs = await within(getMessages(testerId, since));
+      const answered = (msgs ?? []).some(
+        (m) => m.kind === 'command' && parseCommand(m.message).command === MESSAGE_COMMANDS.beforeCloseOk,
+      );
+      if (answered) return true;
+      if (left() <= 0) break;
+      await new Promise((r) => setTimeout(r, Math.min(BEFORE_CLOSE_POLL_MS, Math.max(0, left()))));
+    }
+  } catch {
+    // A failed announcement does not hold the close up.
+  }
+  return false;
+};
 
 /** A start-up flag of the sitting (server copy first, then the client's start-up parameters). */
 function flag(
@@ -292,6 +339,8 @@ export const examFinishRequested = (): Thunk => async (dispatch, getState) => {
   }
   dispatch(examPhaseChanged('finished'));
   stopUnloadWarning();
+  // Transmission stops as planned: the checker is told before the master closes.
+  await dispatch(announceBeforeClose());
   closeExamWindow();
   stopWakeLock();
   dispatch(messagePollStopped());
@@ -300,7 +349,8 @@ export const examFinishRequested = (): Thunk => async (dispatch, getState) => {
 };
 
 /**
- * Leaves the tester pages in the order of spec §4: end the session per the mode (nothing; kick-out
+ * Leaves the tester pages in the order of spec §4 (after announcing BEFORE_CLOSE to the checker, while
+ * the session still exists): end the session per the mode (nothing; kick-out
  * PUT_MYSELF / PUT_MYSELF_AI; or logout), stop the unload warning, run the pre-close handlers (stop
  * transmission and polls, close the exam window, release the wake lock), then navigate: a JT start-up
  * window goes to /close, otherwise the original start-up URL is loaded again.
@@ -311,6 +361,8 @@ export const exitRequested =
     const s = getState();
     const isJt = s.startup.params.loginId !== '';
     const raw = s.startup.params.rawStartupUrl;
+    // A planned close: tell the checker first (needs the session, so before it ends).
+    await dispatch(announceBeforeClose());
     if (mode === 'kickOutMyself' || mode === 'kickOutMyselfAi') {
       try {
         await testerApi.kickOut(mode === 'kickOutMyself' ? 'PUT_MYSELF' : 'PUT_MYSELF_AI');

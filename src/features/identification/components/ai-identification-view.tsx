@@ -97,6 +97,7 @@ export function AiIdentificationView() {
                     size="lg"
                     style={TOUCH}
                     onClick={() => void dispatch(aiRetakeRequested())}
+                    data-testid="ai-retake"
                   >
                     {t('ai.retake')}
                   </Button>

@@ -87,7 +87,7 @@ export function ExaminingView() {
             {text(tester.examErrorKey)}
           </p>
         )}
-        {tester.authError && <p className="text-danger">{t('errors.authError')}</p>}
+        {tester.authError && tester.exit === 'none' && <p className="text-danger">{t('errors.authError')}</p>}
       </div>
 
       {!removed && !inExam && (

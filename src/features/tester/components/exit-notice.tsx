@@ -7,6 +7,8 @@ import { TOUCH } from './touch';
 
 /**
  * After a kick-out (spec §4): the examinee was forcibly removed; log out, or (a JT start-up) close the page.
+ * After any other exit (recording time exceeded, authentication error) the session has already ended: a
+ * close action leaves per the exit modes (a JT start-up goes to /close, else the start-up URL reloads).
  */
 export function ExitNotice() {
   const { t } = useTranslation('tester');
@@ -38,6 +40,16 @@ export function ExitNotice() {
             </Button>
           )}
         </div>
+      )}
+      {exit !== 'kickedOut' && (
+        <Button
+          variant="outline-secondary"
+          style={TOUCH}
+          onClick={() => dispatch(testerExitRequested({ mode: 'none' }))}
+          data-testid="exit-close"
+        >
+          {t('exit.close')}
+        </Button>
       )}
     </div>
   );

@@ -1,0 +1,326 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { KvsChannel, MasterCallbacks } from './master-types';
+
+/** Fakes of the SDK modules master.ts imports dynamically, and of RTCPeerConnection. */
+const fake = vi.hoisted(() => {
+  type Fn = (...args: unknown[]) => void;
+  class FakeSignalingClient {
+    static instances: FakeSignalingClient[] = [];
+    /** How the next opens go: 'open' succeeds, 'close' fails (the socket closes while opening). */
+    static outcomes: ('open' | 'close')[] = [];
+    handlers = new Map<string, Fn[]>();
+    sentAnswers: { sdp: unknown; to: string }[] = [];
+    sentCandidates: { candidate: unknown; to: string }[] = [];
+    closed = 0;
+    constructor(readonly config: Record<string, unknown>) {
+      FakeSignalingClient.instances.push(this);
+    }
+    on(event: string, fn: Fn) {
+      this.handlers.set(event, [...(this.handlers.get(event) ?? []), fn]);
+      return this;
+    }
+    removeAllListeners() {
+      this.handlers.clear();
+      return this;
+    }
+    emit(event: string, ...args: unknown[]) {
+      (this.handlers.get(event) ?? []).forEach((h) => h(...args));
+    }
+    open() {
+      const outcome = FakeSignalingClient.outcomes.shift() ?? 'open';
+      queueMicrotask(() => this.emit(outcome));
+    }
+    close() {
+      this.closed += 1;
+      queueMicrotask(() => this.emit('close'));
+    }
+    sendSdpAnswer(sdp: unknown, to: string) {
+      this.sentAnswers.push({ sdp, to });
+    }
+    sendIceCandidate(candidate: unknown, to: string) {
+      this.sentCandidates.push({ candidate, to });
+    }
+    resetIceCandidateState() {}
+  }
+  class Cmd {
+    constructor(readonly input: Record<string, unknown>) {}
+  }
+  class DescribeSignalingChannelCommand extends Cmd {}
+  class GetSignalingChannelEndpointCommand extends Cmd {}
+  class GetIceServerConfigCommand extends Cmd {}
+  const controlCalls: { region: unknown; credentials: unknown }[] = [];
+  class KinesisVideoClient {
+    constructor(readonly config: { region: unknown; credentials: unknown }) {
+      controlCalls.push(config);
+    }
+    async send(cmd: Cmd) {
+      if (cmd instanceof DescribeSignalingChannelCommand)
+        return { ChannelInfo: { ChannelARN: `arn:${String(cmd.input.ChannelName)}` } };
+      return {
+        ResourceEndpointList: [
+          { Protocol: 'WSS', ResourceEndpoint: 'ws://127.0.0.1/kvs-ws' },
+          { Protocol: 'HTTPS', ResourceEndpoint: 'http://127.0.0.1/kvs' },
+        ],
+      };
+    }
+  }
+  class KinesisVideoSignalingClient {
+    async send() {
+      return { IceServerList: [{ Uris: ['turn:turn.example:443'], Username: 'u', Password: 'p' }] };
+    }
+  }
+  const peers: FakePc[] = [];
+  class FakePc {
+    onicecandidate: ((e: { candidate: unknown }) => void) | null = null;
+    onconnectionstatechange: (() => void) | null = null;
+    connectionState = 'new';
+    localDescription: unknown = null;
+    remote: unknown = null;
+    added: unknown[] = [];
+    tracks: unknown[] = [];
+    closed = false;
+    constructor(readonly config: unknown) {
+      peers.push(this);
+    }
+    addTrack(t: unknown) {
+      this.tracks.push(t);
+    }
+    async setRemoteDescription(d: unknown) {
+      this.remote = d;
+    }
+    async createAnswer() {
+      return { type: 'answer', sdp: 'answer-sdp' };
+    }
+    async setLocalDescription(d: unknown) {
+      this.localDescription = d;
+    }
+    async addIceCandidate(c: unknown) {
+      this.added.push(c);
+    }
+    close() {
+      this.closed = true;
+    }
+  }
+  return {
+    FakeSignalingClient,
+    KinesisVideoClient,
+    KinesisVideoSignalingClient,
+    DescribeSignalingChannelCommand,
+    GetSignalingChannelEndpointCommand,
+    GetIceServerConfigCommand,
+    FakePc,
+    peers,
+    controlCalls,
+    signerCreds: [] as (() => Promise<unknown>)[],
+  };
+});
+
+vi.mock('amazon-kinesis-video-streams-webrtc', () => ({
+  SignalingClient: fake.FakeSignalingClient,
+  Role: { MASTER: 'MASTER', VIEWER: 'VIEWER' },
+}));
+vi.mock('@aws-sdk/client-kinesis-video', () => ({
+  KinesisVideoClient: fake.KinesisVideoClient,
+  DescribeSignalingChannelCommand: fake.DescribeSignalingChannelCommand,
+  GetSignalingChannelEndpointCommand: fake.GetSignalingChannelEndpointCommand,
+}));
+vi.mock('@aws-sdk/client-kinesis-video-signaling', () => ({
+  KinesisVideoSignalingClient: fake.KinesisVideoSignalingClient,
+  GetIceServerConfigCommand: fake.GetIceServerConfigCommand,
+}));
+vi.mock('./kvs-signer', () => ({
+  createKvsRequestSigner: (_region: string, creds: () => Promise<unknown>) => {
+    fake.signerCreds.push(creds);
+    return { getSignedURL: vi.fn() };
+  },
+}));
+vi.mock('./stream-registry', () => ({
+  getStream: () => ({ getTracks: () => ['video-track', 'audio-track'] }),
+}));
+
+import { clearEndpointCache, startMaster } from './master';
+
+const channel = (over: Partial<KvsChannel> = {}): KvsChannel => ({
+  region: 'ap-northeast-1',
+  accessKeyId: 'AK1',
+  secretAccessKey: 'SK1',
+  sessionToken: 'ST1',
+  channelName: 'exam-7',
+  endpoint: 'http://127.0.0.1/kvs',
+  expiration: '2099-01-01T00:00:00Z',
+  ...over,
+});
+
+function callbacks(): MasterCallbacks & {
+  statuses: string[];
+  viewers: string[][];
+  lost: string[];
+} {
+  const statuses: string[] = [];
+  const viewers: string[][] = [];
+  const lost: string[] = [];
+  return {
+    statuses,
+    viewers,
+    lost,
+    onStatus: (s) => statuses.push(s),
+    onViewers: (v) => viewers.push(v),
+    onLost: (r) => lost.push(r),
+  };
+}
+
+const flush = async () => {
+  for (let i = 0; i < 10; i += 1) await Promise.resolve();
+};
+
+beforeEach(() => {
+  fake.FakeSignalingClient.instances.length = 0;
+  fake.FakeSignalingClient.outcomes = [];
+  fake.peers.length = 0;
+  fake.controlCalls.length = 0;
+  fake.signerCreds.length = 0;
+  clearEndpointCache();
+  vi.stubGlobal('RTCPeerConnection', fake.FakePc);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+describe('startMaster (mocked SDK)', () => {
+  it('opens signaling as MASTER with the channel ARN, the WSS endpoint and ICE servers from GetIceServerConfig', async () => {
+    const cb = callbacks();
+    const m = await startMaster({
+      channel: channel(),
+      streamId: 'local',
+      refreshCredentials: async () => null,
+      callbacks: cb,
+      retryDelayMs: 0,
+    });
+    const sc = fake.FakeSignalingClient.instances[0]!;
+    expect(sc.config).toMatchObject({
+      role: 'MASTER',
+      channelARN: 'arn:exam-7',
+      channelEndpoint: 'ws://127.0.0.1/kvs-ws',
+      region: 'ap-northeast-1',
+    });
+    expect(cb.statuses).toEqual(['connecting', 'live']);
+    expect(m.stats()).toEqual({ status: 'live', viewers: 0, peers: {} });
+    await m.stop(100);
+    expect(cb.statuses.at(-1)).toBe('stopped');
+  });
+
+  it('answers each viewer offer with one peer per clientId and trickles ICE both ways', async () => {
+    const cb = callbacks();
+    const m = await startMaster({
+      channel: channel(),
+      streamId: 'local',
+      refreshCredentials: async () => null,
+      callbacks: cb,
+    });
+    const sc = fake.FakeSignalingClient.instances[0]!;
+    sc.emit('sdpOffer', { type: 'offer', sdp: 'offer-a' }, 'viewer-a');
+    sc.emit('iceCandidate', { candidate: 'cand-a1' }, 'viewer-a');
+    sc.emit('sdpOffer', { type: 'offer', sdp: 'offer-b' }, 'viewer-b');
+    await flush();
+    expect(fake.peers).toHaveLength(2);
+    const [a, b] = fake.peers;
+    expect(a!.config).toEqual({
+      iceServers: [{ urls: ['turn:turn.example:443'], username: 'u', credential: 'p' }],
+    });
+    expect(a!.tracks).toEqual(['video-track', 'audio-track']);
+    expect(a!.remote).toEqual({ type: 'offer', sdp: 'offer-a' });
+    // A candidate that arrived before the remote description was applied after it.
+    expect(a!.added).toEqual([{ candidate: 'cand-a1' }]);
+    expect(b!.added).toEqual([]);
+    expect(sc.sentAnswers.map((x) => x.to)).toEqual(['viewer-a', 'viewer-b']);
+    // Local candidates go to the viewer that owns the peer.
+    b!.onicecandidate?.({ candidate: { candidate: 'local-b' } });
+    b!.onicecandidate?.({ candidate: null });
+    expect(sc.sentCandidates).toEqual([{ candidate: { candidate: 'local-b' }, to: 'viewer-b' }]);
+    expect(m.stats().viewers).toBe(2);
+    expect(cb.viewers.at(-1)).toEqual(['viewer-a', 'viewer-b']);
+
+    // The same viewer offering again replaces its peer (one peer per clientId).
+    sc.emit('sdpOffer', { type: 'offer', sdp: 'offer-a2' }, 'viewer-a');
+    await flush();
+    expect(a!.closed).toBe(true);
+    expect(fake.peers).toHaveLength(3);
+    expect(m.stats().viewers).toBe(2);
+
+    // A failed peer is dropped.
+    b!.connectionState = 'failed';
+    b!.onconnectionstatechange?.();
+    expect(m.stats().viewers).toBe(1);
+    await m.stop(100);
+    expect(fake.peers[2]!.closed).toBe(true);
+  });
+
+  it('reopens with fresh credentials after the service closes the socket (idle, GO_AWAY, kick)', async () => {
+    const cb = callbacks();
+    const refresh = vi.fn(async () => channel({ accessKeyId: 'AK2', sessionToken: 'ST2' }));
+    const m = await startMaster({
+      channel: channel(),
+      streamId: 'local',
+      refreshCredentials: refresh,
+      callbacks: cb,
+      retryDelayMs: 0,
+    });
+    const sc = fake.FakeSignalingClient.instances[0]!;
+    expect(await fake.signerCreds[0]!()).toMatchObject({ accessKeyId: 'AK1' });
+    sc.emit('close');
+    await vi.waitFor(() => expect(cb.statuses.at(-1)).toBe('live'));
+    expect(cb.statuses).toEqual(['connecting', 'live', 'reconnecting', 'live']);
+    expect(refresh).toHaveBeenCalledTimes(1);
+    // The signer now signs with the fresh credentials.
+    expect(await fake.signerCreds[0]!()).toMatchObject({ accessKeyId: 'AK2', sessionToken: 'ST2' });
+    expect(cb.lost).toEqual([]);
+    await m.stop(100);
+  });
+
+  it('retries start-up 3 times, then rejects and reports lost', async () => {
+    fake.FakeSignalingClient.outcomes = ['close', 'close', 'close'];
+    const cb = callbacks();
+    await expect(
+      startMaster({
+        channel: channel(),
+        streamId: 'local',
+        refreshCredentials: async () => null,
+        callbacks: cb,
+        retryDelayMs: 0,
+      }),
+    ).rejects.toThrow(/closed while opening/);
+    expect(fake.FakeSignalingClient.outcomes).toEqual([]);
+    expect(cb.statuses).toEqual(['connecting', 'lost']);
+  });
+
+  it('succeeds on the third attempt', async () => {
+    fake.FakeSignalingClient.outcomes = ['close', 'close', 'open'];
+    const cb = callbacks();
+    const m = await startMaster({
+      channel: channel(),
+      streamId: 'local',
+      refreshCredentials: async () => null,
+      callbacks: cb,
+      retryDelayMs: 0,
+    });
+    expect(cb.statuses.at(-1)).toBe('live');
+    await m.stop(100);
+  });
+
+  it('a reconnect that fails every attempt reports lost (the caller deletes the matching)', async () => {
+    const cb = callbacks();
+    const m = await startMaster({
+      channel: channel(),
+      streamId: 'local',
+      refreshCredentials: async () => null,
+      callbacks: cb,
+      retryDelayMs: 0,
+    });
+    fake.FakeSignalingClient.outcomes = ['close', 'close', 'close'];
+    await m.reconnect();
+    expect(cb.statuses.at(-1)).toBe('lost');
+    expect(cb.lost).toHaveLength(1);
+    await m.stop(100);
+  });
+});
