@@ -19,6 +19,9 @@ const TOOLS: Record<string, string> = {
 };
 
 function has(cmd: string): boolean {
+  // ImageMagick itself, not any `convert` on PATH: some machines carry a PNG-only stand-in in /usr/local/bin
+  // that hands calls on to /usr/bin/convert only once ImageMagick is installed.
+  if (cmd === 'convert') return existsSync('/usr/bin/convert');
   return spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 }
 

@@ -98,7 +98,7 @@ export interface FrameResult {
 /**
  * Per-frame conditions (ai-feasibility.md §5, §6.5): people_num — more than one face; other_person — a
  * well-posed face whose best cosine to the registered head shot is below the threshold; eye_rot — the
- * examinee's face turned beyond the yaw/pitch limits, or no face at all (a ~45° profile is often not
+ * examinee's face turned beyond the yaw/pitch limits or eyes looking sideways (iris offset), or no face at all (a ~45° profile is often not
  * detected, so "no face" must count as looking away).
  */
 export function frameSamples(
@@ -142,7 +142,10 @@ export function frameSamples(
     const m = me as DetectedFace | undefined;
     if (!m) out.eye_rot.push({ ...base, hit: true, confidence: 0.6 });
     else {
-      const turned = Math.abs(m.yaw) > s.maxYaw || Math.abs(m.pitch) > s.maxPitch;
+      const turned =
+        Math.abs(m.yaw) > s.maxYaw ||
+        Math.abs(m.pitch) > s.maxPitch ||
+        (m.gaze !== null && m.gaze !== undefined && m.gaze > s.maxGaze);
       out.eye_rot.push({ ...base, hit: turned, confidence: turned ? m.score : 0 });
     }
   }

@@ -70,3 +70,41 @@ export function measureGrey(px: Uint8Array, w: number, h: number): ImageQuality 
 export function degrees(rad: number): number {
   return Math.round((rad * 1800) / Math.PI) / 10;
 }
+
+/** Face-mesh points of the eye corners (MediaPipe numbering, as Human returns them) and the iris centres. */
+const EYES: readonly [number, number][] = [
+  [33, 133],
+  [362, 263],
+];
+const IRIS_CENTRES = [468, 473] as const;
+const MIN_EYE_PX = 12;
+
+/**
+ * How far the eyes look sideways: for each eye, the distance of the iris centre from the midpoint of the eye
+ * corners along the corner-to-corner axis, as a fraction of the eye's width (0 = centred, about 0.5 = in
+ * the corner), averaged over both eyes; null without iris points (the mesh has 478 points with the iris
+ * model) or when an eye is narrower than 12 px. Only the size is used: Human returns one eye's iris mirrored, so per-eye signs disagree.
+ * Measured on astronaut.png with the irises moved inside the eye aperture: about 0.04 looking at the camera,
+ * 0.13–0.23 with the irises moved by 30 % of the eye width (the detector pulls them towards the centre).
+ */
+export function irisOffset(mesh: readonly (readonly number[])[] | undefined): number | null {
+  if (!mesh || mesh.length < 478) return null;
+  let sum = 0;
+  for (const [a, b] of EYES) {
+    const A = mesh[a]!;
+    const B = mesh[b]!;
+    const mx = (A[0]! + B[0]!) / 2;
+    const my = (A[1]! + B[1]!) / 2;
+    const dx = B[0]! - A[0]!;
+    const dy = B[1]! - A[1]!;
+    const len2 = dx * dx + dy * dy;
+    // Below ~12 px of eye width the iris points are guesses: no gaze then.
+    if (len2 < MIN_EYE_PX * MIN_EYE_PX) return null;
+    // The iris nearest to this eye's midpoint (index conventions differ between model versions).
+    const iris = IRIS_CENTRES.map((i) => mesh[i]!).reduce((p, q) =>
+      Math.hypot(p[0]! - mx, p[1]! - my) <= Math.hypot(q[0]! - mx, q[1]! - my) ? p : q,
+    );
+    sum += Math.abs(((iris[0]! - mx) * dx + (iris[1]! - my) * dy) / len2);
+  }
+  return Math.round((sum / EYES.length) * 1000) / 1000;
+}

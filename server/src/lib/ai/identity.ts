@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import type { Human } from '@vladmandic/human';
 import type { AiImage, FaceVerdict, IdCheckOptions, IdVerdict } from '../ai-provider';
-import { classifyCosine, cosine, degrees, imageQuality } from './face-math';
+import { classifyCosine, cosine, degrees, imageQuality, irisOffset } from './face-math';
 import { loadHuman, Ocr } from './models';
 import { isJapaneseName, nameMatchRate } from './name-match';
+import { PriorityLock } from './priority-lock';
 import type { AiSettings } from './settings';
 
 /** One face Human found, reduced to what the checks use (angles in degrees). */
@@ -15,29 +16,9 @@ export interface DetectedFace {
   pitch: number;
   gazeBearing: number;
   gazeStrength: number;
+  /** Sideways gaze: the irises' offset from the eye centres as a fraction of eye width ({@link irisOffset}). */
+  gaze?: number | null;
   embedding: number[] | null;
-}
-
-/**
- * A lock whose waiters with `high` priority go first: identity checks jump ahead of the frames of a running
- * analysis, because Human's `detect()` must not overlap (ai-feasibility.md §6.3).
- */
-class PriorityLock {
-  private busy = false;
-  private readonly high: (() => void)[] = [];
-  private readonly low: (() => void)[] = [];
-
-  async run<T>(priority: 'high' | 'low', fn: () => Promise<T>): Promise<T> {
-    if (this.busy) await new Promise<void>((r) => (priority === 'high' ? this.high : this.low).push(r));
-    this.busy = true;
-    try {
-      return await fn();
-    } finally {
-      const next = this.high.shift() ?? this.low.shift();
-      if (next) next();
-      else this.busy = false;
-    }
-  }
 }
 
 const MAX_SIDE = 1024;
@@ -90,6 +71,7 @@ export class IdentityEngine {
           pitch: degrees(f.rotation?.angle.pitch ?? 0),
           gazeBearing: degrees(f.rotation?.gaze.bearing ?? 0),
           gazeStrength: f.rotation?.gaze.strength ?? 0,
+          gaze: irisOffset(f.mesh as unknown as number[][]),
           embedding: f.embedding?.length ? Array.from(f.embedding) : null,
         }));
       } finally {

@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AiImage, AiProvider, FaceVerdict, IdCheckOptions, IdVerdict } from '../ai-provider';
@@ -43,7 +44,24 @@ export class AiWorkerPool {
   private closed = false;
   private readyWaiters: (() => void)[] = [];
 
-  constructor(private readonly opts: { size: number; log: PoolLog; env?: NodeJS.ProcessEnv }) {}
+  constructor(
+    private readonly opts: {
+      size: number;
+      log: PoolLog;
+      env?: NodeJS.ProcessEnv;
+      /** The worker module (default: ./worker); `.ts`/`.mts` modules run through tsx. Tests pass a fake. */
+      script?: string;
+      /** Delay before a dead worker is replaced (default 1 s, so a crash loop does not spin). */
+      restartDelayMs?: number;
+      /**
+       * An identity check not answered within this time (default 120 s, well above a cold start) fails, and
+       * its worker, presumed stuck, is killed and replaced, so an examinee's request never hangs.
+       */
+      identityTimeoutMs?: number;
+      /** Scheduling niceness of the workers (default 10: below the HTTP process). */
+      niceness?: number;
+    },
+  ) {}
 
   get size(): number {
     return this.opts.size;
@@ -62,14 +80,23 @@ export class AiWorkerPool {
   }
 
   private spawn(index: number): Slot {
-    const script = path.join(here, import.meta.url.endsWith('.ts') ? 'worker.ts' : 'worker.js');
+    const script =
+      this.opts.script ?? path.join(here, import.meta.url.endsWith('.ts') ? 'worker.ts' : 'worker.js');
     // The server runs TypeScript through tsx; the worker needs the same loader.
-    const execArgv = script.endsWith('.ts') ? ['--import', pathToFileURL(require.resolve('tsx')).href] : [];
+    const execArgv = /\.m?ts$/.test(script) ? ['--import', pathToFileURL(require.resolve('tsx')).href] : [];
     const child = fork(script, [], {
       execArgv,
       env: { ...process.env, ...this.opts.env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
+    // Model loading and analysis yield the CPU to the HTTP process (logins, matching) when cores are short.
+    if (child.pid !== undefined) {
+      try {
+        os.setPriority(child.pid, this.opts.niceness ?? 10);
+      } catch {
+        // Not permitted here: the worker keeps the default priority.
+      }
+    }
     const slot: Slot = { child, ready: false, rss: 0, pending: new Map(), analysing: 0 };
     child.on('message', (m: WorkerResponse) => {
       if (m.type === 'ready') {
@@ -100,7 +127,7 @@ export class AiWorkerPool {
       this.opts.log.warn({ worker: index, code, signal }, 'AI worker exited; restarting');
       setTimeout(() => {
         if (!this.closed) this.slots[index] = this.spawn(index);
-      }, 1000).unref();
+      }, this.opts.restartDelayMs ?? 1000).unref();
     });
     return slot;
   }
@@ -122,16 +149,27 @@ export class AiWorkerPool {
 
   /** An identity check on the least busy worker (a ready one when possible). */
   identity(call: WorkerCall): Promise<unknown> {
-    const alive = this.slots.filter((s) => s.child.connected);
+    const alive = this.slots.filter((s) => usable(s));
     if (!alive.length) return Promise.reject(new Error('no AI worker'));
     const load = (s: Slot) => (s.ready ? 0 : 1000) + s.pending.size - s.analysing * 0.5;
     const slot = alive.reduce((a, b) => (load(b) < load(a) ? b : a));
-    return this.send(slot, call, 'identity');
+    const timeoutMs = this.opts.identityTimeoutMs ?? 120_000;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        this.opts.log.error({ pid: slot.child.pid, timeoutMs }, 'AI worker did not answer; killing it');
+        reject(new Error(`AI worker did not answer within ${timeoutMs} ms`));
+        slot.ready = false;
+        slot.child.kill('SIGKILL');
+      }, timeoutMs);
+      timer.unref();
+    });
+    return Promise.race([this.send(slot, call, 'identity'), timedOut]).finally(() => clearTimeout(timer));
   }
 
   /** How many more analyses can start now (one per worker). */
   freeAnalysisSlots(): number {
-    return this.slots.filter((s) => s.child.connected && s.analysing === 0).length;
+    return this.slots.filter((s) => usable(s) && s.analysing === 0).length;
   }
 
   /** Runs one recording analysis on a worker without one. */
@@ -139,7 +177,7 @@ export class AiWorkerPool {
     call: Extract<WorkerCall, { op: 'analyse' }>,
     onProgress?: (doneMs: number) => void,
   ): Promise<AnalysisOutput> {
-    const slot = this.slots.find((s) => s.child.connected && s.analysing === 0);
+    const slot = this.slots.find((s) => usable(s) && s.analysing === 0);
     if (!slot) return Promise.reject(new Error('no free AI worker'));
     return this.send(slot, call, 'analysis', onProgress) as Promise<AnalysisOutput>;
   }
@@ -166,6 +204,11 @@ export class AiWorkerPool {
       ),
     );
   }
+}
+
+/** A worker that can take calls: connected and not being killed. */
+function usable(s: Slot): boolean {
+  return s.child.connected && !s.child.killed;
 }
 
 /** The AI provider backed by the worker pool: the default real implementation (issue #6). */

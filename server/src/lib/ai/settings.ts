@@ -36,6 +36,8 @@ export interface AiSettings {
     /** eye_rot: |yaw| or |pitch| above these degrees (§6: 30 / 25). */
     maxYaw: number;
     maxPitch: number;
+    /** eye_rot: a frontal face whose eyes look sideways, iris offset above this fraction of eye width. */
+    maxGaze: number;
     /** voice: speech fraction of a second above this (§6: 0.2); Silero probability threshold per window. */
     voiceFraction: number;
     speechProbability: number;
@@ -74,6 +76,7 @@ export function aiSettings(env: NodeJS.ProcessEnv = process.env, cores = 2): AiS
       otherPersonCosine: num(env, 'AI_OTHER_PERSON_COSINE', 0.6),
       maxYaw: num(env, 'AI_EYE_ROT_YAW', 30),
       maxPitch: num(env, 'AI_EYE_ROT_PITCH', 25),
+      maxGaze: num(env, 'AI_EYE_ROT_GAZE', 0.12),
       voiceFraction: num(env, 'AI_VOICE_FRACTION', 0.2),
       speechProbability: num(env, 'AI_SPEECH_PROBABILITY', 0.5),
       minSamples: Math.max(1, Math.trunc(num(env, 'AI_FLAG_MIN_SAMPLES', 2))),

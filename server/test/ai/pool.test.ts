@@ -1,0 +1,165 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AiWorkerPool } from '../../src/lib/ai/pool';
+import { PriorityLock } from '../../src/lib/ai/priority-lock';
+
+// The pool of issue #6 with a stand-in worker (fake-worker.ts: the real protocol and priority lock, busy loops
+// instead of models), so these tests run in about a second.
+const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fake-worker.ts');
+
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const cmd = (c: object) => JSON.stringify(c);
+const checkFace = (pool: AiWorkerPool, c: object) =>
+  pool.identity({
+    op: 'checkFace',
+    image: Buffer.from(cmd(c)).toString('base64'),
+    type: 'image/jpeg',
+  }) as Promise<{
+    scores: { pid: number; framesDone: number };
+  }>;
+const analyse = (pool: AiWorkerPool) =>
+  pool.analyse({
+    op: 'analyse',
+    file: '/dev/null',
+    headShot: null,
+    method: 1,
+    types: [],
+    ffmpegPath: 'ffmpeg',
+  });
+
+let pool: AiWorkerPool | null = null;
+function startPool(size: number, env: NodeJS.ProcessEnv = {}, identityTimeoutMs?: number): AiWorkerPool {
+  pool = new AiWorkerPool({ size, log: quiet, script: FAKE, restartDelayMs: 50, env, identityTimeoutMs });
+  pool.start();
+  return pool;
+}
+afterEach(async () => {
+  await pool?.close();
+  pool = null;
+});
+
+describe('PriorityLock', () => {
+  it('runs one holder at a time and lets high-priority waiters overtake queued low ones', async () => {
+    const lock = new PriorityLock();
+    const order: string[] = [];
+    let inside = 0;
+    const job = (name: string, p: 'high' | 'low') =>
+      lock.run(p, async () => {
+        inside += 1;
+        expect(inside).toBe(1);
+        await new Promise((r) => setTimeout(r, 5));
+        order.push(name);
+        inside -= 1;
+      });
+    await Promise.all([
+      job('l1', 'low'),
+      job('l2', 'low'),
+      job('l3', 'low'),
+      job('h1', 'high'),
+      job('h2', 'high'),
+    ]);
+    expect(order).toEqual(['l1', 'h1', 'h2', 'l2', 'l3']);
+  });
+
+  it('releases the lock when the holder throws', async () => {
+    const lock = new PriorityLock();
+    await expect(lock.run('low', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(lock.run('high', async () => 42)).resolves.toBe(42);
+  });
+});
+
+describe('AI worker pool', () => {
+  it('runs checks in worker processes, off the HTTP thread', async () => {
+    const p = startPool(1);
+    await p.whenReady();
+    let maxGap = 0;
+    let last = Date.now();
+    const timer = setInterval(() => {
+      const now = Date.now();
+      maxGap = Math.max(maxGap, now - last);
+      last = now;
+    }, 5);
+    try {
+      // 400 ms of CPU in the worker: this process keeps ticking meanwhile.
+      const r = await checkFace(p, { spinMs: 400 });
+      expect(r.scores.pid).not.toBe(process.pid);
+    } finally {
+      clearInterval(timer);
+    }
+    expect(maxGap).toBeLessThan(200);
+  });
+
+  it('restarts a crashed worker; its in-flight check fails at once instead of hanging', async () => {
+    const p = startPool(1);
+    await p.whenReady();
+    const before = await checkFace(p, {});
+    const t0 = Date.now();
+    await expect(checkFace(p, { crash: true })).rejects.toThrow(/AI worker exited/);
+    expect(Date.now() - t0).toBeLessThan(2000);
+    await p.whenReady();
+    const after = await checkFace(p, {});
+    expect(after.scores.pid).not.toBe(before.scores.pid);
+  });
+
+  it('fails a check a stuck worker never answers, and replaces the worker', async () => {
+    const p = startPool(1, {}, 500);
+    await p.whenReady();
+    const before = await checkFace(p, {});
+    const t0 = Date.now();
+    await expect(checkFace(p, { hang: true })).rejects.toThrow(/did not answer/);
+    expect(Date.now() - t0).toBeLessThan(2000);
+    await p.whenReady();
+    const after = await checkFace(p, {});
+    expect(after.scores.pid).not.toBe(before.scores.pid);
+  });
+
+  it('fails the analysis running on a worker that dies, and keeps serving', async () => {
+    const p = startPool(1, { FAKE_FRAMES: '200', FAKE_FRAME_MS: '20' });
+    await p.whenReady();
+    const job = analyse(p);
+    await new Promise((r) => setTimeout(r, 100));
+    const crash = checkFace(p, { crash: true });
+    await expect(job).rejects.toThrow(/AI worker exited/);
+    await expect(crash).rejects.toThrow(/AI worker exited/);
+    await p.whenReady();
+    expect(p.freeAnalysisSlots()).toBe(1);
+    await expect(checkFace(p, {})).resolves.toMatchObject({ outcome: 'ok' });
+  });
+
+  it('puts an identity check ahead of the queued frames of a running analysis', async () => {
+    // One worker: the check must share it with 40 frames × 25 ms = 1 s of analysis.
+    const p = startPool(1, { FAKE_FRAMES: '40', FAKE_FRAME_MS: '25' });
+    await p.whenReady();
+    const job = analyse(p);
+    await new Promise((r) => setTimeout(r, 150));
+    const t0 = Date.now();
+    const check = await checkFace(p, {});
+    const waited = Date.now() - t0;
+    const done = (await job) as unknown as { framesDone: number };
+    expect(done.framesDone).toBe(40);
+    // It ran after at most a frame or two, not after the remaining ~30.
+    expect(check.scores.framesDone).toBeLessThan(20);
+    expect(waited).toBeLessThan(400);
+  });
+
+  it('sends identity checks to an idle worker rather than one that is analysing', async () => {
+    const p = startPool(2, { FAKE_FRAMES: '40', FAKE_FRAME_MS: '25' });
+    await p.whenReady();
+    const job = analyse(p);
+    expect(p.freeAnalysisSlots()).toBe(1);
+    const checks = [await checkFace(p, {}), await checkFace(p, {})];
+    const { pid: analyser } = (await job) as unknown as { pid: number };
+    for (const c of checks) {
+      expect(c.scores.pid).not.toBe(analyser);
+      expect(c.scores.framesDone).toBe(0);
+    }
+  });
+
+  it('rejects calls after close', async () => {
+    const p = startPool(1);
+    await p.whenReady();
+    await p.close();
+    await expect(checkFace(p, {})).rejects.toThrow();
+  });
+});
