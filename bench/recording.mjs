@@ -14,12 +14,18 @@ const OUTAGE_S = Number(process.env.OUTAGE_S ?? 30);
 const PORT = Number(process.env.BENCH_PORT ?? 8191);
 const BASE = `http://127.0.0.1:${PORT}`;
 const TESTER = process.env.BENCH_TESTER ?? 'tester09';
+const URL_KEY = 'bench-recording';
 const CLK = 100; // USER_HZ
+// Hard bound on the whole run: set-up (server, login, checks) plus the recording plus the final drain.
+const DEADLINE_S = Number(process.env.DEADLINE_S ?? RECORD_S + 150);
+const T_START = Date.now();
+const step = (what) => console.log(`[${((Date.now() - T_START) / 1000).toFixed(0)} s] ${what}`);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
 
-function treeCpuTicks(rootPid) {
+/** CPU ticks of every process under `rootPid` except the subtrees of `skip` (and `rootPid` itself). */
+function treeCpuTicks(rootPid, skip = []) {
   const kids = new Map();
   const ticks = new Map();
   for (const d of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
@@ -34,7 +40,7 @@ function treeCpuTicks(rootPid) {
     }
   }
   let sum = 0;
-  const stack = [rootPid];
+  const stack = (kids.get(rootPid) ?? []).filter((p) => !skip.includes(p));
   while (stack.length) {
     const p = stack.pop();
     sum += ticks.get(p) ?? 0;
@@ -51,6 +57,12 @@ async function api(pathname, body, token) {
   });
   return r.json().catch(() => ({}));
 }
+
+let cleanup = async () => undefined;
+const watchdog = setTimeout(() => {
+  console.log(`bench did not finish within ${DEADLINE_S} s: stopped (figures above are partial)`);
+  void cleanup().finally(() => process.exit(0));
+}, DEADLINE_S * 1000);
 
 async function main() {
   console.log(
@@ -70,7 +82,12 @@ async function main() {
     stdio: 'ignore',
   });
   let browser;
+  cleanup = async () => {
+    await browser?.close().catch(() => undefined);
+    server.kill();
+  };
   try {
+    step('starting the server');
     for (let i = 0; i < 120; i++) {
       if (
         await fetch(`${BASE}/config.json`)
@@ -104,52 +121,110 @@ async function main() {
         });
     });
     page.on('dialog', (d) => void d.accept());
-    await page.goto(`${BASE}/s/demo-tester`);
-    await page.locator('input[name="login_id"], #login_id').first().fill(TESTER);
-    await page.locator('input[type="password"]').first().fill('demo-pass');
-    await page.locator('button[type="submit"]').first().click();
-    await page.waitForURL(/env-setting/, { timeout: 30_000 });
-    await page.waitForTimeout(3000);
-    await page.locator('input[type="checkbox"]').first().check();
-    await page.getByRole('button', { name: /次へ/ }).click();
-    await page.waitForURL(/identification|examining/, { timeout: 30_000 });
-    if (page.url().includes('identification')) {
-      await page
-        .getByTestId('identity-request')
-        .click()
-        .catch(() => undefined);
+    const problems = [];
+    page.on('console', (m) => {
+      if ((m.type() === 'error' || m.type() === 'warning') && problems.length < 20)
+        problems.push(`${m.type()}: ${m.text().slice(0, 200)}`);
+    });
+    // A sitting of its own (recording on, no ID-card check), as e2e/recording.spec.ts does.
+    const admin = (await api('/api/v1/login.php', { login_id: 'sysadmin01', password: 'demo-pass' })).result
+      ?.access_token;
+    await api(
+      '/api/v1/shorten_url/insert.php',
+      {
+        url_key: URL_KEY,
+        actor: 1,
+        param: {
+          lang: 'ja',
+          is_mobile: 0,
+          is_mc_startup: 1,
+          is_proctor: 1,
+          is_auth: 0,
+          is_record: 1,
+          is_voice_recording: 1,
+          is_summary: 1,
+          region: 'Online',
+          exam_name: 'Recording bench',
+          max_rectime: 10800,
+          matching_timeout: 5,
+          is_ai_auth: 0,
+          ai_idcard_type: '1,2,3',
+        },
+      },
+      admin,
+    );
+    step('login');
+    await page.goto(`${BASE}/s/${URL_KEY}`);
+    // Selectors of e2e/pages/login-page.ts and e2e/pages/tester-pages.ts.
+    await page.locator('input[name="loginId"]').fill(TESTER);
+    await page.locator('input[name="password"]').fill('demo-pass');
+    await page.locator('main button[type="submit"]').click();
+    step('env-setting');
+    await page.locator('body#PRE00002').waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid="camera-state"][data-state="2"]').waitFor({ timeout: 20_000 });
+    await page.locator('[data-testid="microphone-state"][data-state="2"]').waitFor({ timeout: 10_000 });
+    await page.locator('[data-testid="popup-state"][data-state="ok"]').waitFor({ timeout: 10_000 });
+    await page.locator('#env-terms-agree').check();
+    await page.getByTestId('env-next').click();
+    await page.waitForURL(/\/(identification|examining)$/, { timeout: 30_000 });
+    if (page.url().endsWith('/identification')) {
+      step('identification (a checker accepts through the API)');
+      await page.locator('body#PRE00003').waitFor();
+      for (let i = 0; i < 4; i += 1) await page.locator(`#check-${i}`).check();
+      await page.getByTestId('request-check').click();
       const checker = (await api('/api/v1/login.php', { login_id: 'checker01', password: 'demo-pass' }))
         .result?.access_token;
-      for (let i = 0; i < 40; i++) {
+      let accepted = false;
+      for (let i = 0; i < 40 && !accepted; i++) {
         const m = await api('/api/v1/matching.php', {}, checker);
         const row = m.result?.matchings?.find((x) => x.login_id === TESTER && x.signaling_channel);
-        if (
-          row &&
-          (await api('/api/v1/tester/status.php', { tester_id: row.tester_id, status: 3 }, checker))
-            .status === 200
-        )
-          break;
-        await sleep(1000);
+        if (row) {
+          const r = await fetch(`${BASE}/api/v1/tester/status.php`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${checker}` },
+            body: JSON.stringify({ tester_id: row.tester_id, status: 3 }),
+          });
+          accepted = r.status === 200;
+        }
+        if (!accepted) await sleep(1000);
       }
     }
-    await page.waitForURL(/examining/, { timeout: 60_000 });
+    step('examining');
+    await page.waitForURL(/\/examining$/, { timeout: 60_000 });
+    await page.locator('body#PRE00004').waitFor();
     await page.locator('#exam-notes-agree').check();
     const popupP = page.waitForEvent('popup');
+    const startedP = page.waitForResponse(
+      (r) => r.url().includes('/tester/recording.php') && r.request().postDataJSON()?.method === 'PUT',
+      { timeout: 30_000 },
+    );
     await page.getByTestId('exam-login').click();
     await popupP;
-    const pid = browser.process?.()?.pid ?? null;
-    const cpu0 = pid ? treeCpuTicks(pid) : 0;
+    await page.locator('[data-testid="exam-phase"][data-phase="examing"]').waitFor({ timeout: 30_000 });
+    const started = (await (await startedP).json()).result ?? {};
+    const partSize = Number(started.part_size) || 1_048_576;
+    console.log(`recording started: record ${started.record_id}, part size ${partSize} bytes`);
+    // The browser is this process's child (its renderer, GPU and utility processes below it); the server
+    // is the other child and is left out.
+    const browserTicks = () => treeCpuTicks(process.pid, [server.pid]);
+    const cpu0 = browserTicks();
     const t0 = Date.now();
     let peak = 0;
     const sample = async () => {
-      const e = await page.evaluate(() => navigator.storage.estimate()).catch(() => ({ usage: 0 }));
-      peak = Math.max(peak, e.usage ?? 0);
+      const e = await page
+        .evaluate(async () => {
+          const est = await navigator.storage.estimate();
+          return { usage: est.usage ?? 0, idb: est.usageDetails?.indexedDB ?? null };
+        })
+        .catch(() => ({ usage: 0, idb: null }));
+      peak = Math.max(peak, e.idb ?? e.usage);
     };
     const half = ((RECORD_S - OUTAGE_S) / 2) * 1000;
     while (Date.now() - t0 < half) {
       await sample();
       await sleep(2000);
     }
+    step(`offline for ${OUTAGE_S} s (recorded ${mb(recorded)}, uploaded ${mb(uploaded)})`);
     await context.setOffline(true);
     const outEnd = Date.now() + OUTAGE_S * 1000;
     while (Date.now() < outEnd) {
@@ -157,32 +232,85 @@ async function main() {
       await sleep(2000);
     }
     await context.setOffline(false);
+    step(`back online (recorded ${mb(recorded)}, uploaded ${mb(uploaded)})`);
     const backAt = Date.now();
     const behindAtReturn = recorded - uploaded;
-    let drainedAt = null;
+    const uploadedAtReturn = uploaded;
+    // Drained: every full part of what was recorded by the return is confirmed (the rest waits for more
+    // bytes to fill a part, outage or not).
+    const target = Math.floor(recorded / partSize) * partSize;
+    let drainedAt = uploaded >= target ? backAt : null;
+    let lastSample = 0;
     while (Date.now() - t0 < RECORD_S * 1000) {
-      await sample();
-      if (drainedAt === null && uploaded >= recorded - 1_100_000) drainedAt = Date.now();
-      await sleep(1000);
+      if (Date.now() - lastSample >= 2000) {
+        await sample();
+        lastSample = Date.now();
+      }
+      if (drainedAt === null && uploaded >= target) drainedAt = Date.now();
+      await sleep(100);
     }
-    const cpu1 = pid ? treeCpuTicks(pid) : 0;
+    const cpu1 = browserTicks();
     const wall = (Date.now() - t0) / 1000;
-    console.log(`recorded bytes (stored chunks): ${mb(recorded)}`);
-    console.log(`uploaded bytes (confirmed parts, before the end): ${mb(uploaded)}`);
-    console.log(`backlog when the network came back: ${mb(behindAtReturn)}`);
+    const recordedAtEnd = recorded;
+    const uploadedAtEnd = uploaded;
+    // Finish the exam: the recorder stops, the last part goes and the upload completes (bounded wait).
+    step('finishing the exam');
+    let finishedIn = null;
+    let movieStatus = '?';
+    try {
+      const fin0 = Date.now();
+      await page.getByTestId('exam-finish').click();
+      await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
+      // Completed when the server's record leaves '00' (uploading): the multipart upload was completed.
+      while (Date.now() - fin0 < 45_000) {
+        const r = await fetch(`${BASE}/api/v1/get_onetime_uri.php?record_id=${started.record_id}`, {
+          headers: { authorization: `Bearer ${admin}` },
+        })
+          .then((x) => x.json())
+          .catch(() => ({}));
+        movieStatus = r.result?.movie_status ?? movieStatus;
+        if (r.result && movieStatus !== '00') {
+          finishedIn = (Date.now() - fin0) / 1000;
+          break;
+        }
+        await sleep(500);
+      }
+      if (finishedIn === null) {
+        const st = page.getByTestId('recording-status');
+        const attr = (n) => st.getAttribute(n, { timeout: 1000 }).catch(() => null);
+        console.log(
+          `  (not completed: page ${new URL(page.url()).pathname}, recording ${await attr('data-phase')}, parts ${await attr('data-parts-done')}/${await attr('data-parts-total')})`,
+        );
+        for (const p of problems.slice(-8)) console.log(`  console ${p}`);
+      }
+    } catch (e) {
+      console.log(`  (finish: ${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
+    }
+    const scale = 600 / RECORD_S;
     console.log(
-      `time to drain the backlog (within one part): ${drainedAt ? ((drainedAt - backAt) / 1000).toFixed(1) + ' s' : 'not drained before the end'}`,
+      `--- figures (scale 1/${scale.toFixed(1)}: ${RECORD_S} s recording, ${OUTAGE_S} s outage) ---`,
     );
-    console.log(`peak storage use (navigator.storage.estimate): ${mb(peak)}`);
+    console.log(`recorded bytes (stored chunks) when recording time was up: ${mb(recordedAtEnd)}`);
+    console.log(`uploaded bytes (confirmed parts) at that moment: ${mb(uploadedAtEnd)}`);
     console.log(
-      `browser CPU while recording and publishing: ${pid ? (((cpu1 - cpu0) / CLK / wall) * 100).toFixed(1) + ' % of one core' : 'n/a'}`,
+      `after finishing: recorded ${mb(recorded)}, uploaded ${mb(uploaded)}, ${finishedIn === null ? `upload not completed in 45 s (movie_status ${movieStatus})` : `upload completed ${finishedIn.toFixed(1)} s after the finish click (movie_status ${movieStatus})`}`,
+    );
+    console.log(
+      `backlog when the network came back: ${mb(behindAtReturn)} recorded but not confirmed (${Math.max(0, Math.round((target - uploadedAtReturn) / partSize))} full part(s) waiting)`,
+    );
+    console.log(
+      `time to drain the backlog (within one part): ${drainedAt ? ((drainedAt - backAt) / 1000).toFixed(2) + ' s' : 'not drained before the end'}`,
+    );
+    console.log(`peak IndexedDB use (navigator.storage.estimate usageDetails.indexedDB): ${mb(peak)}`);
+    console.log(
+      `browser CPU while recording and publishing: ${(((cpu1 - cpu0) / CLK / wall) * 100).toFixed(1)} % of one core (all browser processes, ${wall.toFixed(0)} s; ${os.cpus().length} cores)`,
     );
   } catch (e) {
     console.log(`bench did not finish: ${e instanceof Error ? e.message : String(e)}`);
   } finally {
-    await browser?.close().catch(() => undefined);
-    server.kill();
+    await cleanup();
   }
 }
 
 await main();
+clearTimeout(watchdog);

@@ -35,6 +35,9 @@ export const SEARCH_COUNT_CAP = 10_000;
  *   `cheating_level_from/to`: inclusive range. `mark_id`: has at least one marking of that mark.
  * - `sort_order`: 0 descending (default), 1 ascending. `page` starts at 1.
  * - `exact_count`: 1 to count beyond SEARCH_COUNT_CAP.
+ * - `cursor`: keyset paging. Pass the `next_cursor` of the previous answer (same filters, sort_key and
+ *   sort_order) to get the rows after it; then `page` only labels the answer. Each cursor page costs an
+ *   index range however deep it is, where `page` uses OFFSET (fine for the first pages).
  */
 export const TesterSearchQuery = Type.Object({
   group: Type.Optional(OptionalInt),
@@ -62,6 +65,7 @@ export const TesterSearchQuery = Type.Object({
   page: Type.Optional(OptionalInt),
   max_display_count: Type.Optional(OptionalInt),
   exact_count: Type.Optional(OptionalInt),
+  cursor: Type.Optional(Type.String({ maxLength: 512 })),
 });
 export type TesterSearchQuery = Static<typeof TesterSearchQuery>;
 
@@ -96,6 +100,8 @@ export const TesterSearchResult = Type.Object({
   page: Type.Integer(),
   max_display_count: Type.Integer(),
   testers: Type.Array(TesterRow),
+  /** Cursor for the rows after this page (pass it as `cursor`), null on the last page. */
+  next_cursor: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type TesterSearchResult = Static<typeof TesterSearchResult>;
 

@@ -1,12 +1,14 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { LoginPage } from './pages/login-page';
-import { ExamineeDetailPage, ExamineeSearchPage } from './pages/manager-search';
+import { ExamineeDetailPage, ExamineeSearchPage, RecordingPlayer } from './pages/manager-search';
+import { TesterEnvSettingPage, TesterExaminingPage, TesterIdentificationPage } from './pages/tester-pages';
 import { AccessLimitPage, ShortUrlFormPage } from './pages/manager-settings';
 import { expectBodyId, expectNoAxeViolations } from './helpers';
 
 // Accounts of this spec only (the other specs use other ones; tests run with 2 workers): sysadmin01,
-// manager01, and tester10 whose login creates the sitting searched for.
+// manager01, tester10 whose login creates the sitting searched for, and tester11 with checker03 who make a
+// recorded sitting with a marking.
 const ADMIN = 'sysadmin01';
 
 async function loginAsAdmin(page: Page): Promise<void> {
@@ -103,4 +105,120 @@ test('an IP limit for test managers refuses their login until it is removed', as
   const allowed = await managerLogin(browser);
   await expect(allowed.page).toHaveURL(/\/examinees$/);
   await allowed.ctx.close();
+});
+
+async function apiLogin(request: APIRequestContext, loginId: string): Promise<string> {
+  const r = await request.post('/api/v1/login.php', { data: { login_id: loginId, password: 'demo-pass' } });
+  return ((await r.json()) as { result: { access_token: string } }).result.access_token;
+}
+
+// An 8×8 JPEG: the marking's captured image.
+const TINY_JPEG =
+  '/9j/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19iZ2hnPk1xeXBkeFxlZ2P/2wBDARESEhgVGC8aGi9jQjhCY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2P/wAARCAAIAAgDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAX/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFQEBAQAAAAAAAAAAAAAAAAAABAb/xAAUEQEAAAAAAAAAAAAAAAAAAAAA/9oADAMBAAIRAxEAPwCOACqH/9k=';
+
+test('plays the recording from a marking', async ({ page, context, browser, request }) => {
+  test.setTimeout(240_000);
+  const TESTER = 'tester11';
+  const checker = await apiLogin(request, 'checker03');
+  const checkerAuth = { Authorization: `Bearer ${checker}` };
+
+  // The examinee sits a recorded exam on the demo short URL (is_record 1, monitor identity check).
+  page.on('dialog', (d) => void d.accept());
+  await context.grantPermissions(['camera', 'microphone']);
+  await page.goto('/s/demo-tester');
+  await new LoginPage(page).login(TESTER);
+  const env = new TesterEnvSettingPage(page);
+  await env.expectReady();
+  await env.agreeAndNext();
+  await expect(page).toHaveURL(/\/(examining|identification)$/, { timeout: 30_000 });
+  let testerId = 0;
+  let testId = 0;
+  const findTester = async () => {
+    const r = await request.post('/api/v1/matching.php', { data: {}, headers: checkerAuth });
+    const b = (await r.json()) as {
+      result?: {
+        matchings: { tester_id: number; test_id: number; login_id: string; signaling_channel: unknown }[];
+      };
+    };
+    const m = b.result?.matchings.find((x) => x.login_id === TESTER && x.signaling_channel);
+    testerId = m?.tester_id ?? 0;
+    testId = m?.test_id ?? 0;
+    return testerId;
+  };
+  if (page.url().endsWith('/identification')) {
+    await new TesterIdentificationPage(page).requestCheck();
+    await expect.poll(findTester, { timeout: 40_000, intervals: [1000] }).toBeGreaterThan(0);
+    await expect
+      .poll(
+        async () =>
+          (
+            await request.post('/api/v1/tester/status.php', {
+              data: { tester_id: testerId, status: 3 },
+              headers: checkerAuth,
+            })
+          ).status(),
+        { timeout: 30_000, intervals: [2000] },
+      )
+      .toBe(200);
+  }
+  await expect(page).toHaveURL(/\/examining$/, { timeout: 30_000 });
+  const exam = new TesterExaminingPage(page);
+  await exam.agreeNotes();
+  const started = page.waitForResponse(
+    (r) => r.url().includes('/tester/recording.php') && r.request().postDataJSON()?.method === 'PUT',
+  );
+  await exam.openExamSystem();
+  const recordId = ((await (await started).json()) as { result: { record_id: number } }).result.record_id;
+  const recordingStart = Date.now();
+  if (testerId === 0)
+    await expect.poll(findTester, { timeout: 40_000, intervals: [1000] }).toBeGreaterThan(0);
+
+  // Eight seconds in, the checker marks the examinee (with a captured image).
+  const conditions = await request.get('/api/v1/testers/conditions.php', {
+    headers: { Authorization: `Bearer ${await apiLogin(request, ADMIN)}` },
+  });
+  const markId = ((await conditions.json()) as { result: { marks: { id: number }[] } }).result.marks[0]!.id;
+  await page.waitForTimeout(Math.max(0, 8_000 - (Date.now() - recordingStart)));
+  const markedAtS = (Date.now() - recordingStart) / 1000;
+  const marked = await request.post('/api/v1/tester/markings.php', {
+    headers: checkerAuth,
+    data: { tester_id: testerId, mark: markId, image: TINY_JPEG, content_type: 'image/jpeg' },
+  });
+  expect(marked.status()).toBe(200);
+  await page.waitForTimeout(Math.max(0, 20_000 - (Date.now() - recordingStart)));
+  await exam.finish();
+  await expect(page).toHaveURL(/\/exam-end$/, { timeout: 30_000 });
+
+  // The recording is complete and its duration fixed.
+  const admin = { Authorization: `Bearer ${await apiLogin(request, ADMIN)}` };
+  await expect
+    .poll(
+      async () => {
+        const r = await request.get(`/api/v1/get_onetime_uri.php?record_id=${recordId}`, { headers: admin });
+        const b = (await r.json()) as { result?: { movie_status: string; duration_ms: number | null } };
+        return b.result?.movie_status === '02' && (b.result.duration_ms ?? 0) > 0;
+      },
+      { timeout: 60_000, intervals: [1000] },
+    )
+    .toBe(true);
+
+  // A system manager opens the sitting and jumps to the marking from the timeline.
+  const mgr = await browser.newContext();
+  const mpage = await mgr.newPage();
+  await new LoginPage(mpage).open();
+  await new LoginPage(mpage).login(ADMIN);
+  await expect(mpage).toHaveURL(/\/management$/);
+  await mpage.goto(`/examinees/${testId}`);
+  await expect(mpage.getByTestId('pass-value')).toBeVisible();
+  const player = new RecordingPlayer(mpage);
+  await expect(player.video()).toBeVisible({ timeout: 20_000 });
+  const duration = await player.duration();
+  expect(Number.isFinite(duration) && duration > 0).toBe(true);
+  expect(await player.currentTime()).toBeLessThan(1);
+  await player.clickMarking();
+  await expect
+    .poll(() => player.currentTime(), { timeout: 15_000 })
+    .toBeGreaterThan(Math.max(0, markedAtS - 4));
+  expect(await player.currentTime()).toBeLessThan(markedAtS + 4);
+  await mgr.close();
 });

@@ -1,5 +1,15 @@
 import { createHash } from 'node:crypto';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  chromium,
+  expect,
+  test,
+  type APIRequestContext,
+  type BrowserContext,
+  type Page,
+} from '@playwright/test';
 import { LoginPage } from './pages/login-page';
 import { TesterEnvSettingPage, TesterExaminingPage, TesterIdentificationPage } from './pages/tester-pages';
 
@@ -218,23 +228,304 @@ test('recording survives dropped and stalled parts, an offline stretch and a rel
     expect(Number.isFinite(duration) && duration > 0).toBe(true);
   }
 
-  // Nothing left on the device.
-  const left = await page.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const o = indexedDB.open('proctor-recording');
-      o.onsuccess = () => resolve(o.result);
-      o.onerror = () => reject(o.error);
-    });
-    const count = (name: string) =>
-      new Promise<number>((resolve) => {
-        if (!db.objectStoreNames.contains(name)) return resolve(0);
-        const r = db.transaction(name).objectStore(name).count();
-        r.onsuccess = () => resolve(r.result);
+  // Nothing left on the device (the last clean-up may finish just after the exam-end page shows).
+  const left = () =>
+    page.evaluate(async () => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const o = indexedDB.open('proctor-recording');
+        o.onsuccess = () => resolve(o.result);
+        o.onerror = () => reject(o.error);
       });
-    const out: Record<string, number> = {};
-    for (const name of Array.from(db.objectStoreNames)) if (name !== 'keys') out[name] = await count(name);
-    db.close();
-    return out;
+      const count = (name: string) =>
+        new Promise<number>((resolve) => {
+          if (!db.objectStoreNames.contains(name)) return resolve(0);
+          const r = db.transaction(name).objectStore(name).count();
+          r.onsuccess = () => resolve(r.result);
+        });
+      const out: Record<string, number> = {};
+      for (const name of Array.from(db.objectStoreNames)) if (name !== 'keys') out[name] = await count(name);
+      db.close();
+      return Object.entries(out)
+        .filter(([, n]) => n > 0)
+        .map(([name, n]) => `${name}:${n}`)
+        .join(',');
+    });
+  await expect.poll(left, { timeout: 30_000 }).toBe('');
+});
+
+// ---------------------------------------------------------------- browser crash
+
+const CRASH_TESTER = 'tester12';
+const CRASH_URL_KEY = 'e2e-recording-crash';
+
+/** The Chromium processes started on `userDataDir`: the browser's root pid and its process group. */
+function browserProcessOf(userDataDir: string): { pid: number; pgid: number } | null {
+  const procs: { pid: number; ppid: number; pgid: number }[] = [];
+  for (const d of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
+    try {
+      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8');
+      if (!cmd.includes(`--user-data-dir=${userDataDir}`)) continue;
+      const st = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
+      procs.push({ pid: Number(d), ppid: Number(f[1]), pgid: Number(f[2]) });
+    } catch {
+      /* gone */
+    }
+  }
+  const pids = new Set(procs.map((p) => p.pid));
+  return procs.find((p) => !pids.has(p.ppid)) ?? null;
+}
+
+/** Logs in and brings the examinee to a running exam (env-setting, identity check, notes, exam window). */
+async function enterExam(page: Page, request: APIRequestContext, urlKey: string, tester: string) {
+  await page.goto(`/s/${urlKey}`);
+  await new LoginPage(page).login(tester);
+  await expect(page).toHaveURL(/\/(env-setting|identification|examining)$/, { timeout: 30_000 });
+  if (page.url().endsWith('/env-setting')) {
+    const env = new TesterEnvSettingPage(page);
+    await env.expectReady();
+    await env.agreeAndNext();
+    await expect(page).toHaveURL(/\/(examining|identification)$/, { timeout: 30_000 });
+  }
+  if (page.url().endsWith('/identification')) {
+    await new TesterIdentificationPage(page).requestCheck();
+    const checker = await apiLogin(request, 'checker01');
+    const headers = { Authorization: `Bearer ${checker}` };
+    let testerId = 0;
+    await expect
+      .poll(
+        async () => {
+          const b = (await (await request.post('/api/v1/matching.php', { data: {}, headers })).json()) as {
+            result?: { matchings: { tester_id: number; login_id: string; signaling_channel: unknown }[] };
+          };
+          testerId =
+            b.result?.matchings.find((m) => m.login_id === tester && m.signaling_channel)?.tester_id ?? 0;
+          return testerId;
+        },
+        { timeout: 40_000, intervals: [1000] },
+      )
+      .toBeGreaterThan(0);
+    await expect
+      .poll(
+        async () =>
+          (
+            await request.post('/api/v1/tester/status.php', {
+              data: { tester_id: testerId, status: 3 },
+              headers,
+            })
+          ).status(),
+        { timeout: 30_000, intervals: [2000] },
+      )
+      .toBe(200);
+  }
+  await expect(page).toHaveURL(/\/examining$/, { timeout: 30_000 });
+  const exam = new TesterExaminingPage(page);
+  const phase = await page.getByTestId('exam-phase').getAttribute('data-phase', { timeout: 10_000 });
+  if (phase !== 'examing') {
+    await exam.agreeNotes();
+    await exam.openExamSystem();
+  }
+  return exam;
+}
+
+test('recording survives the browser process killed and relaunched with the same profile', async ({
+  request,
+}, testInfo) => {
+  test.setTimeout(300_000);
+  const { baseURL, launchOptions, locale } = testInfo.project.use;
+  const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'pw-recording-crash-'));
+  const admin = await apiLogin(request, 'sysadmin01');
+  const auth = { Authorization: `Bearer ${admin}` };
+  expect((await request.post('/__s3/config', { data: { minPartSize: 65_536 } })).status()).toBe(200);
+  const inserted = await request.post('/api/v1/shorten_url/insert.php', {
+    headers: auth,
+    data: {
+      url_key: CRASH_URL_KEY,
+      actor: 1,
+      param: {
+        lang: 'ja',
+        is_mobile: 0,
+        is_mc_startup: 1,
+        is_proctor: 1,
+        is_auth: 0,
+        is_record: 1,
+        is_voice_recording: 1,
+        is_summary: 1,
+        region: 'Online',
+        exam_name: 'Recording crash E2E',
+        max_rectime: 10800,
+        matching_timeout: 5,
+        is_ai_auth: 0,
+        ai_idcard_type: '1,2,3',
+      },
+    },
   });
-  for (const v of Object.values(left)) expect(v).toBe(0);
+  expect(await inserted.text()).toContain('"status":200');
+
+  const chunks: TapChunk[] = [];
+  // UploadPart bodies S3 accepted, per uploadId#part, over both browser runs.
+  const confirmed = new Map<string, Buffer>();
+  const starts: { record_id: number; segment: number; uploadId: string }[] = [];
+  const launch = async (): Promise<{ context: BrowserContext; page: Page }> => {
+    const context = await chromium.launchPersistentContext(userDataDir, {
+      ...(launchOptions ?? {}),
+      ...(baseURL ? { baseURL } : {}),
+      locale: locale ?? 'ja-JP',
+      permissions: ['camera', 'microphone'],
+    });
+    await context.exposeFunction('__recordingChunkTap', (c: TapChunk) => {
+      chunks.push(c);
+    });
+    context.on('requestfinished', (req) => {
+      const u = new URL(req.url());
+      if (req.method() === 'PUT' && u.searchParams.has('partNumber')) {
+        void req.response().then((res) => {
+          if (res?.status() !== 200) return;
+          confirmed.set(
+            `${u.searchParams.get('uploadId')}#${u.searchParams.get('partNumber')}`,
+            req.postDataBuffer()!,
+          );
+        });
+      } else if (u.pathname.endsWith('/tester/recording.php') && req.postDataJSON()?.method === 'PUT') {
+        void req.response().then(async (res) => {
+          const r = (
+            (await res?.json()) as { result?: { record_id: number; segment: number; uploadId: string } }
+          )?.result;
+          if (r) starts.push({ record_id: r.record_id, segment: r.segment, uploadId: r.uploadId });
+        });
+      }
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    page.on('dialog', (d) => void d.accept());
+    return { context, page };
+  };
+
+  try {
+    // First run: into the exam, record until at least three chunks are durable and two parts confirmed.
+    const first = await launch();
+    await enterExam(first.page, request, CRASH_URL_KEY, CRASH_TESTER);
+    await expect.poll(() => starts.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
+    const rec1 = starts[0]!;
+    const firstKey = () => chunks.find((c) => c.recordingKey.includes(rec1.uploadId))?.recordingKey;
+    await expect
+      .poll(() => chunks.filter((c) => c.recordingKey === firstKey()).length, {
+        timeout: 90_000,
+        intervals: [1000],
+      })
+      .toBeGreaterThanOrEqual(3);
+    await expect
+      .poll(() => [...confirmed.keys()].filter((k) => k.startsWith(`${rec1.uploadId}#`)).length, {
+        timeout: 60_000,
+      })
+      .toBeGreaterThanOrEqual(2);
+
+    // kill -9 the browser's process group mid-exam (no unload, no pagehide: a crash).
+    const proc = browserProcessOf(userDataDir);
+    expect(proc, 'the browser process').not.toBeNull();
+    const reported = chunks.filter((c) => c.recordingKey === firstKey());
+    const ownGroup = Number(readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')[2]);
+    if (proc!.pgid !== ownGroup) process.kill(-proc!.pgid, 'SIGKILL');
+    else process.kill(proc!.pid, 'SIGKILL');
+    await expect.poll(() => browserProcessOf(userDataDir), { timeout: 15_000 }).toBeNull();
+    await first.context.close().catch(() => undefined);
+
+    // Relaunch on the same profile: log in again (the token lived in sessionStorage), back to the exam; the
+    // stored recording is finished from what S3 lacks and a new segment starts.
+    const second = await launch();
+    const exam = await enterExam(second.page, request, CRASH_URL_KEY, CRASH_TESTER);
+    await expect
+      .poll(() => starts.filter((s) => s.record_id !== rec1.record_id).length, { timeout: 60_000 })
+      .toBeGreaterThanOrEqual(1);
+    const rec2 = starts.find((s) => s.record_id !== rec1.record_id)!;
+    expect(rec2.segment).toBeGreaterThan(rec1.segment);
+
+    // The first recording is completed (it leaves '00') from the stored chunks.
+    await expect
+      .poll(
+        async () => {
+          const r = await request.get(`/api/v1/get_onetime_uri.php?record_id=${rec1.record_id}`, {
+            headers: auth,
+          });
+          return ((await r.json()) as { result?: { movie_status: string } }).result?.movie_status ?? 'open';
+        },
+        { timeout: 90_000, intervals: [1000] },
+      )
+      .toMatch(/^0[12]$/);
+
+    await second.page.waitForTimeout(5_000);
+    await exam.finish();
+    await expect(second.page).toHaveURL(/\/exam-end$/, { timeout: 60_000 });
+
+    // The first object: its parts as the server assembled them (recovery after completion)…
+    const testerToken = await apiLogin(request, CRASH_TESTER);
+    const recovery = (await (
+      await request.post('/api/v1/recovery.php', {
+        data: { record_id: rec1.record_id },
+        headers: { Authorization: `Bearer ${testerToken}` },
+      })
+    ).json()) as {
+      result: { completed: boolean; parts: { PartNumber: number; ETag: string; Size: number }[] };
+    };
+    expect(recovery.result.completed).toBe(true);
+    const parts = [...recovery.result.parts].sort((a, b) => a.PartNumber - b.PartNumber);
+    // …hold every chunk the page reported before the kill, in order, plus at most the in-flight timeslice.
+    reported.sort((a, b) => a.segment - b.segment || a.seq - b.seq);
+    const recorded = Buffer.concat(reported.map((c) => Buffer.from(c.data, 'base64')));
+    const largest = Math.max(...reported.map((c) => Buffer.from(c.data, 'base64').length));
+    const total = parts.reduce((n, p) => n + p.Size, 0);
+    expect(total).toBeGreaterThanOrEqual(recorded.length);
+    expect(total - recorded.length, 'more than one timeslice beyond the reported chunks').toBeLessThanOrEqual(
+      2 * largest,
+    );
+    const body: Buffer[] = [];
+    let offset = 0;
+    for (const p of parts) {
+      const sent = confirmed.get(`${rec1.uploadId}#${p.PartNumber}`);
+      const expected = recorded.subarray(offset, offset + p.Size);
+      if (sent) {
+        expect(md5(sent), `part ${p.PartNumber} body vs ETag`).toBe(p.ETag.replace(/"/g, ''));
+        body.push(sent);
+      } else {
+        // Confirmed by S3 as the browser died (its response never reached the page): its ETag is the MD5 of
+        // the reported bytes it covers.
+        expect(expected.length, `part ${p.PartNumber} lies in the reported bytes`).toBe(p.Size);
+        expect(md5(expected), `part ${p.PartNumber}`).toBe(p.ETag.replace(/"/g, ''));
+        body.push(expected);
+      }
+      offset += p.Size;
+    }
+    const object = Buffer.concat(body);
+    expect(object.subarray(0, 4).toString('hex')).toBe('1a45dfa3');
+    expect(sha256(object.subarray(0, recorded.length))).toBe(sha256(recorded));
+
+    // Nothing left on the device.
+    await expect
+      .poll(
+        () =>
+          second.page.evaluate(async () => {
+            const db = await new Promise<IDBDatabase>((resolve, reject) => {
+              const o = indexedDB.open('proctor-recording');
+              o.onsuccess = () => resolve(o.result);
+              o.onerror = () => reject(o.error);
+            });
+            let n = 0;
+            for (const name of Array.from(db.objectStoreNames)) {
+              if (name === 'keys') continue;
+              n += await new Promise<number>((resolve) => {
+                const r = db.transaction(name).objectStore(name).count();
+                r.onsuccess = () => resolve(r.result);
+              });
+            }
+            db.close();
+            return n;
+          }),
+        { timeout: 30_000 },
+      )
+      .toBe(0);
+    await second.context.close();
+  } finally {
+    const left = browserProcessOf(userDataDir);
+    if (left) process.kill(left.pid, 'SIGKILL');
+    rmSync(userDataDir, { recursive: true, force: true });
+  }
 });

@@ -55,3 +55,37 @@ export class ExamineeDetailPage {
     await expect(this.page.getByRole('dialog')).toHaveCount(0);
   }
 }
+
+/** The recording players of /examinees/{id}: a `<video>` above a bar of marking points. */
+export class RecordingPlayer {
+  constructor(private readonly page: Page) {}
+
+  /** The first timeline that has a player. */
+  timeline() {
+    return this.page
+      .getByTestId('recording-timeline')
+      .filter({ has: this.page.locator('video') })
+      .first();
+  }
+
+  video() {
+    return this.timeline().locator('video');
+  }
+
+  /** Waits until the player knows the recording's duration; returns it in seconds. */
+  async duration(): Promise<number> {
+    await expect
+      .poll(() => this.video().evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 20_000 })
+      .toBeGreaterThanOrEqual(1);
+    return this.video().evaluate((v: HTMLVideoElement) => v.duration);
+  }
+
+  async currentTime(): Promise<number> {
+    return this.video().evaluate((v: HTMLVideoElement) => v.currentTime);
+  }
+
+  /** Clicks the first checker marking on the bar. */
+  async clickMarking(): Promise<void> {
+    await this.timeline().locator('button[data-kind="marking"]').first().click();
+  }
+}

@@ -622,3 +622,144 @@ describe('paging and the count cap', () => {
     expect(exact).toMatchObject({ count: 10026, count_capped: false });
   });
 });
+
+describe('keyset paging (cursor / next_cursor)', () => {
+  let k: TestServer;
+  let token: string;
+  let other: number;
+  beforeAll(async () => {
+    k = await build();
+    const g = (await k.db.query<{ id: number }>(`SELECT id FROM exam_groups WHERE code = 'DEMO'`)).rows[0]!
+      .id;
+    other = (
+      await k.db.query<{ id: number }>(
+        `INSERT INTO exam_groups (code, name) VALUES ('KEYSET', 'Keyset Group') RETURNING id`,
+      )
+    ).rows[0]!.id;
+    const u = await userId(k.db, 'tester01');
+    // 31 sittings with ties on every sort column, NULL dates and NULL groups, in three groups.
+    await k.db.query(
+      `INSERT INTO tests (user_id, group_id, login_id, test_name, region, exam_name, test_at, with_mark, record,
+                          cheating_level, total_score)
+       SELECT $1, CASE WHEN n % 5 = 0 THEN NULL WHEN n % 3 = 0 THEN $3::bigint ELSE $2::bigint END, 'tester01',
+              'T' || (n % 4), 'R' || (n % 3), 'name ' || (n % 7),
+              CASE WHEN n % 6 = 0 THEN NULL ELSE timestamptz '2024-01-01 00:00+09' + (n % 9) * interval '1 hour' END,
+              n % 2 = 0, n % 3 = 0, n % 4, (n * 7) % 5
+         FROM generate_series(1, 31) n`,
+      [u, g, other],
+    );
+    token = await loginAsActor(k.app, 4);
+  });
+  afterAll(async () => k.close());
+
+  type Page = { count: number; page: number; testers: Row[]; next_cursor?: string | null };
+  const get = async (q: Record<string, string | number>) => {
+    const res = await injectAs(k.app, token, {
+      method: 'GET',
+      url: '/api/v1/testers.php',
+      query: Object.fromEntries(Object.entries(q).map(([key, v]) => [key, String(v)])),
+    });
+    return res;
+  };
+  const page = async (q: Record<string, string | number>) => {
+    const res = await get(q);
+    expect(res.statusCode, res.body).toBe(200);
+    return envelope<Page>(res).result;
+  };
+
+  const sorts = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].flatMap((key) => [
+    [key, 0],
+    [key, 1],
+  ]);
+  it.each(sorts)(
+    'sort_key %i order %i: following next_cursor gives the OFFSET order exactly',
+    async (key, order) => {
+      const all = await page({ sort_key: key, sort_order: order, max_display_count: 500 });
+      expect(all.testers.length).toBeGreaterThanOrEqual(31);
+      expect(all.next_cursor).toBeNull();
+      const walked: number[] = [];
+      let p = await page({ sort_key: key, sort_order: order, max_display_count: 10 });
+      for (let i = 0; i < 10; i++) {
+        walked.push(...p.testers.map((r) => r.test_id));
+        if (!p.next_cursor) break;
+        // page is only a label with a cursor
+        p = await page({
+          sort_key: key,
+          sort_order: order,
+          max_display_count: 10,
+          cursor: p.next_cursor,
+          page: i + 2,
+        });
+        expect(p.page).toBe(i + 2);
+      }
+      expect(walked).toEqual(all.testers.map((r) => r.test_id));
+      // The OFFSET pages agree with the keyset pages.
+      const p2 = await page({ sort_key: key, sort_order: order, max_display_count: 10, page: 2 });
+      expect(p2.testers.map((r) => r.test_id)).toEqual(walked.slice(10, 20));
+    },
+  );
+
+  it('gives next_cursor on OFFSET pages too, and null on the last page', async () => {
+    const p1 = await page({ max_display_count: 10 });
+    expect(typeof p1.next_cursor).toBe('string');
+    const total = p1.count;
+    const last = await page({ max_display_count: 10, page: Math.ceil(total / 10) });
+    expect(last.next_cursor).toBeNull();
+  });
+
+  it('keeps the filters and the group scope under a cursor', async () => {
+    const p1 = await page({ group: other, max_display_count: 10 });
+    expect(p1.count).toBeGreaterThan(0);
+    const walked = [...p1.testers];
+    let c = p1.next_cursor;
+    while (c) {
+      const p = await page({ group: other, max_display_count: 10, cursor: c });
+      walked.push(...p.testers);
+      c = p.next_cursor;
+    }
+    expect(walked).toHaveLength(p1.count);
+    expect(new Set(walked.map((r) => r.group))).toEqual(new Set(['Keyset Group']));
+    // A test manager of DEMO following a cursor still sees only DEMO rows.
+    const mgr = await loginAsActor(k.app, 3);
+    const m1 = envelope<Page>(
+      await injectAs(k.app, mgr, { method: 'GET', url: '/api/v1/testers.php?max_display_count=10' }),
+    ).result;
+    const m2 = envelope<Page>(
+      await injectAs(k.app, mgr, {
+        method: 'GET',
+        url: `/api/v1/testers.php?max_display_count=10&cursor=${m1.next_cursor}`,
+      }),
+    ).result;
+    expect(new Set([...m1.testers, ...m2.testers].map((r) => r.group))).toEqual(new Set(['Demo University']));
+  });
+
+  it.each([
+    ['not base64 json', 'bm90IGpzb24'],
+    ['wrong shape', Buffer.from(JSON.stringify({ a: 1 })).toString('base64url')],
+    ['another sort', Buffer.from(JSON.stringify([7, 0, '3', 1])).toString('base64url')],
+    ['another order', Buffer.from(JSON.stringify([4, 1, null, 1])).toString('base64url')],
+    ['a bad id', Buffer.from(JSON.stringify([4, 0, null, -1])).toString('base64url')],
+    ['a bad date', Buffer.from(JSON.stringify([4, 0, 'yesterday', 1])).toString('base64url')],
+  ])('refuses a cursor that is %s with a 400 on cursor', async (_name, cursor) => {
+    const res = await get({ cursor });
+    expect(res.statusCode).toBe(400);
+    const body = envelope<{ field: string }>(res);
+    expect(body.code).toBe('validation');
+    expect(body.result.field).toBe('cursor');
+  });
+
+  it('sorts by the group name as renamed (the copy on tests follows exam_groups)', async () => {
+    await k.db.query(`UPDATE exam_groups SET name = 'AAA first' WHERE id = $1`, [other]);
+    const p = await page({ sort_key: 1, sort_order: 1, max_display_count: 10 });
+    expect(p.testers[0]!.group).toBe('AAA first');
+    const moved = await k.db.query<{ id: number }>(
+      `UPDATE tests SET group_id = NULL WHERE group_id = $1 RETURNING id`,
+      [other],
+    );
+    const rows = await k.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM tests WHERE id = ANY($1::bigint[]) AND group_name IS NULL`,
+      [moved.rows.map((r) => r.id)],
+    );
+    expect(rows.rows[0]!.n).toBe(moved.rows.length);
+  });
+});

@@ -14,6 +14,8 @@ import type {
   RecoveryResult,
 } from '../../contract/recording';
 import { createObjectStorage, type ObjectStorage } from '../src/lib/object-storage';
+import { conversionSettings, RecordingConverter } from '../src/lib/recording-conversion';
+import { claimConversion } from '../src/lib/recording-store';
 import { FfmpegMissingError, remuxWithDuration } from '../src/lib/webm-duration';
 import { build, envelope, injectAs, loginAs, type TestServer } from './helper';
 
@@ -662,6 +664,113 @@ describe('bad input is a 4xx envelope, never a 500', () => {
       mime_type: 'video/webm',
     });
     expect(mgr.statusCode).toBe(403);
+  });
+});
+
+describe('conversion claimed through the database (several server instances)', () => {
+  /** Records in '01' of tester11's sitting, as if uploads had just completed. */
+  async function converting(n: number, mime = 'video/webm'): Promise<number[]> {
+    const testId = await openTestId('tester11');
+    const ids: number[] = [];
+    for (let i = 0; i < n; i += 1) {
+      const { rows } = await srv.s.db.query<{ id: string }>(
+        `INSERT INTO records (test_id, tester_id, bucket, object_key, mime_type, segment, stop_at, movie_status)
+         SELECT t.id, t.user_id, 'recordings', $4, $3, 100 + $2::int, now(), '01'
+           FROM tests t WHERE t.id = $1 RETURNING id`,
+        [testId, i, mime, `claim-test/${testId}-${i}.webm`],
+      );
+      ids.push(Number(rows[0]!.id));
+    }
+    return ids;
+  }
+
+  /** A store whose objects are not WebM (the job ends in '08'), slow enough that both workers get work. */
+  function fakeStore(seen: Map<number, string[]>, owner: () => string, recordIds: number[]): ObjectStorage {
+    return {
+      localPath: () => undefined,
+      async downloadToFile(ref: { key: string }, file: string) {
+        const id = recordIds.find((r) => ref.key.endsWith(`-${recordIds.indexOf(r)}.webm`));
+        if (id !== undefined) seen.set(id, [...(seen.get(id) ?? []), owner()]);
+        await new Promise((r) => setTimeout(r, 150));
+        await writeFile(file, 'not a webm');
+      },
+    } as unknown as ObjectStorage;
+  }
+
+  it('two converters on one database fix every record exactly once, each taking its own', async () => {
+    const recordIds = await converting(6);
+    const seen = new Map<number, string[]>();
+    const make = () => {
+      const c: RecordingConverter = new RecordingConverter({
+        db: srv.s.db,
+        storage: () => fakeStore(seen, () => c.owner, recordIds),
+        log: srv.s.app.log,
+        settings: { ...conversionSettings(), pollMs: 60_000 },
+      });
+      return c;
+    };
+    const a = make();
+    const b = make();
+    try {
+      a.enqueue();
+      b.enqueue();
+      await Promise.all([a.idle(), b.idle()]);
+      for (const id of recordIds) {
+        expect(seen.get(id), `record ${id}`).toHaveLength(1);
+        const r = await waitStatus(id, ['02', '08']);
+        expect(r.movie_status).toBe('08');
+      }
+      const owners = new Set([...seen.values()].flat());
+      expect(owners).toEqual(new Set([a.owner, b.owner]));
+      // Claims are released when done.
+      const { rows } = await srv.s.db.query<{ n: string }>(
+        `SELECT count(*) AS n FROM records WHERE id = ANY($1::bigint[]) AND convert_owner IS NOT NULL`,
+        [recordIds],
+      );
+      expect(Number(rows[0]!.n)).toBe(0);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('skips a record another instance holds (row lock or live lease) and takes it over once the lease ran out', async () => {
+    const [id] = await converting(1);
+    // Another instance is inside its claim transaction: SKIP LOCKED passes over the row (PostgreSQL only:
+    // PGlite has one connection, so a second transaction waits instead of running alongside).
+    if (srv.s.db.kind === 'postgres') {
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((r) => (locked = r));
+      const other = srv.s.db.transaction(async (tx) => {
+        await tx.query(`SELECT id FROM records WHERE id = $1 FOR UPDATE`, [id]);
+        locked();
+        await held;
+      });
+      await isLocked;
+      expect(await claimConversion(srv.s.db, 'me', 60_000)).toBeNull();
+      release();
+      await other;
+    }
+    // A live lease of a dead instance keeps it…
+    await srv.s.db.query(
+      `UPDATE records SET convert_owner = 'dead', convert_lease_until = now() + interval '1 minute' WHERE id = $1`,
+      [id],
+    );
+    expect(await claimConversion(srv.s.db, 'me', 60_000)).toBeNull();
+    // …until the lease runs out.
+    await srv.s.db.query(
+      `UPDATE records SET convert_lease_until = now() - interval '1 second' WHERE id = $1`,
+      [id],
+    );
+    expect(await claimConversion(srv.s.db, 'me', 60_000)).toBe(id);
+    const { rows } = await srv.s.db.query<{ convert_owner: string }>(
+      `SELECT convert_owner FROM records WHERE id = $1`,
+      [id],
+    );
+    expect(rows[0]!.convert_owner).toBe('me');
+    await srv.s.db.query(`UPDATE records SET movie_status = '08', convert_owner = NULL WHERE id = $1`, [id]);
   });
 });
 

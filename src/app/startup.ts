@@ -186,7 +186,9 @@ async function route(store: AppStore, env: StartupEnv): Promise<StartupOutcome> 
 
 /** Whether `path` matches one of the routes of spec §2 (a trailing slash tolerated). */
 function isKnownPath(path: string): boolean {
-  return Object.values(paths).some((def) => matchPath({ path: def.path, caseSensitive: false }, path) !== null);
+  return Object.values(paths).some(
+    (def) => matchPath({ path: def.path, caseSensitive: false }, path) !== null,
+  );
 }
 
 /** Whether `path` is one of the open pages of spec §6 other than login (`/alerting/{id}` included). */

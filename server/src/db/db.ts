@@ -91,6 +91,9 @@ export interface OpenDbOptions {
 export async function openDb(opts: OpenDbOptions): Promise<Db> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle client whose connection the server ends (restart, failover, admin termination) emits 'error' on
+    // the pool; unhandled, that would crash the process. The pool replaces the client on next use.
+    pool.on('error', (err) => console.warn(`[db] idle PostgreSQL client error: ${err.message}`));
     return new PostgresDb(pool);
   }
   const pglite = await PGlite.create({

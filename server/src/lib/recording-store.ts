@@ -200,12 +200,52 @@ export async function changeStatus(
   });
 }
 
-/** Records left in '01' (converting), e.g. by a restart during a fix; oldest first. */
-export async function recordsToConvert(db: Db): Promise<number[]> {
-  const { rows } = await db.query<{ id: number }>(
-    `SELECT id FROM records WHERE movie_status = '01' ORDER BY id`,
+/**
+ * Claims one record waiting for its duration fix ('01', no live lease) for `owner` until the lease runs out:
+ * SELECT … FOR UPDATE SKIP LOCKED, so server instances claiming at the same moment take different records.
+ * Returns its id, or null when nothing is claimable.
+ */
+export async function claimConversion(db: Db, owner: string, leaseMs: number): Promise<number | null> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ id: number | string }>(
+      `SELECT id FROM records
+        WHERE movie_status = '01' AND (convert_lease_until IS NULL OR convert_lease_until < now())
+        ORDER BY id LIMIT 1
+        FOR UPDATE SKIP LOCKED`,
+    );
+    const row = rows[0];
+    if (!row) return null;
+    const id = Number(row.id);
+    await tx.query(
+      `UPDATE records SET convert_owner = $2, convert_lease_until = now() + $3::bigint * interval '1 millisecond'
+        WHERE id = $1`,
+      [id, owner, Math.round(leaseMs)],
+    );
+    return id;
+  });
+}
+
+/** Extends `owner`'s lease on a record still in '01'; false when the claim was lost (lease taken over). */
+export async function renewConversionClaim(
+  db: Db,
+  id: number,
+  owner: string,
+  leaseMs: number,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE records SET convert_lease_until = now() + $3::bigint * interval '1 millisecond'
+      WHERE id = $1 AND convert_owner = $2 AND movie_status = '01'`,
+    [id, owner, Math.round(leaseMs)],
   );
-  return rows.map((r) => r.id);
+  return rowCount > 0;
+}
+
+/** Gives up `owner`'s claim (done, failed or shutting down): a record still in '01' is claimable at once. */
+export async function releaseConversionClaim(db: Db, id: number, owner: string): Promise<void> {
+  await db.query(
+    `UPDATE records SET convert_owner = NULL, convert_lease_until = NULL WHERE id = $1 AND convert_owner = $2`,
+    [id, owner],
+  );
 }
 
 /** The parts a completed record was assembled from (the snapshot taken at completion). */

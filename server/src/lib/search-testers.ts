@@ -46,6 +46,8 @@ export interface TesterFilter {
   page: number;
   perPage: number;
   exactCount: boolean;
+  /** Keyset position (from `cursor`): the sort value (as text, null for a NULL) and id of the last row seen. */
+  after: { v: string | null; id: number } | null;
 }
 
 // Fields that are conditions; paging, sorting and the fuzzy flag alone are not (spec §8 "no search
@@ -163,7 +165,7 @@ export function parseTesterSearch(
   }
 
   const scoped = auth.actor === 3;
-  return {
+  const filter: TesterFilter = {
     scopeGroupId: scoped ? auth.groupId : null,
     scopeNone: scoped && auth.groupId === null,
     groupId,
@@ -196,7 +198,41 @@ export function parseTesterSearch(
       MAX_DISPLAY_COUNT_DEFAULT,
     ),
     exactCount: int(q.exact_count) === 1,
+    after: null,
   };
+  const cursor = text(q.cursor);
+  if (cursor !== null) filter.after = decodeCursor(cursor, filter.sortKey, filter.sortOrder);
+  return filter;
+}
+
+/**
+ * A keyset cursor: base64url of JSON `[sortKey, sortOrder, sortValue, id]`. It is bound to its sort, so a
+ * cursor from another sort is refused rather than silently skipping rows. It carries no secret: a hand-made
+ * cursor only moves the start of a page within what the caller may see anyway.
+ */
+export function encodeCursor(sortKey: number, sortOrder: 0 | 1, v: string | null, id: number): string {
+  return Buffer.from(JSON.stringify([sortKey, sortOrder, v, id])).toString('base64url');
+}
+
+function decodeCursor(c: string, sortKey: number, sortOrder: 0 | 1): { v: string | null; id: number } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(c, 'base64url').toString('utf8'));
+  } catch {
+    parsed = null;
+  }
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length !== 4 ||
+    parsed[0] !== sortKey ||
+    parsed[1] !== sortOrder ||
+    !(parsed[2] === null || typeof parsed[2] === 'string') ||
+    !Number.isSafeInteger(parsed[3]) ||
+    (parsed[3] as number) < 0
+  ) {
+    throw new FieldError('cursor', 'cursor is not valid for this search and sort.');
+  }
+  return { v: parsed[2] as string | null, id: parsed[3] as number };
 }
 
 /** Escapes LIKE wildcards so user text matches literally (ESCAPE '\'). */
@@ -245,25 +281,29 @@ export function testerWhere(f: TesterFilter): { sql: string; params: unknown[] }
   return { sql: w.length ? w.join(' AND ') : 'true', params };
 }
 
-const SORT_COLUMNS: Record<number, string> = {
-  1: 'g.name',
-  2: 't.test_name',
-  3: 't.region',
-  4: 't.test_at',
-  5: 't.exam_name',
-  6: 't.with_mark',
-  7: 't.total_score',
-  8: 't.record',
-  9: 't.login_id',
-  10: 't.cheating_level',
-  11: 't.id',
+/**
+ * Sort columns (contract TESTER_SORT_KEYS) with their SQL type (to read a cursor's value back) and whether
+ * they can be NULL. Each has a (column, id) index (migrations 0001, 0007); the group name is the copy on
+ * tests (0007), not a join, so that sort is an index range too.
+ */
+const SORT_COLUMNS: Record<number, { expr: string; type: string; nullable: boolean }> = {
+  1: { expr: 't.group_name', type: 'text', nullable: true },
+  2: { expr: 't.test_name', type: 'text', nullable: false },
+  3: { expr: 't.region', type: 'text', nullable: false },
+  4: { expr: 't.test_at', type: 'timestamptz', nullable: true },
+  5: { expr: 't.exam_name', type: 'text', nullable: false },
+  6: { expr: 't.with_mark', type: 'boolean', nullable: false },
+  7: { expr: 't.total_score', type: 'integer', nullable: false },
+  8: { expr: 't.record', type: 'boolean', nullable: false },
+  9: { expr: 't.login_id', type: 'text', nullable: false },
+  10: { expr: 't.cheating_level', type: 'integer', nullable: false },
+  11: { expr: 't.id', type: 'bigint', nullable: false },
 };
 
-const ROW_SELECT = `SELECT t.id AS test_id, g.name AS "group", t.group_id, t.test_name, t.region,
+const ROW_SELECT = `SELECT t.id AS test_id, t.group_name AS "group", t.group_id, t.test_name, t.region,
     ${sqlDisplayTime('t.test_at')} AS test_at, ${sqlDisplayTime('t.stop_at')} AS stop_at,
     t.exam_name, t.with_mark::int AS with_mark, t.record::int AS record, t.user_id, t.login_id,
-    t.cheating_level, t.total_score, t.pass::int AS pass
-  FROM tests t LEFT JOIN exam_groups g ON g.id = t.group_id`;
+    t.cheating_level, t.total_score, t.pass::int AS pass`;
 
 /**
  * Counts matches, stopping at `cap + 1` rows so a broad filter over a million rows costs a bounded scan
@@ -287,34 +327,108 @@ export async function countTesters(
   return n > cap ? { count: cap, capped: true } : { count: n, capped: false };
 }
 
+/** True when a cursor's sort value can be read as the column's type (so a forged one is a 400, not a 500). */
+function cursorValueFits(type: string, v: string): boolean {
+  if (type === 'integer' || type === 'bigint') return /^-?\d{1,18}$/.test(v);
+  if (type === 'boolean') return v === 'true' || v === 'false';
+  if (type === 'timestamptz') return /^\d{4}-\d{2}-\d{2}[ T][\d:.]+([+-]\d{2}(:?\d{2})?|Z)?$/.test(v);
+  return true;
+}
+
+type SortedRow = TesterRow & { sort_value?: string | null };
+
 /**
- * One page of the examinee search. Paging is OFFSET-based because the screen asks for page numbers; the
- * count cap bounds the page count, and ordering always ends on the id so pages never overlap.
+ * One page of the examinee search. Two ways to page, same order (sort column, then id, both in the sort
+ * direction; NULLs first when descending, last when ascending, as PostgreSQL orders them):
+ * - `page` (OFFSET): what the screen's page numbers use; the count cap bounds how deep it goes.
+ * - `cursor` (keyset, from the previous answer's `next_cursor`): each page is an index range after the last
+ *   row seen, however deep. A nullable sort column is read as two segments (NULLs, then values, or the
+ *   reverse) so every condition stays a plain index range.
+ * `next_cursor` is given on every answer that has more rows after it.
  */
 export async function searchTesters(db: Db, f: TesterFilter): Promise<TesterSearchResult> {
   const { count, capped } = await countTesters(db, f, f.exactCount ? null : SEARCH_COUNT_CAP);
   const pageCount = Math.max(1, Math.ceil(count / f.perPage));
-  const { sql, params } = testerWhere(f);
-  const dir = f.sortOrder === 1 ? 'ASC' : 'DESC';
-  const col = SORT_COLUMNS[f.sortKey] ?? 't.test_at';
-  const order = col === 't.id' ? `t.id ${dir}` : `${col} ${dir}, t.id ${dir}`;
-  const offset = (f.page - 1) * f.perPage;
-  const rows =
-    offset >= count && !capped
-      ? []
-      : (
-          await db.query<TesterRow>(
-            `${ROW_SELECT} WHERE ${sql} ORDER BY ${order} LIMIT ${f.perPage} OFFSET ${offset}`,
-            params,
-          )
-        ).rows;
+  const where = testerWhere(f);
+  const desc = f.sortOrder === 0;
+  const dir = desc ? 'DESC' : 'ASC';
+  const col = SORT_COLUMNS[f.sortKey] ?? SORT_COLUMNS[4]!;
+  const byId = col.expr === 't.id';
+  const select = byId ? ROW_SELECT : `${ROW_SELECT}, ${col.expr}::text AS sort_value`;
+  const order = byId ? `t.id ${dir}` : `${col.expr} ${dir}, t.id ${dir}`;
+  const want = f.perPage + 1; // one more than a page tells whether a next page exists
+
+  let rows: SortedRow[];
+  if (f.after === null) {
+    const offset = (f.page - 1) * f.perPage;
+    rows =
+      offset >= count && !capped
+        ? []
+        : (
+            await db.query<SortedRow>(
+              `${select} FROM tests t WHERE ${where.sql} ORDER BY ${order} LIMIT ${want} OFFSET ${offset}`,
+              where.params,
+            )
+          ).rows;
+  } else {
+    const after = f.after;
+    const cmp = desc ? '<' : '>';
+    const segments: ('null' | 'value')[] = !col.nullable
+      ? ['value']
+      : desc
+        ? ['null', 'value']
+        : ['value', 'null'];
+    const first = col.nullable && after.v === null ? segments.indexOf('null') : segments.indexOf('value');
+    if (after.v === null ? !col.nullable : !cursorValueFits(col.type, after.v)) {
+      throw new FieldError('cursor', 'cursor is not valid for this search and sort.');
+    }
+    rows = [];
+    for (let i = first; i < segments.length && rows.length < want; i++) {
+      const params = [...where.params];
+      const p = (v: unknown) => {
+        params.push(v);
+        return `$${params.length}`;
+      };
+      const cond: string[] = [];
+      let segOrder = order;
+      if (segments[i] === 'null') {
+        cond.push(`${col.expr} IS NULL`);
+        if (i === first) cond.push(`t.id ${cmp} ${p(after.id)}::bigint`);
+        segOrder = `t.id ${dir}`;
+      } else if (byId) {
+        cond.push(`t.id ${cmp} ${p(after.id)}::bigint`);
+      } else if (i === first) {
+        cond.push(`(${col.expr}, t.id) ${cmp} (${p(after.v)}::${col.type}, ${p(after.id)}::bigint)`);
+      } else if (col.nullable) {
+        cond.push(`${col.expr} IS NOT NULL`);
+      }
+      const r = await db.query<SortedRow>(
+        `${select} FROM tests t WHERE (${where.sql}) AND ${cond.join(' AND ')} ORDER BY ${segOrder} LIMIT ${want - rows.length}`,
+        params,
+      );
+      rows.push(...r.rows);
+    }
+  }
+  const more = rows.length > f.perPage;
+  const page = rows.slice(0, f.perPage);
+  const last = page[page.length - 1];
+  const nextCursor =
+    more && last
+      ? encodeCursor(
+          f.sortKey,
+          f.sortOrder,
+          byId ? String(last.test_id) : (last.sort_value ?? null),
+          last.test_id,
+        )
+      : null;
   return {
     count,
     count_capped: capped,
     page_count: pageCount,
     page: f.page,
     max_display_count: f.perPage,
-    testers: rows,
+    testers: page.map(({ sort_value: _drop, ...r }) => r),
+    next_cursor: nextCursor,
   };
 }
 
@@ -328,7 +442,7 @@ export async function* testerBatches(db: Db, f: TesterFilter, batchSize = 1000):
   for (;;) {
     const n = params.length;
     const { rows } = await db.query<TesterRow>(
-      `${ROW_SELECT} WHERE ${sql} AND t.id > $${n + 1} ORDER BY t.id LIMIT $${n + 2}`,
+      `${ROW_SELECT} FROM tests t WHERE ${sql} AND t.id > $${n + 1} ORDER BY t.id LIMIT $${n + 2}`,
       [...params, last, batchSize],
     );
     if (rows.length === 0) return;

@@ -33,14 +33,12 @@ export const envelopePlugin = fp(async (app: FastifyInstance) => {
     // PostgreSQL refuses NUL bytes and invalid encodings in text: that is bad input, not a server fault.
     const pgCode = (err as { code?: unknown }).code;
     if (pgCode === '22021' || pgCode === '22P05') {
-      return reply
-        .code(400)
-        .send({
-          status: 400,
-          message: 'Invalid characters in the request.',
-          result: null,
-          code: 'bad_request',
-        });
+      return reply.code(400).send({
+        status: 400,
+        message: 'Invalid characters in the request.',
+        result: null,
+        code: 'bad_request',
+      });
     }
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
     if (err.validation) {

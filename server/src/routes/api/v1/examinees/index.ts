@@ -179,7 +179,7 @@ export default async function examineesRoutes(app: App): Promise<void> {
         }),
       });
       const fileName = `exam_user_resultinfo_csv_${stampInZone(new Date())}.csv`;
-      const stream = csvStream(CSV_HEADER, testerBatches(app.db, filter), csvValues);
+      const stream = csvStream(CSV_HEADER, testerBatches(app.db, filter, 5000), csvValues);
       return reply
         .header('Content-Type', 'text/csv; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="${fileName}"`)
