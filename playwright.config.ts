@@ -5,6 +5,26 @@ import path from 'node:path';
 const PORT = Number(process.env.E2E_PORT ?? 8181);
 const dataDir = path.join(os.tmpdir(), `proctor-e2e-${process.pid}`);
 
+/** Debian Chromium with fake camera and microphone, ICE allowed on loopback (research/media-stack.md §5). */
+const chromiumUse = {
+  ...devices['Desktop Chrome'],
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      '--allow-loopback-in-peer-connection',
+    ],
+  },
+};
+
 export default defineConfig({
   testDir: './e2e',
   timeout: 60_000,
@@ -19,27 +39,19 @@ export default defineConfig({
     trace: 'retain-on-failure',
     locale: 'ja-JP',
   },
+  // The checker-console spec switches checkers' activation while its examinees start (so they land on its
+  // checker): it runs alone, after every other spec, so no other spec's examinee is caught in that window.
   projects: [
     {
       name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-quic',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--use-fake-ui-for-media-stream',
-            '--use-fake-device-for-media-stream',
-            '--allow-loopback-in-peer-connection',
-          ],
-        },
-      },
+      testIgnore: /checker-monitoring\.spec\.ts/,
+      use: chromiumUse,
+    },
+    {
+      name: 'chromium-checker-console',
+      testMatch: /checker-monitoring\.spec\.ts/,
+      dependencies: ['chromium'],
+      use: chromiumUse,
     },
   ],
   webServer: {
