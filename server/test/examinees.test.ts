@@ -740,6 +740,10 @@ describe('keyset paging (cursor / next_cursor)', () => {
     ['another order', Buffer.from(JSON.stringify([4, 1, null, 1])).toString('base64url')],
     ['a bad id', Buffer.from(JSON.stringify([4, 0, null, -1])).toString('base64url')],
     ['a bad date', Buffer.from(JSON.stringify([4, 0, 'yesterday', 1])).toString('base64url')],
+    [
+      'an impossible date',
+      Buffer.from(JSON.stringify([4, 0, '2026-13-40 25:00:00', 1])).toString('base64url'),
+    ],
   ])('refuses a cursor that is %s with a 400 on cursor', async (_name, cursor) => {
     const res = await get({ cursor });
     expect(res.statusCode).toBe(400);

@@ -331,7 +331,17 @@ export async function countTesters(
 function cursorValueFits(type: string, v: string): boolean {
   if (type === 'integer' || type === 'bigint') return /^-?\d{1,18}$/.test(v);
   if (type === 'boolean') return v === 'true' || v === 'false';
-  if (type === 'timestamptz') return /^\d{4}-\d{2}-\d{2}[ T][\d:.]+([+-]\d{2}(:?\d{2})?|Z)?$/.test(v);
+  if (type === 'timestamptz') {
+    const m =
+      /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?([+-]\d{2}(:?\d{2})?|Z)?$/.exec(
+        v,
+      );
+    if (!m) return false;
+    // A well-formed but impossible date (month 13, 25:00) must be a 400 too, not a database error.
+    const [mo, d, h, mi, sec] = [m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number) as number[];
+    const days = new Date(Date.UTC(Number(m[1]), mo!, 0)).getUTCDate();
+    return mo! >= 1 && mo! <= 12 && d! >= 1 && d! <= days && h! <= 23 && mi! <= 59 && sec! <= 59;
+  }
   return true;
 }
 

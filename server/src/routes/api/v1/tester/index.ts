@@ -236,8 +236,9 @@ export default async function testerRoutes(app: App): Promise<void> {
         await tx.query(`UPDATE users SET status = $2, updated_at = now() WHERE id = $1`, [testerId, to]);
         const event = eventForStatus(s.status, to);
         if (event) await logExamineeEvent(tx, s.id, event, `by ${by} ${auth.loginId}`);
-        if (to === TESTER_STATUS.identificated && by === 'checker') {
-          // spec §4: the examinee waits for ACCEPTED, then for status IDENTIFICATED; the server sends the marker.
+        if (to === TESTER_STATUS.identificated && by !== 'tester') {
+          // spec §4: the examinee waits for ACCEPTED, then for status IDENTIFICATED; the server sends the marker
+          // whoever accepted (the matched checker, or a system manager / supervisor).
           await insertMessage(tx, {
             testId: s.id,
             testerId,
