@@ -214,7 +214,9 @@ test('plays the recording from a marking', async ({ page, context, browser, requ
   await expect
     .poll(
       async () => {
-        const r = await request.get(`/api/v1/get_onetime_uri.php?record_id=${recordId}`, { headers: adminAuth });
+        const r = await request.get(`/api/v1/get_onetime_uri.php?record_id=${recordId}`, {
+          headers: adminAuth,
+        });
         const b = (await r.json()) as { result?: { movie_status: string; duration_ms: number | null } };
         return b.result?.movie_status === '02' && (b.result.duration_ms ?? 0) > 0;
       },
