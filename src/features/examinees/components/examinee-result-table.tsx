@@ -9,8 +9,8 @@ import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { useText } from '../../../components/ui/use-text';
 import { pageSelectionToggled, rowToggled, selectExaminees } from '../examinees-slice';
 import { csvRequested, searchRequested } from '../examinees-thunks';
-import { SortHeader } from './sort-header';
-import { Pager } from './pager';
+import { SortHeader } from '../../../components/ui/sort-header';
+import { Pager } from '../../../components/ui/pager';
 
 const DISPLAY_COUNTS = [10, 20, 50, 100, 200, 500] as const;
 const COLUMNS = [

@@ -7,7 +7,7 @@ import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { formCleared, formEdited, selectExaminees } from '../examinees-slice';
 import { conditionsRequested, searchRequested } from '../examinees-thunks';
 import type { SearchForm } from '../examinees-validation';
-import { CheckField, SelectField, TextField, useFieldMessage } from './form-fields';
+import { CheckField, SelectField, TextField, useFieldMessage } from '../../../components/ui/form-fields';
 
 /** Spec §2 "Examinee search conditions", with options from testers/conditions, clear and search. */
 export function ExamineeSearchForm() {

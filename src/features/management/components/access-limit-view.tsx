@@ -11,7 +11,7 @@ import { useText } from '../../../components/ui/use-text';
 import { selectManagement, type Failure } from '../management-slice';
 import { accessLimitSubmitted, accessLimitsDeleted, accessLimitsRequested } from '../management-thunks';
 import type { AccessLimitForm, FieldErrors } from '../management-validation';
-import { SelectField, TextField, useFieldMessage } from './form-fields';
+import { SelectField, TextField, useFieldMessage } from '../../../components/ui/form-fields';
 
 const EMPTY: AccessLimitForm = { server: '', ip: '', domain: '', actor: '' };
 

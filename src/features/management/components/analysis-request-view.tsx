@@ -9,7 +9,7 @@ import { selectSelectedTestIds } from '../../examinees/examinees-slice';
 import { selectManagement, type Failure } from '../management-slice';
 import { analysisPageOpened, analysisSubmitted } from '../management-thunks';
 import type { FieldErrors } from '../management-validation';
-import { SelectField, TextField, useFieldMessage } from './form-fields';
+import { SelectField, TextField, useFieldMessage } from '../../../components/ui/form-fields';
 
 /** spec §9 analysis methods, in order (values 1–5). */
 const METHODS = [1, 2, 3, 4, 5] as const;

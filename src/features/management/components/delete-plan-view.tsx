@@ -9,7 +9,7 @@ import { useText } from '../../../components/ui/use-text';
 import type { Failure } from '../management-slice';
 import { deletePlanDownloaded } from '../management-thunks';
 import type { FieldErrors } from '../management-validation';
-import { TextField, useFieldMessage } from './form-fields';
+import { TextField, useFieldMessage } from '../../../components/ui/form-fields';
 
 function today(): string {
   const d = new Date();

@@ -11,7 +11,7 @@ import type { RetentionRow } from '../../../api/cleaner';
 import { selectManagement } from '../management-slice';
 import { retentionGroupsRequested, retentionRequested, retentionSubmitted } from '../management-thunks';
 import type { FieldErrors } from '../management-validation';
-import { SelectField, TextField, useFieldMessage } from './form-fields';
+import { SelectField, TextField, useFieldMessage } from '../../../components/ui/form-fields';
 
 const SYSTEM_KIND: Record<number, 'systemLog' | 'monitorHistory' | 'default'> = {
   [-1]: 'systemLog',

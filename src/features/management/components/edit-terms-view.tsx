@@ -10,7 +10,7 @@ import { useText } from '../../../components/ui/use-text';
 import { selectManagement } from '../management-slice';
 import { templateSubmitted, templatesRequested } from '../management-thunks';
 import type { FieldErrors, TemplateForm } from '../management-validation';
-import { SelectField, TextField, useFieldMessage } from './form-fields';
+import { SelectField, TextField, useFieldMessage } from '../../../components/ui/form-fields';
 
 /** The kinds edited here (issue #7): terms of use, privacy policy, inquiry, examining notes. */
 const KINDS = ['terms_of_service', 'privacy_policy', 'inquiry', 'examining_term'] as const;

@@ -10,8 +10,8 @@ import { useText } from '../../../components/ui/use-text';
 import { selectManagement } from '../management-slice';
 import { logSearchRequested } from '../management-thunks';
 import type { FieldErrors, LogSearchForm } from '../management-validation';
-import { SelectField, TextField, useFieldMessage } from './form-fields';
-import { Pager } from './pager';
+import { SelectField, TextField, useFieldMessage } from '../../../components/ui/form-fields';
+import { Pager } from '../../../components/ui/pager';
 
 const EMPTY: LogSearchForm = { from: '', to: '', source: 'all', actor: '', loginId: '', level: '', text: '' };
 const SOURCES = ['all', 'client', 'device', 'audit', 'server'] as const;

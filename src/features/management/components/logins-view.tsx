@@ -8,8 +8,8 @@ import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { useText } from '../../../components/ui/use-text';
 import { selectManagement } from '../management-slice';
 import { forceLogoutRequested, loginsRequested } from '../management-thunks';
-import { Pager } from './pager';
-import { SortHeader } from './sort-header';
+import { Pager } from '../../../components/ui/pager';
+import { SortHeader } from '../../../components/ui/sort-header';
 
 const COLUMNS = [
   [1, 'loginId'],

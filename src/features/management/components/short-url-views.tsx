@@ -13,7 +13,7 @@ import { selectManagement, shortUrlSaved, type Failure } from '../management-sli
 import { shortUrlDeleted, shortUrlSubmitted, shortUrlsRequested } from '../management-thunks';
 import type { FieldErrors } from '../management-validation';
 import { PARAM_FIELDS, emptyShortUrlForm, shortUrlFormOf, type ShortUrlForm } from '../short-url-fields';
-import { SelectField, TextField, useFieldMessage } from './form-fields';
+import { SelectField, TextField, useFieldMessage } from '../../../components/ui/form-fields';
 
 /** /create-shorturl-List: every short URL with its working address, edit and delete. */
 export function ShortUrlList({ editHref, newHref }: { editHref: (id: number) => string; newHref: string }) {

@@ -13,7 +13,7 @@ export function Pager({
   label: string;
   onPage: (page: number) => void;
 }) {
-  const { t } = useTranslation('examinees');
+  const { t } = useTranslation('common');
   if (pageCount <= 1) return null;
   const from = Math.max(1, page - 2);
   const to = Math.min(pageCount, from + 4);

@@ -1,11 +1,13 @@
 import type { ReactNode } from 'react';
 import Form from 'react-bootstrap/Form';
-import { useText } from '../../../components/ui/use-text';
+import { useText } from './use-text';
 
 /** A validation message: an i18n key and its values; `fieldKey` is translated into `field`. */
 export interface FieldMessageLike {
   key: string;
   values?: Record<string, string | number>;
+  /** A server message shown as is. */
+  text?: string;
 }
 
 /** Translates a FieldMessageLike (the label inside a message is itself a key). */
@@ -13,6 +15,7 @@ export function useFieldMessage(): (m: FieldMessageLike | undefined) => string {
   const text = useText();
   return (m) => {
     if (!m) return '';
+    if (m.text) return m.text;
     const fieldKey = m.values?.fieldKey;
     return text(m.key, { ...m.values, field: typeof fieldKey === 'string' ? text(fieldKey) : '' });
   };
