@@ -16,6 +16,7 @@ import {
 } from '../../../../../../contract/recording';
 import { ApiError } from '../../../../lib/api-error';
 import type { App, AuthContext } from '../../../../lib/app-types';
+import { DbKeyedLock } from '../../../../lib/db-lock';
 import {
   S3_MAX_PART_SIZE,
   StoreError,
@@ -26,7 +27,6 @@ import {
 import { RecordingConverter, conversionSettings } from '../../../../lib/recording-conversion';
 import { recordingSettings } from '../../../../lib/recording-settings';
 import {
-  KeyedMutex,
   completedParts,
   endResult,
   findOpenRecord,
@@ -114,7 +114,8 @@ function partProblems(stored: StorePart[], browser: ClientPart[] | undefined, mi
  */
 export default async function recordingRoutes(app: App): Promise<void> {
   const settings = recordingSettings();
-  const mutex = new KeyedMutex();
+  // One recording's start or end at a time across every instance on this database (issue #5).
+  const mutex = new DbKeyedLock(app.db);
   // The S3 stand-in is mounted after the routes (app.ts load order), so the store is built on first use.
   let storage: ObjectStorage | null = null;
   const store = (): ObjectStorage =>
