@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -12,6 +12,15 @@ import {
 } from '@playwright/test';
 import { LoginPage } from './pages/login-page';
 import { TesterEnvSettingPage, TesterExaminingPage, TesterIdentificationPage } from './pages/tester-pages';
+import {
+  acceptIdentityCheck,
+  apiLogin,
+  isRecordingStart,
+  prepareRecordingSitting,
+  procStat,
+  processes,
+  type Post,
+} from './support/recording';
 
 // Issue #5: a recording through dropped parts, stalled parts, an offline stretch and a reload ends as objects
 // whose bytes are exactly the chunks the page stored, start with the WebM header, play with a finite
@@ -27,9 +36,34 @@ interface TapChunk {
   data: string;
 }
 
-async function apiLogin(request: APIRequestContext, loginId: string): Promise<string> {
-  const r = await request.post('/api/v1/login.php', { data: { login_id: loginId, password: 'demo-pass' } });
-  return ((await r.json()) as { result: { access_token: string } }).result.access_token;
+/** The POST of the shared helpers (./support/recording.ts), through Playwright's request context. */
+function poster(request: APIRequestContext): Post {
+  return async (url, data, token) => {
+    const r = await request.post(url, {
+      data,
+      ...(token ? { headers: { Authorization: `Bearer ${token}` } } : {}),
+    });
+    return { status: r.status(), body: await r.json().catch(() => null) };
+  };
+}
+
+/**
+ * From where the examinee stands (env-setting, identification or examining) on to /examining: the device
+ * checks and the terms on env-setting; the monitor's identity check, if the sitting asks for one, accepted by a
+ * checker through the API.
+ */
+async function reachExamining(page: Page, post: Post, tester: string) {
+  if (page.url().endsWith('/env-setting')) {
+    const env = new TesterEnvSettingPage(page);
+    await env.expectReady();
+    await env.agreeAndNext();
+    await expect(page).toHaveURL(/\/(examining|identification)$/, { timeout: 30_000 });
+  }
+  if (page.url().endsWith('/identification')) {
+    await new TesterIdentificationPage(page).requestCheck();
+    await acceptIdentityCheck(post, tester);
+  }
+  await expect(page).toHaveURL(/\/examining$/, { timeout: 30_000 });
 }
 
 const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
@@ -41,34 +75,10 @@ test('recording survives dropped and stalled parts, an offline stretch and a rel
   request,
 }) => {
   test.setTimeout(300_000);
-  const admin = await apiLogin(request, 'sysadmin01');
-  const auth = { Authorization: `Bearer ${admin}` };
+  const post = poster(request);
   // Small parts for a fast test: the stand-in's minimum and the server's part size (env) both lowered.
-  expect((await request.post('/__s3/config', { data: { minPartSize: 65_536 } })).status()).toBe(200);
-  const inserted = await request.post('/api/v1/shorten_url/insert.php', {
-    headers: auth,
-    data: {
-      url_key: URL_KEY,
-      actor: 1,
-      param: {
-        lang: 'ja',
-        is_mobile: 0,
-        is_mc_startup: 1,
-        is_proctor: 1,
-        is_auth: 0,
-        is_record: 1,
-        is_voice_recording: 1,
-        is_summary: 1,
-        region: 'Online',
-        exam_name: 'Recording E2E',
-        max_rectime: 10800,
-        matching_timeout: 5,
-        is_ai_auth: 0,
-        ai_idcard_type: '1,2,3',
-      },
-    },
-  });
-  expect(await inserted.text()).toContain('"status":200');
+  const admin = await prepareRecordingSitting(post, URL_KEY, 'Recording E2E');
+  const auth = { Authorization: `Bearer ${admin}` };
 
   // What the page stored, reported through the chunk-store tap (registered before navigation).
   const chunks: TapChunk[] = [];
@@ -91,51 +101,11 @@ test('recording survives dropped and stalled parts, an offline stretch and a rel
 
   await page.goto(`/s/${URL_KEY}`);
   await new LoginPage(page).login(TESTER);
-  const env = new TesterEnvSettingPage(page);
-  await env.expectReady();
-  await env.agreeAndNext();
-  await expect(page).toHaveURL(/\/(examining|identification)$/, { timeout: 30_000 });
-  if (page.url().endsWith('/identification')) {
-    // The sitting asks for a monitor's identity check: a checker accepts it through the API.
-    await new TesterIdentificationPage(page).requestCheck();
-    const checker = await apiLogin(request, 'checker01');
-    let testerId = 0;
-    await expect
-      .poll(
-        async () => {
-          const r = await request.post('/api/v1/matching.php', {
-            data: {},
-            headers: { Authorization: `Bearer ${checker}` },
-          });
-          const b = (await r.json()) as {
-            result?: { matchings: { tester_id: number; login_id: string; signaling_channel: unknown }[] };
-          };
-          testerId =
-            b.result?.matchings.find((m) => m.login_id === TESTER && m.signaling_channel)?.tester_id ?? 0;
-          return testerId;
-        },
-        { timeout: 40_000, intervals: [1000] },
-      )
-      .toBeGreaterThan(0);
-    await expect
-      .poll(
-        async () =>
-          (
-            await request.post('/api/v1/tester/status.php', {
-              data: { tester_id: testerId, status: 3 },
-              headers: { Authorization: `Bearer ${checker}` },
-            })
-          ).status(),
-        { timeout: 30_000, intervals: [2000] },
-      )
-      .toBe(200);
-  }
-  await expect(page).toHaveURL(/\/examining$/, { timeout: 30_000 });
+  await expect(page).toHaveURL(/\/env-setting$/, { timeout: 30_000 });
+  await reachExamining(page, post, TESTER);
   const exam = new TesterExaminingPage(page);
   await exam.agreeNotes();
-  const started = page.waitForResponse(
-    (r) => r.url().includes('/tester/recording.php') && r.request().postDataJSON()?.method === 'PUT',
-  );
+  const started = page.waitForResponse(isRecordingStart);
   await exam.openExamSystem();
   const first = ((await (await started).json()) as { result: { part_size: number; record_id: number } })
     .result;
@@ -158,10 +128,7 @@ test('recording survives dropped and stalled parts, an offline stretch and a rel
   await expect.poll(partsSent, { timeout: 60_000 }).toBeGreaterThanOrEqual(n + 3);
 
   // A reload mid-exam: the stored recording is finished from what the server lacks, a new segment starts.
-  const second = page.waitForResponse(
-    (r) => r.url().includes('/tester/recording.php') && r.request().postDataJSON()?.method === 'PUT',
-    { timeout: 60_000 },
-  );
+  const second = page.waitForResponse(isRecordingStart, { timeout: 60_000 });
   await page.reload();
   const seg2 = ((await (await second).json()) as { result: { record_id: number; segment: number } }).result;
   expect(seg2.record_id).not.toBe(first.record_id);
@@ -260,18 +227,13 @@ const CRASH_URL_KEY = 'e2e-recording-crash';
 
 /** The Chromium processes started on `userDataDir`: the browser's root pid and its process group. */
 function browserProcessOf(userDataDir: string): { pid: number; pgid: number } | null {
-  const procs: { pid: number; ppid: number; pgid: number }[] = [];
-  for (const d of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
+  const procs = processes().filter((p) => {
     try {
-      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8');
-      if (!cmd.includes(`--user-data-dir=${userDataDir}`)) continue;
-      const st = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
-      procs.push({ pid: Number(d), ppid: Number(f[1]), pgid: Number(f[2]) });
+      return readFileSync(`/proc/${p.pid}/cmdline`, 'utf8').includes(`--user-data-dir=${userDataDir}`);
     } catch {
-      /* gone */
+      return false; // gone
     }
-  }
+  });
   const pids = new Set(procs.map((p) => p.pid));
   return procs.find((p) => !pids.has(p.ppid)) ?? null;
 }
@@ -281,44 +243,7 @@ async function enterExam(page: Page, request: APIRequestContext, urlKey: string,
   await page.goto(`/s/${urlKey}`);
   await new LoginPage(page).login(tester);
   await expect(page).toHaveURL(/\/(env-setting|identification|examining)$/, { timeout: 30_000 });
-  if (page.url().endsWith('/env-setting')) {
-    const env = new TesterEnvSettingPage(page);
-    await env.expectReady();
-    await env.agreeAndNext();
-    await expect(page).toHaveURL(/\/(examining|identification)$/, { timeout: 30_000 });
-  }
-  if (page.url().endsWith('/identification')) {
-    await new TesterIdentificationPage(page).requestCheck();
-    const checker = await apiLogin(request, 'checker01');
-    const headers = { Authorization: `Bearer ${checker}` };
-    let testerId = 0;
-    await expect
-      .poll(
-        async () => {
-          const b = (await (await request.post('/api/v1/matching.php', { data: {}, headers })).json()) as {
-            result?: { matchings: { tester_id: number; login_id: string; signaling_channel: unknown }[] };
-          };
-          testerId =
-            b.result?.matchings.find((m) => m.login_id === tester && m.signaling_channel)?.tester_id ?? 0;
-          return testerId;
-        },
-        { timeout: 40_000, intervals: [1000] },
-      )
-      .toBeGreaterThan(0);
-    await expect
-      .poll(
-        async () =>
-          (
-            await request.post('/api/v1/tester/status.php', {
-              data: { tester_id: testerId, status: 3 },
-              headers,
-            })
-          ).status(),
-        { timeout: 30_000, intervals: [2000] },
-      )
-      .toBe(200);
-  }
-  await expect(page).toHaveURL(/\/examining$/, { timeout: 30_000 });
+  await reachExamining(page, poster(request), tester);
   const exam = new TesterExaminingPage(page);
   const phase = await page.getByTestId('exam-phase').getAttribute('data-phase', { timeout: 10_000 });
   if (phase !== 'examing') {
@@ -334,33 +259,9 @@ test('recording survives the browser process killed and relaunched with the same
   test.setTimeout(300_000);
   const { baseURL, launchOptions, locale } = testInfo.project.use;
   const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'pw-recording-crash-'));
-  const admin = await apiLogin(request, 'sysadmin01');
+  const post = poster(request);
+  const admin = await prepareRecordingSitting(post, CRASH_URL_KEY, 'Recording crash E2E');
   const auth = { Authorization: `Bearer ${admin}` };
-  expect((await request.post('/__s3/config', { data: { minPartSize: 65_536 } })).status()).toBe(200);
-  const inserted = await request.post('/api/v1/shorten_url/insert.php', {
-    headers: auth,
-    data: {
-      url_key: CRASH_URL_KEY,
-      actor: 1,
-      param: {
-        lang: 'ja',
-        is_mobile: 0,
-        is_mc_startup: 1,
-        is_proctor: 1,
-        is_auth: 0,
-        is_record: 1,
-        is_voice_recording: 1,
-        is_summary: 1,
-        region: 'Online',
-        exam_name: 'Recording crash E2E',
-        max_rectime: 10800,
-        matching_timeout: 5,
-        is_ai_auth: 0,
-        ai_idcard_type: '1,2,3',
-      },
-    },
-  });
-  expect(await inserted.text()).toContain('"status":200');
 
   const chunks: TapChunk[] = [];
   // UploadPart bodies S3 accepted, per uploadId#part, over both browser runs.
@@ -423,7 +324,7 @@ test('recording survives the browser process killed and relaunched with the same
     const proc = browserProcessOf(userDataDir);
     expect(proc, 'the browser process').not.toBeNull();
     const reported = chunks.filter((c) => c.recordingKey === firstKey());
-    const ownGroup = Number(readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')[2]);
+    const ownGroup = procStat('self')!.pgid;
     if (proc!.pgid !== ownGroup) process.kill(-proc!.pgid, 'SIGKILL');
     else process.kill(proc!.pid, 'SIGKILL');
     await expect.poll(() => browserProcessOf(userDataDir), { timeout: 15_000 }).toBeNull();
@@ -457,7 +358,7 @@ test('recording survives the browser process killed and relaunched with the same
     await expect(second.page).toHaveURL(/\/exam-end$/, { timeout: 60_000 });
 
     // The first object: its parts as the server assembled them (recovery after completion)…
-    const testerToken = await apiLogin(request, CRASH_TESTER);
+    const testerToken = await apiLogin(post, CRASH_TESTER);
     const recovery = (await (
       await request.post('/api/v1/recovery.php', {
         data: { record_id: rec1.record_id },

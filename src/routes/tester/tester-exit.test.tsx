@@ -4,6 +4,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { server, ok } from '../../../tests/msw/server';
 import { loginState, renderWithProviders } from '../../../tests/render';
+import { termsTemplate, testerDetail } from '../../../tests/fixtures/tester-detail';
 import { i18next } from '../../i18n';
 import { setNavigator } from '../../app/navigation';
 import { defaultStartupParams, type StartupParams } from '../../features/startup/startup-fields';
@@ -28,55 +29,6 @@ const still = (n: number) => ({
   image: `IMG${n}`,
   contentType: 'image/jpeg' as const,
   dataUrl: `data:image/jpeg;base64,IMG${n}`,
-});
-
-const detail = (over: Record<string, unknown> = {}) => ({
-  user_id: 7,
-  test_id: 1,
-  tester_id: 7,
-  login_id: 'tester03',
-  ex_login_id: null,
-  name: 'テスト',
-  group_id: 1,
-  group: 'DEMO',
-  test_name: '',
-  region: '',
-  test_at: null,
-  stop_at: null,
-  exam_name: 'Demo',
-  r_exam_name: '',
-  status: 1,
-  test_status: null,
-  exam_process: null,
-  is_mc_startup: 1,
-  matched_at: null,
-  authenticated_at: null,
-  login_at: null,
-  logout_at: null,
-  ai_namematch: null,
-  rejected: 0,
-  kicked: 0,
-  startup_parameters: { is_proctor: 1, memo: '', is_auth: 1, is_ai_auth: 0 },
-  head_shot_uri: null,
-  id_card_uri: null,
-  marking_summaries: [],
-  marking_total_score: 0,
-  markings: [],
-  ai_marking_summaries: [],
-  ai_marking_total_score: 0,
-  ai_markings: [],
-  records: [],
-  messages: [],
-  testers: [],
-  ...over,
-});
-
-const template = (body: string) => ({
-  template_id: -1,
-  title: '',
-  template_body: body,
-  template_footer_url: '',
-  updated_at: '',
 });
 
 const cmd = (id: number, message: string, sendType = 0) => ({
@@ -123,10 +75,10 @@ beforeEach(() => {
   media.captureStill.mockReset();
   vi.spyOn(window, 'open').mockImplementation(() => ({ closed: false, close: vi.fn() }) as unknown as Window);
   server.use(
-    ok('tester/detail', detail(), 'get'),
-    ok('get_env_setting_term', template('<p>環境規約本文</p>')),
-    ok('get_env_setting_term', template('<p>環境規約本文</p>'), 'get'),
-    ok('get_examining_term', template('<p>受験上の注意本文</p>')),
+    ok('tester/detail', testerDetail(), 'get'),
+    ok('get_env_setting_term', termsTemplate('<p>環境規約本文</p>')),
+    ok('get_env_setting_term', termsTemplate('<p>環境規約本文</p>'), 'get'),
+    ok('get_examining_term', termsTemplate('<p>受験上の注意本文</p>')),
     ok('matching', { matchings: [], matching_timeout: 5 }),
     ok('webrtc_message', { messages: [] }, 'get'),
     ok('tester/status', { tester_id: 7, test_id: 1, status: 4, previous_status: 3, changed: true }),
@@ -168,7 +120,11 @@ describe('routing after /env-setting (is_auth)', () => {
 
   it('is_auth 0 in tester/detail skips the identity check and goes to /examining', async () => {
     server.use(
-      ok('tester/detail', detail({ startup_parameters: { is_proctor: 1, memo: '', is_auth: 0 } }), 'get'),
+      ok(
+        'tester/detail',
+        testerDetail({ startup_parameters: { is_proctor: 1, memo: '', is_auth: 0 } }),
+        'get',
+      ),
     );
     render(<EnvSettingPage />, { isAuth: 1 });
     await pressNext();
@@ -176,7 +132,7 @@ describe('routing after /env-setting (is_auth)', () => {
   });
 
   it('without is_auth on the server, the start-up isAuth 0 decides', async () => {
-    server.use(ok('tester/detail', detail({ startup_parameters: { is_proctor: 1, memo: '' } }), 'get'));
+    server.use(ok('tester/detail', testerDetail({ startup_parameters: { is_proctor: 1, memo: '' } }), 'get'));
     render(<EnvSettingPage />, { isAuth: 0 });
     await pressNext();
     await waitFor(() => expect(navigations).toEqual(['/examining']));
@@ -190,7 +146,7 @@ describe('routing after /env-setting (is_auth)', () => {
     server.use(
       ok(
         'tester/detail',
-        detail({ startup_parameters: { is_proctor: 1, memo: '', is_auth: '1', is_ai_auth: true } }),
+        testerDetail({ startup_parameters: { is_proctor: 1, memo: '', is_auth: '1', is_ai_auth: true } }),
         'get',
       ),
     );
@@ -234,7 +190,7 @@ describe('exit modes on /examining', () => {
 
   it('recording time exceeded logs out with the message (BEFORE_CLOSE first)', async () => {
     const posted = messageServer();
-    server.use(ok('tester/detail', detail({ status: 5 }), 'get'));
+    server.use(ok('tester/detail', testerDetail({ status: 5 }), 'get'));
     render(<ExaminingPage />, { maxRectime: 1 });
     expect(
       await screen.findByText(t('examining:errors.recordingTimeExceeded'), {}, { timeout: 6000 }),
@@ -246,7 +202,7 @@ describe('exit modes on /examining', () => {
 
   it('a 401 while examining says authentication error, monitoring ends, and offers Close', async () => {
     server.use(
-      ok('tester/detail', detail({ status: 5 }), 'get'),
+      ok('tester/detail', testerDetail({ status: 5 }), 'get'),
       http.get('*/api/v1/webrtc_message.php', () =>
         HttpResponse.json({ status: 401, message: 'Unauthorized', result: null }, { status: 401 }),
       ),

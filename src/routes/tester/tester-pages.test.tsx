@@ -4,6 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { server, ok, fail } from '../../../tests/msw/server';
 import { renderWithProviders } from '../../../tests/render';
+import { termsTemplate, testerDetail } from '../../../tests/fixtures/tester-detail';
 import EnvSettingPage from './env-setting-page';
 import IdentificationPage from './identification-page';
 import IdentificationAiPage from './identification-ai-page';
@@ -36,55 +37,6 @@ class FakeStream {
   }
 }
 
-const detail = (over: Record<string, unknown> = {}) => ({
-  user_id: 7,
-  test_id: 1,
-  tester_id: 7,
-  login_id: 'tester03',
-  ex_login_id: null,
-  name: 'テスト',
-  group_id: 1,
-  group: 'DEMO',
-  test_name: '',
-  region: '',
-  test_at: null,
-  stop_at: null,
-  exam_name: 'Demo',
-  r_exam_name: '',
-  status: 1,
-  test_status: null,
-  exam_process: null,
-  is_mc_startup: 1,
-  matched_at: null,
-  authenticated_at: null,
-  login_at: null,
-  logout_at: null,
-  ai_namematch: null,
-  rejected: 0,
-  kicked: 0,
-  startup_parameters: { is_proctor: 1, memo: '', is_auth: 1, is_ai_auth: 0 },
-  head_shot_uri: null,
-  id_card_uri: null,
-  marking_summaries: [],
-  marking_total_score: 0,
-  markings: [],
-  ai_marking_summaries: [],
-  ai_marking_total_score: 0,
-  ai_markings: [],
-  records: [],
-  messages: [],
-  testers: [],
-  ...over,
-});
-
-const template = (body: string) => ({
-  template_id: -1,
-  title: '',
-  template_body: body,
-  template_footer_url: '',
-  updated_at: '',
-});
-
 let denyCamera = false;
 beforeEach(() => {
   denyCamera = false;
@@ -100,9 +52,9 @@ beforeEach(() => {
   });
   vi.spyOn(window, 'open').mockImplementation(() => ({ closed: false, close: vi.fn() }) as unknown as Window);
   server.use(
-    ok('tester/detail', detail(), 'get'),
-    ok('get_env_setting_term', template('<p>環境規約本文</p>'), 'get'),
-    ok('get_examining_term', template('<p>受験上の注意本文</p>')),
+    ok('tester/detail', testerDetail(), 'get'),
+    ok('get_env_setting_term', termsTemplate('<p>環境規約本文</p>'), 'get'),
+    ok('get_examining_term', termsTemplate('<p>受験上の注意本文</p>')),
     ok('matching', { matchings: [], matching_timeout: 5 }),
     ok('webrtc_message', { messages: [] }, 'get'),
     ok('tester/status', { tester_id: 7, test_id: 1, status: 4, previous_status: 3, changed: true }),
@@ -205,7 +157,7 @@ describe('/identification (PRE00003, monitor)', () => {
   });
 
   it('a rejected examinee shows as already rejected', async () => {
-    server.use(ok('tester/detail', detail({ rejected: 1 }), 'get'));
+    server.use(ok('tester/detail', testerDetail({ rejected: 1 }), 'get'));
     render(<IdentificationPage />);
     await waitFor(() =>
       expect(screen.getByTestId('identification-state')).toHaveAttribute('data-state', 'rejected'),
@@ -382,7 +334,7 @@ describe('/exam-end (PRE00005)', () => {
     server.use(
       ok(
         'tester/detail',
-        detail({
+        testerDetail({
           status: 7,
           markings: [
             {

@@ -2,15 +2,13 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import Col from 'react-bootstrap/Col';
-import Row from 'react-bootstrap/Row';
 import Table from 'react-bootstrap/Table';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { useText } from '../../../components/ui/use-text';
 import { selectManagement } from '../management-slice';
 import { logSearchRequested } from '../management-thunks';
 import type { FieldErrors, LogSearchForm } from '../management-validation';
-import { SelectField, TextField, useFieldMessage } from '../../../components/ui/form-fields';
+import { FieldGrid, type GridColumn } from '../../../components/ui/field-grid';
 import { Pager } from '../../../components/ui/pager';
 
 const EMPTY: LogSearchForm = { from: '', to: '', source: 'all', actor: '', loginId: '', level: '', text: '' };
@@ -21,7 +19,6 @@ const LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
 export function LogSearchView() {
   const { t } = useTranslation('management');
   const text = useText();
-  const message = useFieldMessage();
   const dispatch = useAppDispatch();
   const { logs } = useAppSelector(selectManagement);
   const [form, setForm] = useState<LogSearchForm>(EMPTY);
@@ -35,6 +32,38 @@ export function LogSearchView() {
   const data = logs.data;
   const actorLabel = (a: number | null) =>
     a !== null && a >= 1 && a <= 5 ? t(`actors.${a as 1 | 2 | 3 | 4 | 5}`) : '';
+  const columns: GridColumn<LogSearchForm>[] = [
+    { kind: 'text', name: 'from', id: 'log-from', md: 3, type: 'datetime-local', label: t('logview.from') },
+    { kind: 'text', name: 'to', id: 'log-to', md: 3, type: 'datetime-local', label: t('logview.to') },
+    {
+      kind: 'select',
+      name: 'source',
+      id: 'log-source',
+      md: 3,
+      label: t('logview.source'),
+      options: SOURCES.map((s) => ({ value: s, label: t(`logview.sources.${s}`) })),
+    },
+    {
+      kind: 'select',
+      name: 'level',
+      id: 'log-level',
+      md: 3,
+      label: t('logview.level'),
+      emptyLabel: t('unset'),
+      options: LEVELS.map((l) => ({ value: l, label: l })),
+    },
+    {
+      kind: 'select',
+      name: 'actor',
+      id: 'log-actor',
+      md: 3,
+      label: t('logview.actor'),
+      emptyLabel: t('unset'),
+      options: [1, 2, 3, 4, 5].map((a) => ({ value: a, label: actorLabel(a) })),
+    },
+    { kind: 'text', name: 'loginId', id: 'log-login-id', md: 3, label: t('logview.loginId') },
+    { kind: 'text', name: 'text', id: 'log-text', md: 6, label: t('logview.text') },
+  ];
 
   return (
     <div>
@@ -47,75 +76,7 @@ export function LogSearchView() {
         <h2 id="log-form-heading" className="h5">
           {t('logview.heading')}
         </h2>
-        <Row>
-          <Col md={3}>
-            <TextField
-              id="log-from"
-              type="datetime-local"
-              label={t('logview.from')}
-              value={form.from}
-              error={message(errors.from)}
-              onChange={(v) => set({ from: v })}
-            />
-          </Col>
-          <Col md={3}>
-            <TextField
-              id="log-to"
-              type="datetime-local"
-              label={t('logview.to')}
-              value={form.to}
-              error={message(errors.to)}
-              onChange={(v) => set({ to: v })}
-            />
-          </Col>
-          <Col md={3}>
-            <SelectField
-              id="log-source"
-              label={t('logview.source')}
-              value={form.source}
-              options={SOURCES.map((s) => ({ value: s, label: t(`logview.sources.${s}`) }))}
-              onChange={(v) => set({ source: v as LogSearchForm['source'] })}
-            />
-          </Col>
-          <Col md={3}>
-            <SelectField
-              id="log-level"
-              label={t('logview.level')}
-              value={form.level}
-              emptyLabel={t('unset')}
-              options={LEVELS.map((l) => ({ value: l, label: l }))}
-              onChange={(v) => set({ level: v })}
-            />
-          </Col>
-          <Col md={3}>
-            <SelectField
-              id="log-actor"
-              label={t('logview.actor')}
-              value={form.actor}
-              emptyLabel={t('unset')}
-              options={[1, 2, 3, 4, 5].map((a) => ({ value: a, label: actorLabel(a) }))}
-              onChange={(v) => set({ actor: v })}
-            />
-          </Col>
-          <Col md={3}>
-            <TextField
-              id="log-login-id"
-              label={t('logview.loginId')}
-              value={form.loginId}
-              error={message(errors.loginId)}
-              onChange={(v) => set({ loginId: v })}
-            />
-          </Col>
-          <Col md={6}>
-            <TextField
-              id="log-text"
-              label={t('logview.text')}
-              value={form.text}
-              error={message(errors.text)}
-              onChange={(v) => set({ text: v })}
-            />
-          </Col>
-        </Row>
+        <FieldGrid columns={columns} values={form} errors={errors} onEdit={set} />
         <div className="d-flex gap-2">
           <Button
             variant="outline-secondary"

@@ -3,7 +3,6 @@ import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { PageTitle } from '../../../components/layout/page-title';
-import { SafeHtml } from '../../../components/ui/safe-html';
 import { LiveStatus } from '../../live/components/live-status';
 import { DEVICE, envTermAgreementChanged, selectCanProceedEnv, type DeviceState } from '../tester-slice';
 import { checkDevices, checkPopup, envNextPressed, envSettingEntered } from '../tester-thunks';
@@ -11,7 +10,8 @@ import { AudioLevelMeter } from './audio-level-meter';
 import { CameraPreview } from './camera-preview';
 import { DisconnectBanner } from './disconnect-banner';
 import { StepBar } from './step-bar';
-import { CHECK_BOX, CHECK_ROW, TOUCH } from './touch';
+import { TermsAgreement } from './terms-agreement';
+import { TOUCH } from './touch';
 
 function DeviceBadge({ state, testId }: { state: DeviceState; testId: string }) {
   const { t } = useTranslation('tester');
@@ -38,7 +38,6 @@ export function EnvSettingView() {
     void dispatch(envSettingEntered());
   }, [dispatch]);
 
-  const body = tester.envTerm.body.trim();
   return (
     <section aria-labelledby="page-title">
       <PageTitle>
@@ -110,31 +109,21 @@ export function EnvSettingView() {
         <h2 id="terms-heading" className="h5">
           {t('envSetting.terms.heading')}
         </h2>
-        <div
-          className="border rounded p-3 bg-body-tertiary"
-          style={{ height: 300, overflowY: 'auto' }}
-          tabIndex={0}
-          role="region"
-          aria-label={t('envSetting.terms.regionLabel')}
-          data-testid="env-terms"
-          aria-busy={tester.envTerm.status === 'loading'}
-        >
-          {tester.envTerm.status === 'failed' && (
-            <p className="text-danger">{t('envSetting.terms.loadFailed')}</p>
-          )}
-          {body ? <SafeHtml html={body} /> : <p>{t('envSetting.terms.default')}</p>}
-        </div>
-        <label style={CHECK_ROW} className="mt-2" htmlFor="env-terms-agree">
-          <input
-            id="env-terms-agree"
-            type="checkbox"
-            className="form-check-input"
-            style={CHECK_BOX}
-            checked={tester.envTermAgreed}
-            onChange={(e) => dispatch(envTermAgreementChanged(e.target.checked))}
-          />
-          {t('envSetting.terms.agree')}
-        </label>
+        <TermsAgreement
+          term={tester.envTerm}
+          testId="env-terms"
+          checkboxId="env-terms-agree"
+          texts={{
+            region: t('envSetting.terms.regionLabel'),
+            loadFailed: t('envSetting.terms.loadFailed'),
+            fallback: t('envSetting.terms.default'),
+            agree: t('envSetting.terms.agree'),
+          }}
+          agreed={tester.envTermAgreed}
+          onAgreedChange={(agreed) => dispatch(envTermAgreementChanged(agreed))}
+          fixedHeight
+          busyWhileLoading
+        />
       </section>
 
       <div className="mt-4">

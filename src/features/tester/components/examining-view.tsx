@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import type { RootState } from '../../../app/store';
 import { PageTitle } from '../../../components/layout/page-title';
-import { SafeHtml } from '../../../components/ui/safe-html';
 import { useText } from '../../../components/ui/use-text';
 import { LiveStatus } from '../../live/components/live-status';
 import { examTermAgreementChanged } from '../tester-slice';
@@ -17,7 +16,8 @@ import {
 import { DisconnectBanner } from './disconnect-banner';
 import { ExitNotice } from './exit-notice';
 import { StepBar } from './step-bar';
-import { CHECK_BOX, CHECK_ROW, TOUCH } from './touch';
+import { TermsAgreement } from './terms-agreement';
+import { TOUCH } from './touch';
 
 /** The recording phase (issue #5's slice), or null when that feature is not registered. */
 export function selectRecordingPhase(s: RootState): string | null {
@@ -49,7 +49,6 @@ export function ExaminingView() {
   }, [dispatch]);
 
   const phase = tester.examPhase;
-  const body = tester.examiningTerm.body.trim();
   const removed = tester.exit !== 'none';
   const inExam = phase === 'examing' || phase === 'interrupted' || phase === 'finishing';
   return (
@@ -95,30 +94,19 @@ export function ExaminingView() {
           <h2 id="notes-heading" className="h5">
             {t('notes.heading')}
           </h2>
-          <div
-            className="border rounded p-3 bg-body-tertiary"
-            style={{ maxHeight: 300, overflowY: 'auto' }}
-            tabIndex={0}
-            role="region"
-            aria-label={t('notes.regionLabel')}
-            data-testid="exam-notes"
-          >
-            {tester.examiningTerm.status === 'failed' && (
-              <p className="text-danger">{t('notes.loadFailed')}</p>
-            )}
-            {body ? <SafeHtml html={body} /> : <p>{t('notes.default')}</p>}
-          </div>
-          <label style={CHECK_ROW} className="mt-2" htmlFor="exam-notes-agree">
-            <input
-              id="exam-notes-agree"
-              type="checkbox"
-              className="form-check-input"
-              style={CHECK_BOX}
-              checked={tester.examTermAgreed}
-              onChange={(e) => dispatch(examTermAgreementChanged(e.target.checked))}
-            />
-            {t('notes.agree')}
-          </label>
+          <TermsAgreement
+            term={tester.examiningTerm}
+            testId="exam-notes"
+            checkboxId="exam-notes-agree"
+            texts={{
+              region: t('notes.regionLabel'),
+              loadFailed: t('notes.loadFailed'),
+              fallback: t('notes.default'),
+              agree: t('notes.agree'),
+            }}
+            agreed={tester.examTermAgreed}
+            onAgreedChange={(agreed) => dispatch(examTermAgreementChanged(agreed))}
+          />
           {!tester.examTermAgreed && (
             <p className="small text-body-secondary" id="login-hint">
               {t('loginHint')}
