@@ -16,7 +16,7 @@ import servertimeRootRoutes from './routes/servertime-root';
 import shortUrlRoutes from './routes/shorturl';
 import demoExamRoutes from './routes/demo-exam';
 import { loadStandins } from './standins/loader';
-import { LocalCredentialIssuer } from './lib/credentials';
+import { decorateCloudAccess } from './lib/aws/aws-mode';
 
 export interface BuildOptions {
   config: ServerConfig;
@@ -40,10 +40,9 @@ export async function buildApp({ config, db, logger }: BuildOptions): Promise<Ap
 
   app.decorate('config', config);
   app.decorate('db', db);
-  // Local stand-ins for KVS and S3 unless the server points at AWS (then an STS issuer is decorated instead).
-  const local = new LocalCredentialIssuer();
-  app.decorate('localCredentials', local);
-  app.decorate('credentialIssuer', local);
+  // Local stand-ins for KVS and S3 and their credential issuer, or, for a service pointed at AWS, STS
+  // credentials (and KVS channel management); refuses AWS mode without AWS_ROLE_ARN.
+  decorateCloudAccess(app, config);
 
   await app.register(formbody, { bodyLimit: 1024 * 1024 });
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 2, fields: 20 } });

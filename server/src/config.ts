@@ -34,6 +34,23 @@ export interface ServerConfig {
   };
   /** Test-only hooks (/__kvs, /__s3, clock); never on in production. */
   testHooks: boolean;
+  /** AWS mode: set endpoints turn the matching stand-in off and send credentials through STS. */
+  aws: AwsConfig;
+}
+
+/** Where the server reaches AWS (README "Pointing at AWS"); no endpoint = the local stand-in. */
+export interface AwsConfig {
+  /** KVS control-plane endpoint (KVS_ENDPOINT); set = signaling channels on AWS. */
+  kvsEndpoint: string | undefined;
+  /** S3 endpoint (S3_ENDPOINT); set = recordings on AWS. */
+  s3Endpoint: string | undefined;
+  /** KVS region (KVS_REGION, default ap-northeast-1). */
+  kvsRegion: string;
+  /** The role browser credentials are assumed from (AWS_ROLE_ARN); required in AWS mode. */
+  roleArn: string | undefined;
+  /** STS region (STS_REGION, default KVS_REGION) and endpoint override (STS_ENDPOINT). */
+  stsRegion: string;
+  stsEndpoint: string | undefined;
 }
 
 function int(v: string | undefined, d: number): number {
@@ -86,5 +103,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       logLevel: int(env.SPA_LOG_LEVEL, 2),
     },
     testHooks: env.TEST_HOOKS === '1',
+    aws: {
+      kvsEndpoint: env.KVS_ENDPOINT || undefined,
+      s3Endpoint: env.S3_ENDPOINT || undefined,
+      kvsRegion: env.KVS_REGION || 'ap-northeast-1',
+      roleArn: env.AWS_ROLE_ARN || undefined,
+      stsRegion: env.STS_REGION || env.KVS_REGION || 'ap-northeast-1',
+      stsEndpoint: env.STS_ENDPOINT || undefined,
+    },
   };
 }

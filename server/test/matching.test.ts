@@ -302,7 +302,7 @@ describe('matching state', () => {
       expect(ch.endpoint).toBeUndefined();
     }
     const entry = s.app.localCredentials!.lookup(ch.access_key_id, ch.session_token);
-    expect(entry?.scope).toEqual({ kind: 'kvs', channelName: ch.channel_name });
+    expect(entry?.scope).toEqual({ kind: 'kvs', channelName: ch.channel_name, role: 'master' });
     // Cached between polls.
     expect((await testerPoll('tester01')).signaling_channel!.access_key_id).toBe(ch.access_key_id);
 
@@ -312,6 +312,7 @@ describe('matching state', () => {
     expect(s.app.localCredentials!.lookup(viewer.access_key_id, viewer.session_token)?.scope).toEqual({
       kind: 'kvs',
       channelName: ch.channel_name,
+      role: 'viewer',
     });
 
     // The channel stays the sitting's across matchings.

@@ -8,16 +8,36 @@ export interface TemporaryCredentials {
   expiration: Date;
 }
 
-/** What a credential may be used for: a signaling channel (by name) or one S3 object key. */
-export type CredentialScope =
-  { kind: 'kvs'; channelName: string } | { kind: 's3'; bucket: string; key: string };
+/** Which end of a signaling channel a credential is for: the tester publishes (MASTER), checkers view. */
+export type KvsRole = 'master' | 'viewer';
 
 /**
- * Issues temporary credentials. Production uses STS (AssumeRole with a session policy scoped to the one
- * channel or object key); the local issuer below serves the stand-ins. Both honour the same interface.
+ * What a credential may be used for: one end of a signaling channel (by name), or one S3 object key. The
+ * actions each allows are listed once in `aws/session-policy.ts`; the STS session policy and the local
+ * stand-ins both follow that list.
+ */
+export type CredentialScope =
+  { kind: 'kvs'; channelName: string; role: KvsRole } | { kind: 's3'; bucket: string; key: string };
+
+/**
+ * Issues temporary credentials. Production uses STS (`aws/sts-issuer.ts`: AssumeRole with a session policy
+ * scoped to the one channel or object key); the local issuer below serves the stand-ins. Both honour the
+ * same interface. Failures are ApiErrors (503) whose message names no AWS detail.
  */
 export interface CredentialIssuer {
   issue(scope: CredentialScope, ttlSeconds: number): Promise<TemporaryCredentials>;
+}
+
+/**
+ * Sends each scope to the issuer of its service, for a server whose KVS and S3 are configured differently
+ * (e.g. KVS on AWS while recordings stay on the local S3 stand-in).
+ */
+export class ServiceCredentialIssuer implements CredentialIssuer {
+  constructor(private readonly by: { kvs: CredentialIssuer; s3: CredentialIssuer }) {}
+
+  issue(scope: CredentialScope, ttlSeconds: number): Promise<TemporaryCredentials> {
+    return this.by[scope.kind].issue(scope, ttlSeconds);
+  }
 }
 
 interface Entry {
@@ -25,7 +45,10 @@ interface Entry {
   scope: CredentialScope;
 }
 
-/** The local issuer: credentials live in memory; the stand-ins look them up to check requests. */
+/**
+ * The local issuer: credentials live in memory with their scope (channel and role, or object key); the
+ * stand-ins look them up to check requests, and allow only what the scope allows.
+ */
 export class LocalCredentialIssuer implements CredentialIssuer {
   private readonly byKeyId = new Map<string, Entry>();
 
@@ -72,7 +95,7 @@ export class LocalCredentialIssuer implements CredentialIssuer {
 declare module 'fastify' {
   interface FastifyInstance {
     credentialIssuer: CredentialIssuer;
-    /** Present when the local stand-ins are on (no AWS endpoints configured). */
+    /** Present when at least one local stand-in is on (KVS_ENDPOINT or S3_ENDPOINT unset). */
     localCredentials: LocalCredentialIssuer | null;
   }
 }

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { SignalingChannel } from '../../../contract/matching';
 import type { App } from './app-types';
-import type { TemporaryCredentials } from './credentials';
+import type { KvsControl } from './aws/kvs-control';
+import type { KvsRole, TemporaryCredentials } from './credentials';
 import type { MatchingSettings } from './matching-settings';
 
 /** What the matching engine needs of the KVS stand-in (`app.kvs`, decorated only when the stand-in is on). */
@@ -17,13 +18,29 @@ export function kvsRegistry(app: App): KvsChannelRegistry | null {
   return kvs && typeof kvs.ensureChannel === 'function' ? kvs : null;
 }
 
+/** The prefix of every channel name the server makes. */
+export const CHANNEL_PREFIX = 'exam-';
+const CHANNEL_NAME = /^exam-([1-9]\d{0,15})-[0-9a-f]{12}$/;
+
 /** A new channel name for a sitting: `exam-<test_id>-<random>` (KVS names allow [a-zA-Z0-9_.-]{1,256}). */
 export function newChannelName(testId: number): string {
-  return `exam-${testId}-${randomBytes(6).toString('hex')}`;
+  return `${CHANNEL_PREFIX}${testId}-${randomBytes(6).toString('hex')}`;
+}
+
+/** The sitting (tests.id) of a name made by `newChannelName`, or null for any other name. */
+export function testIdOfChannel(name: string): number | null {
+  const m = CHANNEL_NAME.exec(name);
+  const id = m ? Number(m[1]) : NaN;
+  return Number.isSafeInteger(id) ? id : null;
+}
+
+/** The AWS-mode channel manager (`app.kvsControl`), or null when the KVS stand-in serves signaling. */
+export function kvsControl(app: App): KvsControl | null {
+  return (app as unknown as { kvsControl?: KvsControl | null }).kvsControl ?? null;
 }
 
 /** Which end of the channel the credentials are for: the tester publishes (MASTER), checkers view. */
-export type ChannelRole = 'master' | 'viewer';
+export type ChannelRole = KvsRole;
 
 interface CacheEntry {
   creds: TemporaryCredentials;
@@ -46,9 +63,18 @@ export class MatchingChannels {
     private readonly settings: MatchingSettings,
   ) {}
 
-  /** Creates the channel on the stand-in when it is on (idempotent, so a restarted stand-in is refilled). */
-  ensure(channelName: string): void {
-    kvsRegistry(this.app)?.ensureChannel(channelName);
+  /**
+   * Makes sure the channel exists: on the stand-in when it is on (idempotent, so a restarted stand-in is
+   * refilled), else on AWS through `app.kvsControl` (remembered, so polls do not call AWS; `fresh` asks
+   * again). Throws a 503 ApiError only when an AWS channel was never created and cannot be now.
+   */
+  async ensure(channelName: string, fresh = false): Promise<void> {
+    const kvs = kvsRegistry(this.app);
+    if (kvs) {
+      kvs.ensureChannel(channelName);
+      return;
+    }
+    await kvsControl(this.app)?.ensure(channelName, { fresh });
   }
 
   /**
@@ -62,8 +88,8 @@ export class MatchingChannels {
     endpointBase: string;
     fresh?: boolean;
   }): Promise<SignalingChannel> {
+    await this.ensure(opts.channelName, opts.fresh ?? false);
     const kvs = kvsRegistry(this.app);
-    kvs?.ensureChannel(opts.channelName);
     const creds = await this.credentials(opts.userId, opts.role, opts.channelName, opts.fresh ?? false);
     const channel: SignalingChannel = {
       region: kvs?.region ?? this.settings.region,
@@ -88,7 +114,7 @@ export class MatchingChannels {
     const hit = this.cache.get(key);
     if (!fresh && hit && hit.refreshAt > now) return hit.creds;
     const ttl = this.settings.credentialTtlSeconds;
-    const creds = await this.app.credentialIssuer.issue({ kind: 'kvs', channelName }, ttl);
+    const creds = await this.app.credentialIssuer.issue({ kind: 'kvs', channelName, role }, ttl);
     const refreshAt =
       Math.min(creds.expiration.getTime(), now + ttl * 1000) - this.settings.credentialRefreshSeconds * 1000;
     if (this.cache.size >= CACHE_SWEEP_SIZE) this.sweep(now);

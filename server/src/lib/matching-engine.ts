@@ -338,14 +338,17 @@ export class MatchingEngine {
     return { id: cur.id, command, assign };
   }
 
-  /** A new waiting matching; the sitting keeps its signaling channel across matchings (one channel per sitting). */
+  /**
+   * A new waiting matching; the sitting keeps its signaling channel across matchings (one channel per sitting).
+   * The channel itself is created when credentials for it are first handed out (`toMatching`, after this
+   * transaction): an AWS call must not hold the transaction open, and unproctored sittings need none.
+   */
   private async createMatching(tx: Db, userId: number, testId: number): Promise<Current> {
     const prev = await tx.query<{ channel_name: string }>(
       `SELECT channel_name FROM matchings WHERE test_id = $1 ORDER BY id DESC LIMIT 1`,
       [testId],
     );
     const channelName = prev.rows[0]?.channel_name ?? newChannelName(testId);
-    this.channels.ensure(channelName);
     const ins = await tx.query<Current>(
       `INSERT INTO matchings (test_id, tester_id, matching_status, channel_name, channel_status)
        VALUES ($1, $2, 1, $3, 'close')

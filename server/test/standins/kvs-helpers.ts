@@ -45,10 +45,10 @@ export async function startKvsServer(
  * Test copy of src/media/kvs-signer.ts (server/ may not import src/, STYLE.md §2): the SDK's own signer over
  * the wss:// form, scheme turned back to ws://. Its unit test pins that both produce the same URL.
  */
-export function testRequestSigner(creds: TemporaryCredentials): RequestSigner {
+export function testRequestSigner(creds: TemporaryCredentials, region = REGION): RequestSigner {
   return {
     async getSignedURL(endpoint, queryParams, date) {
-      const signer = new SigV4RequestSigner(REGION, creds);
+      const signer = new SigV4RequestSigner(region, creds);
       const insecure = endpoint.startsWith('ws://');
       const url = await signer.getSignedURL(
         insecure ? 'wss://' + endpoint.slice(5) : endpoint,
@@ -60,8 +60,13 @@ export function testRequestSigner(creds: TemporaryCredentials): RequestSigner {
   };
 }
 
-/** The control-plane client as the SPA builds it, pointed at the stand-in. */
-export function controlClient(base: string, creds: TemporaryCredentials): KinesisVideoClient {
+/** Credentials a client signs with: a browser's temporary ones, or the server key pair (no session token). */
+export type SigningCredentials = Pick<TemporaryCredentials, 'accessKeyId' | 'secretAccessKey'> & {
+  sessionToken?: string;
+};
+
+/** The control-plane client as the SPA builds it (or the server, with its key pair), pointed at the stand-in. */
+export function controlClient(base: string, creds: SigningCredentials): KinesisVideoClient {
   return new KinesisVideoClient({
     region: REGION,
     endpoint: `${base}/kvs`,
@@ -158,10 +163,11 @@ export async function signedUrl(
   channelArn: string,
   creds: TemporaryCredentials,
   clientId?: string,
+  region = REGION,
 ): Promise<string> {
   const qp: Record<string, string> = { 'X-Amz-ChannelARN': channelArn };
   if (clientId !== undefined) qp['X-Amz-ClientId'] = clientId;
-  return testRequestSigner(creds).getSignedURL(
+  return testRequestSigner(creds, region).getSignedURL(
     `${base.replace(/^http/, 'ws')}/kvs-ws/${role}`,
     qp,
     new Date(),

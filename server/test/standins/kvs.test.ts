@@ -1,13 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  CreateSignalingChannelCommand,
+  DeleteSignalingChannelCommand,
   DescribeMediaStorageConfigurationCommand,
   DescribeSignalingChannelCommand,
   GetSignalingChannelEndpointCommand,
+  ListSignalingChannelsCommand,
 } from '@aws-sdk/client-kinesis-video';
 import { GetIceServerConfigCommand } from '@aws-sdk/client-kinesis-video-signaling';
 import { WebSocket } from 'ws';
 import type { TemporaryCredentials } from '../../src/lib/credentials';
 import type { KvsChannelRef } from '../../src/standins/kvs/channels';
+import { loadKvsSettings } from '../../src/standins/kvs/settings';
 import {
   REGION,
   b64,
@@ -33,18 +37,42 @@ function kvs() {
   return k;
 }
 
-async function channel(name: string): Promise<KvsChannelRef & { creds: TemporaryCredentials }> {
+/** A channel on the stand-in with a master credential (`creds`) and a viewer credential for it. */
+type TestChannel = KvsChannelRef & { creds: TemporaryCredentials; viewerCreds: TemporaryCredentials };
+
+async function channel(name: string): Promise<TestChannel> {
   const ref = kvs().ensureChannel(name);
-  return { ...ref, creds: await srv.issuer.issue({ kind: 'kvs', channelName: name }, 900) };
+  return {
+    ...ref,
+    creds: await srv.issuer.issue({ kind: 'kvs', channelName: name, role: 'master' }, 900),
+    viewerCreds: await srv.issuer.issue({ kind: 'kvs', channelName: name, role: 'viewer' }, 900),
+  };
 }
 
-async function connect(
-  ch: KvsChannelRef & { creds: TemporaryCredentials },
-  clientId?: string,
-): Promise<Recorded> {
-  const rec = await openClient(signalingClient(srv.base, ch.channelArn, ch.creds, clientId));
+/** Connects as the MASTER (no clientId, master credential) or as a VIEWER (viewer credential). */
+async function connect(ch: TestChannel, clientId?: string): Promise<Recorded> {
+  const creds = clientId === undefined ? ch.creds : ch.viewerCreds;
+  const rec = await openClient(signalingClient(srv.base, ch.channelArn, creds, clientId));
   open.push(rec);
   return rec;
+}
+
+/** The control-plane client with the stand-in's server key pair (what a server in AWS mode signs with). */
+function serverClient() {
+  return controlClient(srv.base, kvs().settings.serverCredentials);
+}
+
+/** The AWS error a rejected SDK call threw, or null when it succeeded. */
+async function sdkError(
+  p: Promise<unknown>,
+): Promise<{ name: string; status: number; message: string } | null> {
+  return p.then(
+    () => null,
+    (e: unknown) => {
+      const err = e as { name: string; message: string; $metadata?: { httpStatusCode?: number } };
+      return { name: err.name, status: err.$metadata?.httpStatusCode ?? 0, message: err.message };
+    },
+  );
 }
 
 function state(name: string) {
@@ -125,7 +153,16 @@ describe('control plane and HTTPS data plane, through the real AWS SDK clients',
       { Protocol: 'WSS', ResourceEndpoint: `ws://${host}/kvs-ws/viewer` },
     ]);
 
-    const storage = await client.send(
+    // Not in the browser's session policy: only the server key may ask.
+    const denied = await client
+      .send(new DescribeMediaStorageConfigurationCommand({ ChannelARN: ch.channelArn }))
+      .then(
+        () => null,
+        (e: unknown) => e as { name: string; $metadata: { httpStatusCode: number } },
+      );
+    expect(denied?.name).toBe('AccessDeniedException');
+    expect(denied?.$metadata.httpStatusCode).toBe(401);
+    const storage = await serverClient().send(
       new DescribeMediaStorageConfigurationCommand({ ChannelARN: ch.channelArn }),
     );
     expect(storage.MediaStorageConfiguration?.Status).toBe('DISABLED');
@@ -138,7 +175,10 @@ describe('control plane and HTTPS data plane, through the real AWS SDK clients',
 
   it('answers AWS-shaped errors: unknown channel 404, expired / foreign / S3 credentials 401', async () => {
     const ch = await channel('exam-err');
-    const ghostCreds = await srv.issuer.issue({ kind: 'kvs', channelName: 'exam-ghost' }, 900);
+    const ghostCreds = await srv.issuer.issue(
+      { kind: 'kvs', channelName: 'exam-ghost', role: 'viewer' },
+      900,
+    );
     const expect4xx = async (
       creds: TemporaryCredentials,
       input: { ChannelName?: string; ChannelARN?: string },
@@ -173,7 +213,7 @@ describe('control plane and HTTPS data plane, through the real AWS SDK clients',
     );
     await expect4xx(ch.creds, {}, 'InvalidArgumentException', 400);
 
-    const expiring = await srv.issuer.issue({ kind: 'kvs', channelName: 'exam-err' }, 900);
+    const expiring = await srv.issuer.issue({ kind: 'kvs', channelName: 'exam-err', role: 'master' }, 900);
     await controlClient(srv.base, expiring).send(
       new DescribeSignalingChannelCommand({ ChannelName: 'exam-err' }),
     );
@@ -348,7 +388,7 @@ describe('signaling WebSocket, through the real SignalingClient', () => {
   it('sends text frames only, ignores garbage and unknown actions without a correlationId', async () => {
     const ch = await channel('exam-raw');
     const master = await connect(ch);
-    const hs = await rawConnect(await signedUrl(srv.base, 'viewer', ch.channelArn, ch.creds, 'raw-1'));
+    const hs = await rawConnect(await signedUrl(srv.base, 'viewer', ch.channelArn, ch.viewerCreds, 'raw-1'));
     if (!hs.ok) throw new Error(`handshake refused: ${hs.status}`);
     hs.socket.send('not json');
     hs.socket.send(JSON.stringify({ action: 'SEND_ALEXA', messagePayload: b64({}) }));
@@ -388,9 +428,11 @@ describe('signaling WebSocket, through the real SignalingClient', () => {
   it('admits 10 viewers, refuses the 11th in the handshake, and lets a same-id viewer replace itself', async () => {
     const ch = await channel('exam-viewers');
     const viewers = await Promise.all(Array.from({ length: 10 }, (_, i) => connect(ch, `proctor-${i}`)));
-    const eleventh = signalingClient(srv.base, ch.channelArn, ch.creds, 'proctor-10');
+    const eleventh = signalingClient(srv.base, ch.channelArn, ch.viewerCreds, 'proctor-10');
     await expect(openClient(eleventh)).rejects.toThrow(/400/);
-    const raw = await rawConnect(await signedUrl(srv.base, 'viewer', ch.channelArn, ch.creds, 'proctor-10'));
+    const raw = await rawConnect(
+      await signedUrl(srv.base, 'viewer', ch.channelArn, ch.viewerCreds, 'proctor-10'),
+    );
     expect(raw).toMatchObject({ ok: false, status: 400, errorType: 'ClientLimitExceededException' });
 
     const again = await connect(ch, 'proctor-3');
@@ -464,7 +506,10 @@ describe('signaling WebSocket, through the real SignalingClient', () => {
   it('refuses handshakes for unknown channels, bad credentials, bad signatures and bad ClientIds', async () => {
     const ch = await channel('exam-ws-auth');
     const ghost = 'arn:aws:kinesisvideo:us-east-1:000000000000:channel/exam-ws-ghost/1700000000000';
-    const ghostCreds = await srv.issuer.issue({ kind: 'kvs', channelName: 'exam-ws-ghost' }, 900);
+    const ghostCreds = await srv.issuer.issue(
+      { kind: 'kvs', channelName: 'exam-ws-ghost', role: 'master' },
+      900,
+    );
     const refused = async (url: Promise<string> | string) => {
       const hs = await rawConnect(await url);
       if (hs.ok) {
@@ -491,15 +536,22 @@ describe('signaling WebSocket, through the real SignalingClient', () => {
     expect(await refused(tampered)).toEqual({ status: 401, errorType: 'NotAuthorizedException' });
     // Signed for another path (role) than the one it is used on.
     expect(await refused(signed.replace('/kvs-ws/master', '/kvs-ws/viewer'))).toMatchObject({ status: 400 }); // no ClientId
-    expect(await refused(signedUrl(srv.base, 'viewer', ch.channelArn, ch.creds, 'AWS_proctor'))).toEqual({
+    expect(
+      await refused(signedUrl(srv.base, 'viewer', ch.channelArn, ch.viewerCreds, 'AWS_proctor')),
+    ).toEqual({
       status: 400,
       errorType: 'InvalidArgumentException',
     });
-    expect(await refused(signedUrl(srv.base, 'viewer', ch.channelArn, ch.creds, 'bad id'))).toMatchObject({
+    expect(
+      await refused(signedUrl(srv.base, 'viewer', ch.channelArn, ch.viewerCreds, 'bad id')),
+    ).toMatchObject({
       status: 400,
     });
 
-    const expiring = await srv.issuer.issue({ kind: 'kvs', channelName: 'exam-ws-auth' }, 900);
+    const expiring = await srv.issuer.issue(
+      { kind: 'kvs', channelName: 'exam-ws-auth', role: 'viewer' },
+      900,
+    );
     const viewer = await openClient(signalingClient(srv.base, ch.channelArn, expiring, 'proctor-1'));
     open.push(viewer);
     await hook('expire', { accessKeyId: expiring.accessKeyId });
@@ -535,6 +587,188 @@ describe('signaling WebSocket, through the real SignalingClient', () => {
     expect(await created.json()).toEqual(kvs().ensureChannel('exam-hook'));
     const badName = await hook('channels', { channelName: 'no spaces' });
     expect(badName.headers.get('x-amzn-errortype')).toBe('InvalidArgumentException');
+  });
+});
+
+describe('credential roles (the STS session policy, enforced locally)', () => {
+  it('refuses a viewer credential as MASTER and a master credential as VIEWER, in the handshake', async () => {
+    (globalThis as { WebSocket?: unknown }).WebSocket = WebSocket;
+    const ch = await channel('exam-roles');
+    const asMaster = await rawConnect(await signedUrl(srv.base, 'master', ch.channelArn, ch.viewerCreds));
+    expect(asMaster).toMatchObject({ ok: false, status: 401, errorType: 'AccessDeniedException' });
+    if (!asMaster.ok) expect(asMaster.body).toContain('ConnectAsMaster');
+    const asViewer = await rawConnect(
+      await signedUrl(srv.base, 'viewer', ch.channelArn, ch.creds, 'proctor-1'),
+    );
+    expect(asViewer).toMatchObject({ ok: false, status: 401, errorType: 'AccessDeniedException' });
+    // The real SignalingClient sees the refusal as a failed open.
+    await expect(openClient(signalingClient(srv.base, ch.channelArn, ch.viewerCreds))).rejects.toThrow(/401/);
+    // Each in its own role is fine.
+    await connect(ch);
+    await connect(ch, 'proctor-1');
+    expect(state('exam-roles')).toMatchObject({
+      master: expect.any(Object),
+      viewers: [{ clientId: 'proctor-1' }],
+    });
+  });
+
+  it('lets browser credentials describe, get endpoints and ICE servers, but not manage channels', async () => {
+    const ch = await channel('exam-roles-cp');
+    for (const creds of [ch.creds, ch.viewerCreds]) {
+      const client = controlClient(srv.base, creds);
+      await client.send(new DescribeSignalingChannelCommand({ ChannelName: ch.channelName }));
+      expect(
+        await sdkError(client.send(new CreateSignalingChannelCommand({ ChannelName: ch.channelName }))),
+      ).toMatchObject({ name: 'AccessDeniedException', status: 401 });
+      expect(
+        await sdkError(client.send(new DeleteSignalingChannelCommand({ ChannelARN: ch.channelArn }))),
+      ).toMatchObject({ name: 'AccessDeniedException', status: 401 });
+      expect(await sdkError(client.send(new ListSignalingChannelsCommand({})))).toMatchObject({
+        name: 'AccessDeniedException',
+        status: 401,
+      });
+      // Another channel's name is not theirs at all.
+      expect(
+        await sdkError(client.send(new CreateSignalingChannelCommand({ ChannelName: 'exam-other' }))),
+      ).toMatchObject({ name: 'NotAuthorizedException', status: 401 });
+    }
+    expect(kvs().find({ name: ch.channelName })).not.toBeNull();
+    expect(kvs().find({ name: 'exam-other' })).toBeNull();
+  });
+});
+
+describe('channel management with the server key pair, through the real SDK', () => {
+  it('creates, lists, describes and deletes channels as the AWS API does', async () => {
+    const client = serverClient();
+    const created = await client.send(
+      new CreateSignalingChannelCommand({
+        ChannelName: 'mgmt-a',
+        ChannelType: 'SINGLE_MASTER',
+        SingleMasterConfiguration: { MessageTtlSeconds: 30 },
+        Tags: [{ Key: 'product', Value: 'proctor-exam' }],
+      }),
+    );
+    expect(created.ChannelARN).toMatch(/^arn:aws:kinesisvideo:us-east-1:000000000000:channel\/mgmt-a\/\d+$/);
+    expect(kvs().find({ name: 'mgmt-a' })).toMatchObject({
+      messageTtlSeconds: 30,
+      tags: [{ Key: 'product', Value: 'proctor-exam' }],
+    });
+    expect(
+      await sdkError(client.send(new CreateSignalingChannelCommand({ ChannelName: 'mgmt-a' }))),
+    ).toMatchObject({
+      name: 'ResourceInUseException',
+      status: 400,
+    });
+    for (const [input, why] of [
+      [{ ChannelName: 'bad name' }, 'name'],
+      [{ ChannelName: 'mgmt-x', ChannelType: 'FULL_MESH' }, 'type'],
+      [{ ChannelName: 'mgmt-x', SingleMasterConfiguration: { MessageTtlSeconds: 121 } }, 'ttl'],
+    ] as const) {
+      expect(await sdkError(client.send(new CreateSignalingChannelCommand(input))), why).toMatchObject({
+        name: 'InvalidArgumentException',
+      });
+    }
+    await client.send(new CreateSignalingChannelCommand({ ChannelName: 'mgmt-b' }));
+    await client.send(new CreateSignalingChannelCommand({ ChannelName: 'mgmt-c' }));
+
+    const described = await client.send(new DescribeSignalingChannelCommand({ ChannelName: 'mgmt-a' }));
+    expect(described.ChannelInfo).toMatchObject({
+      ChannelARN: created.ChannelARN,
+      SingleMasterConfiguration: { MessageTtlSeconds: 30 },
+      Version: expect.stringMatching(/^[0-9a-f]{20}$/),
+    });
+
+    // Pages of two, by name, only the prefix asked for.
+    const names: string[] = [];
+    let token: string | undefined;
+    let pages = 0;
+    do {
+      const page = await client.send(
+        new ListSignalingChannelsCommand({
+          MaxResults: 2,
+          NextToken: token,
+          ChannelNameCondition: { ComparisonOperator: 'BEGINS_WITH', ComparisonValue: 'mgmt-' },
+        }),
+      );
+      names.push(...(page.ChannelInfoList ?? []).map((c) => c.ChannelName ?? ''));
+      token = page.NextToken;
+      pages += 1;
+    } while (token);
+    expect(names).toEqual(['mgmt-a', 'mgmt-b', 'mgmt-c']);
+    expect(pages).toBe(2);
+
+    // A master connected to the channel is closed when the channel goes.
+    const creds = await srv.issuer.issue({ kind: 'kvs', channelName: 'mgmt-a', role: 'master' }, 900);
+    const master = await openClient(signalingClient(srv.base, created.ChannelARN ?? '', creds));
+    open.push(master);
+    const version = described.ChannelInfo?.Version ?? '';
+    expect(
+      await sdkError(
+        client.send(
+          new DeleteSignalingChannelCommand({ ChannelARN: created.ChannelARN, CurrentVersion: 'stale' }),
+        ),
+      ),
+    ).toMatchObject({ name: 'VersionMismatchException', status: 400 });
+    await client.send(
+      new DeleteSignalingChannelCommand({ ChannelARN: created.ChannelARN, CurrentVersion: version }),
+    );
+    await waitFor(() => master.closed, 3000, 'master closed by the deletion');
+    expect(kvs().find({ name: 'mgmt-a' })).toBeNull();
+    expect(
+      await sdkError(client.send(new DeleteSignalingChannelCommand({ ChannelARN: created.ChannelARN }))),
+    ).toMatchObject({ name: 'ResourceNotFoundException', status: 404 });
+    // Recreated under the same name: a new ARN, and the old one no longer finds it.
+    const again = await client.send(new CreateSignalingChannelCommand({ ChannelName: 'mgmt-a' }));
+    expect(
+      await sdkError(client.send(new DescribeSignalingChannelCommand({ ChannelARN: created.ChannelARN }))),
+    ).toMatchObject({ name: 'ResourceNotFoundException' });
+    expect(again.ChannelARN).toBeTruthy();
+  });
+
+  it('checks the server key pair’s signature: a wrong secret or a changed body is refused', async () => {
+    const { accessKeyId } = kvs().settings.serverCredentials;
+    const wrong = controlClient(srv.base, { accessKeyId, secretAccessKey: 'not-the-secret' });
+    expect(
+      await sdkError(wrong.send(new CreateSignalingChannelCommand({ ChannelName: 'mgmt-forged' }))),
+    ).toMatchObject({ name: 'NotAuthorizedException', status: 401 });
+    expect(kvs().find({ name: 'mgmt-forged' })).toBeNull();
+
+    // Replay a correctly signed request with another body.
+    let captured: { headers: Record<string, string>; body: string } | null = null;
+    const client = serverClient();
+    client.middlewareStack.add(
+      (next) => async (args) => {
+        const req = args.request as { headers: Record<string, string>; body: string | Uint8Array };
+        const body = typeof req.body === 'string' ? req.body : Buffer.from(req.body).toString('utf8');
+        captured = { headers: { ...req.headers }, body };
+        return next(args);
+      },
+      { step: 'finalizeRequest', priority: 'low', name: 'capture' },
+    );
+    await client.send(new CreateSignalingChannelCommand({ ChannelName: 'mgmt-signed' }));
+    const c = captured as { headers: Record<string, string>; body: string } | null;
+    if (!c) throw new Error('request not captured');
+    const replay = (body: string) =>
+      fetch(`${srv.base}/kvs/createSignalingChannel`, { method: 'POST', headers: c.headers, body });
+    const tampered = await replay(c.body.replace('mgmt-signed', 'mgmt-evil01'));
+    expect(tampered.status).toBe(401);
+    expect(tampered.headers.get('x-amzn-errortype')).toBe('NotAuthorizedException');
+    expect(kvs().find({ name: 'mgmt-evil01' })).toBeNull();
+    // The untouched replay passes authentication (and finds the name taken).
+    const same = await replay(c.body);
+    expect(same.headers.get('x-amzn-errortype')).toBe('ResourceInUseException');
+  });
+
+  it('reads the server key pair from KVS_LOCAL_ACCESS_KEY_ID / KVS_LOCAL_SECRET_ACCESS_KEY, else makes one', () => {
+    expect(
+      loadKvsSettings({ KVS_LOCAL_ACCESS_KEY_ID: 'AKIAKVS', KVS_LOCAL_SECRET_ACCESS_KEY: 's3cret' })
+        .serverCredentials,
+    ).toEqual({ accessKeyId: 'AKIAKVS', secretAccessKey: 's3cret' });
+    const a = loadKvsSettings({}).serverCredentials;
+    const b = loadKvsSettings({}).serverCredentials;
+    expect(a.accessKeyId).toMatch(/^AKIALOCALKVS[0-9A-F]{12}$/);
+    expect(a.secretAccessKey).not.toBe(b.secretAccessKey);
+    expect(() => loadKvsSettings({ KVS_LOCAL_ACCESS_KEY_ID: 'AKIAKVS' })).toThrow(/both/);
   });
 });
 

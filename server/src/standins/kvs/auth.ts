@@ -1,7 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import { SigV4RequestSigner } from 'amazon-kinesis-video-streams-webrtc';
-import type { LocalCredentialIssuer, TemporaryCredentials } from '../../lib/credentials';
-import { notAuthorized } from './errors';
+import { KVS_BROWSER_ACTIONS } from '../../lib/aws/session-policy';
+import { parseSigV4Authorization, sigV4SignatureMatches } from '../../lib/aws/sigv4-verify';
+import type { KvsRole, LocalCredentialIssuer, TemporaryCredentials } from '../../lib/credentials';
+import { accessDenied, notAuthorized } from './errors';
+import type { KvsServerCredentials } from './settings';
 
 const SKEW_MS = 15 * 60_000;
 const AMZ_DATE = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
@@ -18,11 +22,28 @@ const SIGNING_PARAMS = new Set([
   'X-Amz-Signature',
 ]);
 
-/** A credential that passed the checks, with the channel it is scoped to. */
+/** A browser credential that passed the checks, with the channel and role it is scoped to. */
 export interface AuthenticatedCredential {
+  kind: 'browser';
   creds: TemporaryCredentials;
   channelName: string;
+  role: KvsRole;
 }
+
+/** Who signed a control-plane call: the app server's own key pair (every action), or a browser credential. */
+export type KvsCaller = { kind: 'server' } | AuthenticatedCredential;
+
+/** The KVS API actions the stand-in serves, as IAM names them (without the `kinesisvideo:` prefix). */
+export type KvsAction =
+  | 'CreateSignalingChannel'
+  | 'DeleteSignalingChannel'
+  | 'ListSignalingChannels'
+  | 'DescribeSignalingChannel'
+  | 'GetSignalingChannelEndpoint'
+  | 'DescribeMediaStorageConfiguration'
+  | 'GetIceServerConfig'
+  | 'ConnectAsMaster'
+  | 'ConnectAsViewer';
 
 function parseAmzDate(v: string | undefined): Date {
   const m = v ? AMZ_DATE.exec(v) : null;
@@ -43,7 +64,7 @@ function authenticate(
   amzDate: string | undefined,
   sessionToken: string | undefined,
   now: number,
-): { creds: TemporaryCredentials; channelName: string; date: Date; scopeRegion: string } {
+): { creds: TemporaryCredentials; channelName: string; role: KvsRole; date: Date; scopeRegion: string } {
   const parts = credential.split('/');
   if (parts.length !== 5 || parts[3] !== 'kinesisvideo' || parts[4] !== 'aws4_request') {
     throw notAuthorized('Malformed credential scope.');
@@ -60,41 +81,87 @@ function authenticate(
   const entry = issuer?.lookup(accessKeyId, sessionToken) ?? null;
   if (!entry) throw notAuthorized('The security token included in the request is invalid or expired.');
   if (entry.scope.kind !== 'kvs') throw notAuthorized('These credentials are not for Kinesis Video Streams.');
-  return { creds: entry.creds, channelName: entry.scope.channelName, date, scopeRegion };
+  const { channelName, role } = entry.scope;
+  return { creds: entry.creds, channelName, role, date, scopeRegion };
 }
 
-/** Throws NotAuthorizedException unless the credential is scoped to `channelName`. */
-export function authorizeChannel(cred: AuthenticatedCredential, channelName: string): void {
-  if (cred.channelName !== channelName) {
+/**
+ * Throws unless the caller may perform `action` on the channel (null: an action on no one channel, such as
+ * ListSignalingChannels). The server key may do everything. A browser credential allows exactly what its
+ * STS session policy would (`KVS_BROWSER_ACTIONS` of its role): another channel is NotAuthorizedException,
+ * another action (a viewer's ConnectAsMaster, any Create/Delete/List) AccessDeniedException.
+ */
+export function authorize(caller: KvsCaller, action: KvsAction, channelName: string | null): void {
+  if (caller.kind === 'server') return;
+  if (channelName !== null && caller.channelName !== channelName) {
     throw notAuthorized(`The credentials are not authorized for channel ${channelName}.`);
+  }
+  if (!KVS_BROWSER_ACTIONS[caller.role].includes(`kinesisvideo:${action}`)) {
+    throw accessDenied(action, channelName === null ? '*' : `channel/${channelName}`);
   }
 }
 
 /**
- * Checks the header-signed HTTP call of the AWS SDK clients. The signature itself is not recomputed (that
- * would need `@smithy/signature-v4`, which is not a direct dependency); the key, token, expiry and date are.
+ * Checks a call signed with the server key pair: credential scope for this region and kinesisvideo, a
+ * date within ±15 min, and (when `verifySignature`) the signature recomputed over the received request.
  */
-export function authenticateHttp(
-  issuer: LocalCredentialIssuer | null,
+async function authenticateServer(
+  request: { method: string; url: string; headers: IncomingHttpHeaders; body: string },
+  server: KvsServerCredentials,
   region: string,
-  headers: Record<string, string | string[] | undefined>,
-  now = Date.now(),
-): AuthenticatedCredential {
+  verifySignature: boolean,
+  now: number,
+): Promise<KvsCaller> {
+  const auth = parseSigV4Authorization(request.headers);
+  if (!auth) throw notAuthorized('Missing or malformed SigV4 Authorization header.');
+  if (auth.service !== 'kinesisvideo') throw notAuthorized('Credential should be scoped to kinesisvideo.');
+  if (auth.region !== region)
+    throw notAuthorized(`Credential should be scoped to a valid region, not '${auth.region}'.`);
+  const date = parseAmzDate(auth.amzDate);
+  if (auth.amzDate.slice(0, 8) !== auth.date)
+    throw notAuthorized('Credential scope date does not match X-Amz-Date.');
+  if (Math.abs(now - date.getTime()) > SKEW_MS)
+    throw notAuthorized('Signature expired: X-Amz-Date is more than 15 minutes off.');
+  if (verifySignature && !(await sigV4SignatureMatches(request, auth, server.secretAccessKey))) {
+    throw notAuthorized('The request signature we calculated does not match the signature you provided.');
+  }
+  return { kind: 'server' };
+}
+
+/**
+ * Checks the header-signed HTTP call of the AWS SDK clients. A call with the server key pair (a long-term
+ * key with every permission) has its signature recomputed (`verifySignature`); for a browser credential, as
+ * before, the key, token, expiry and date are checked but not the signature.
+ */
+export async function authenticateHttp(opts: {
+  issuer: LocalCredentialIssuer | null;
+  server: KvsServerCredentials;
+  region: string;
+  request: { method: string; url: string; headers: IncomingHttpHeaders; body: string };
+  verifySignature: boolean;
+  now?: number;
+}): Promise<KvsCaller> {
+  const now = opts.now ?? Date.now();
+  const headers = opts.request.headers;
   const header = (name: string): string | undefined => {
     const v = headers[name];
     return Array.isArray(v) ? v[0] : v;
   };
   const m = AUTH_HEADER.exec(header('authorization')?.trim() ?? '');
   if (!m) throw notAuthorized('Missing or malformed SigV4 Authorization header.');
-  const { creds, channelName } = authenticate(
-    issuer,
-    region,
-    m[1] ?? '',
+  const credential = m[1] ?? '';
+  if (credential.split('/')[0] === opts.server.accessKeyId) {
+    return authenticateServer(opts.request, opts.server, opts.region, opts.verifySignature, now);
+  }
+  const { creds, channelName, role } = authenticate(
+    opts.issuer,
+    opts.region,
+    credential,
     header('x-amz-date'),
     header('x-amz-security-token'),
     now,
   );
-  return { creds, channelName };
+  return { kind: 'browser', creds, channelName, role };
 }
 
 /**
@@ -113,7 +180,7 @@ export async function authenticateWebSocket(
   const q = url.searchParams;
   if (q.get('X-Amz-Algorithm') !== 'AWS4-HMAC-SHA256') throw notAuthorized('Unsupported X-Amz-Algorithm.');
   const amzDate = q.get('X-Amz-Date') ?? undefined;
-  const { creds, channelName, date } = authenticate(
+  const { creds, channelName, role, date } = authenticate(
     issuer,
     region,
     q.get('X-Amz-Credential') ?? '',
@@ -143,5 +210,5 @@ export async function authenticateWebSocket(
       throw notAuthorized('The request signature we calculated does not match the signature you provided.');
     }
   }
-  return { creds, channelName };
+  return { kind: 'browser', creds, channelName, role };
 }

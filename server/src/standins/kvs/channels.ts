@@ -1,4 +1,5 @@
-import { invalidArgument } from './errors';
+import { randomBytes } from 'node:crypto';
+import { KvsError, invalidArgument } from './errors';
 import { CLIENT_ID_PATTERN, SignalingHub, type KvsConnectionState } from './signaling-hub';
 import type { KvsSettings } from './settings';
 
@@ -8,9 +9,20 @@ export interface KvsChannelRef {
   channelArn: string;
 }
 
+/** A tag on a channel, as the API spells it. */
+export interface KvsTag {
+  Key: string;
+  Value: string;
+}
+
 /** A registered channel. */
 export interface KvsChannel extends KvsChannelRef {
   creationTime: Date;
+  /** Changes with every update; DeleteSignalingChannel may name it (CurrentVersion). */
+  version: string;
+  /** MessageTtlSeconds given to CreateSignalingChannel; null = the stand-in's configured TTL. */
+  messageTtlSeconds: number | null;
+  tags: KvsTag[];
 }
 
 /** One channel in the test-visible state. */
@@ -27,9 +39,10 @@ export function channelNameFromArn(arn: string): string | null {
 }
 
 /**
- * The in-memory channel registry of the KVS stand-in, decorated as `app.kvs`. The app server creates a
- * channel per exam session with `ensureChannel` (production calls CreateSignalingChannel instead); the
- * browsers then find it through DescribeSignalingChannel.
+ * The in-memory channel registry of the KVS stand-in, decorated as `app.kvs`. With the stand-in on, the app
+ * server creates a channel per exam session with `ensureChannel`; a server in AWS mode pointed at this
+ * stand-in calls CreateSignalingChannel, served by `createChannel`. The browsers then find it through
+ * DescribeSignalingChannel.
  */
 export class KvsChannels {
   private readonly byName = new Map<string, KvsChannel>();
@@ -50,24 +63,50 @@ export class KvsChannels {
    * Throws InvalidArgumentException for a name outside `[a-zA-Z0-9_.-]{1,256}`.
    */
   ensureChannel(name: string): KvsChannelRef {
-    if (!CHANNEL_NAME.test(name)) throw invalidArgument(`Invalid channel name: ${name.slice(0, 64)}`);
-    let ch = this.byName.get(name);
-    if (!ch) {
-      const creationTime = new Date();
-      ch = {
-        channelName: name,
-        channelArn: `arn:aws:kinesisvideo:${this.region}:${ACCOUNT}:channel/${name}/${creationTime.getTime()}`,
-        creationTime,
-      };
-      this.byName.set(name, ch);
-    }
+    const ch = this.byName.get(name) ?? this.add(name, null, []);
     return { channelName: ch.channelName, channelArn: ch.channelArn };
+  }
+
+  /**
+   * CreateSignalingChannel: a new channel, or ResourceInUseException when the name exists (as AWS answers,
+   * whoever created it).
+   */
+  createChannel(name: string, messageTtlSeconds: number | null, tags: KvsTag[]): KvsChannel {
+    if (this.byName.has(name)) {
+      throw new KvsError(
+        'ResourceInUseException',
+        `The signaling channel ${name.slice(0, 256)} already exists.`,
+      );
+    }
+    return this.add(name, messageTtlSeconds, tags);
   }
 
   /** Deletes a channel and closes its connections; true if it existed. */
   deleteChannel(name: string): boolean {
     this.hub.closeChannel(name);
     return this.byName.delete(name);
+  }
+
+  /** Channels in name order, optionally only those whose name starts with `prefix`. */
+  list(prefix = ''): KvsChannel[] {
+    return [...this.byName.values()]
+      .filter((c) => c.channelName.startsWith(prefix))
+      .sort((a, b) => (a.channelName < b.channelName ? -1 : a.channelName > b.channelName ? 1 : 0));
+  }
+
+  private add(name: string, messageTtlSeconds: number | null, tags: KvsTag[]): KvsChannel {
+    if (!CHANNEL_NAME.test(name)) throw invalidArgument(`Invalid channel name: ${name.slice(0, 64)}`);
+    const creationTime = new Date();
+    const ch: KvsChannel = {
+      channelName: name,
+      channelArn: `arn:aws:kinesisvideo:${this.region}:${ACCOUNT}:channel/${name}/${creationTime.getTime()}`,
+      creationTime,
+      version: randomBytes(10).toString('hex'),
+      messageTtlSeconds,
+      tags,
+    };
+    this.byName.set(name, ch);
+    return ch;
   }
 
   /** Looks a channel up by name or by its exact ARN (a stale ARN of a re-created channel does not match). */

@@ -3,13 +3,20 @@ export type KvsErrorType =
   | 'ResourceNotFoundException'
   | 'InvalidArgumentException'
   | 'NotAuthorizedException'
-  | 'ClientLimitExceededException';
+  | 'AccessDeniedException'
+  | 'ClientLimitExceededException'
+  | 'ResourceInUseException'
+  | 'VersionMismatchException';
 
+/** Statuses as the KVS API reference and the SDK's models give them (AccessDeniedException is 401 there). */
 const STATUS: Record<KvsErrorType, number> = {
   ResourceNotFoundException: 404,
   InvalidArgumentException: 400,
   NotAuthorizedException: 401,
+  AccessDeniedException: 401,
   ClientLimitExceededException: 400,
+  ResourceInUseException: 400,
+  VersionMismatchException: 400,
 };
 
 /**
@@ -33,6 +40,13 @@ export class KvsError extends Error {
 /** Shorthand for the most common error: a malformed request. */
 export const invalidArgument = (message: string): KvsError =>
   new KvsError('InvalidArgumentException', message);
+
+/** Shorthand for a known credential whose policy does not allow the action on the resource. */
+export const accessDenied = (action: string, resource: string): KvsError =>
+  new KvsError(
+    'AccessDeniedException',
+    `User is not authorized to perform: kinesisvideo:${action} on resource: ${resource.slice(0, 300)}`,
+  );
 
 /** Shorthand for a credential problem (unknown, expired, foreign or badly signed). */
 export const notAuthorized = (message: string): KvsError => new KvsError('NotAuthorizedException', message);

@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { KvsError, invalidArgument } from './errors';
 
 const EXPOSED = 'x-amzn-requestid, x-amzn-errortype';
+
+const rawBodies = new WeakMap<FastifyRequest, string>();
+
+/** The request body as received (for recomputing a SigV4 signature); '' when there was none. */
+export function rawBodyOf(request: FastifyRequest): string {
+  return rawBodies.get(request) ?? '';
+}
 
 /** Sends a KvsError as the restJson1 APIs do: status, `x-amzn-errortype`, `{"Message": ...}`. */
 export function sendKvsError(reply: FastifyReply, err: KvsError): FastifyReply {
@@ -20,8 +27,9 @@ export function sendKvsError(reply: FastifyReply, err: KvsError): FastifyReply {
  */
 export function useAwsConventions(scope: FastifyInstance): void {
   scope.removeAllContentTypeParsers();
-  scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+  scope.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
+    rawBodies.set(request, text);
     if (text.trim() === '') return done(null, {});
     try {
       const parsed: unknown = JSON.parse(text);

@@ -19,15 +19,25 @@ export interface KvsStandinOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** The configured AWS KVS endpoint: from `opts.env` in tests, else the server configuration, else the environment. */
+function awsEndpoint(app: FastifyInstance, opts: KvsStandinOptions): string | undefined {
+  if (opts.env) return opts.env.KVS_ENDPOINT || undefined;
+  const aws = app.hasDecorator('config') ? (app.config as { aws?: { kvsEndpoint?: string } }).aws : undefined;
+  return aws ? aws.kvsEndpoint : process.env.KVS_ENDPOINT || undefined;
+}
+
 /**
  * The local Amazon KVS WebRTC signaling stand-in (media-stack.md §7.1), so the real browser SDKs run their
  * real code paths: control plane under /kvs, HTTPS data plane under /kvs-data, signaling WebSockets under
  * /kvs-ws and test hooks under /__kvs. Off (nothing mounted, `app.kvs` null) when KVS_ENDPOINT is set.
+ * Browser credentials may do what their role's STS session policy allows (aws/session-policy.ts); the server
+ * key pair (KVS_LOCAL_ACCESS_KEY_ID) also CreateSignalingChannel, DeleteSignalingChannel and
+ * ListSignalingChannels, so AWS-mode code runs against it with the real SDK.
  * Needs `@fastify/websocket` registered before it and `app.localCredentials` to check credentials.
  */
 async function kvsStandin(app: FastifyInstance, opts: KvsStandinOptions): Promise<void> {
   const env = opts.env ?? process.env;
-  if (env.KVS_ENDPOINT) {
+  if (awsEndpoint(app, opts)) {
     app.decorate('kvs', null);
     return;
   }

@@ -1,13 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
-import {
-  authenticateHttp,
-  authenticateWebSocket,
-  authorizeChannel,
-  type AuthenticatedCredential,
-} from './auth';
-import { channelNameFromArn, type KvsChannel, type KvsChannels } from './channels';
+import { authenticateHttp, authenticateWebSocket, authorize, type KvsAction, type KvsCaller } from './auth';
+import { channelNameFromArn, type KvsChannel, type KvsChannels, type KvsTag } from './channels';
 import { KvsError, invalidArgument } from './errors';
+import { rawBodyOf } from './http-common';
 import { CLIENT_ID_PATTERN, type KvsRole } from './signaling-hub';
 
 type Body = Record<string, unknown>;
@@ -33,12 +29,13 @@ function notFound(what: string): KvsError {
 }
 
 /**
- * Resolves the `ChannelName`/`ChannelARN` pair of a control-plane body, authorising first and answering 404
- * only to callers allowed to know (AWS authorises before looking the resource up).
+ * Resolves the `ChannelName`/`ChannelARN` pair of a control-plane body, authorising `action` first and
+ * answering 404 only to callers allowed to know (AWS authorises before looking the resource up).
  */
 function resolveChannel(
   kvs: KvsChannels,
-  cred: AuthenticatedCredential,
+  caller: KvsCaller,
+  action: KvsAction,
   body: Body,
   arnOnly: boolean,
 ): KvsChannel {
@@ -48,42 +45,133 @@ function resolveChannel(
     throw invalidArgument(arnOnly ? 'ChannelARN is required.' : 'ChannelName or ChannelARN is required.');
   if (arn !== undefined && name !== undefined)
     throw invalidArgument('Give either ChannelName or ChannelARN, not both.');
-  authorizeChannel(cred, arn !== undefined ? arnToName(arn) : (name ?? ''));
+  authorize(caller, action, arn !== undefined ? arnToName(arn) : (name ?? ''));
   const ch = kvs.find({ arn, name });
   if (!ch) throw notFound(arn ?? name ?? '');
   return ch;
+}
+
+/** The channel as DescribeSignalingChannel and ListSignalingChannels describe it. */
+function channelInfo(kvs: KvsChannels, ch: KvsChannel) {
+  const ttl =
+    ch.messageTtlSeconds ?? Math.min(120, Math.max(5, Math.round(kvs.hub.timeouts.messageTtlMs / 1000)));
+  return {
+    ChannelName: ch.channelName,
+    ChannelARN: ch.channelArn,
+    ChannelType: 'SINGLE_MASTER',
+    ChannelStatus: 'ACTIVE',
+    CreationTime: ch.creationTime.getTime() / 1000, // §2: epoch seconds as a JSON number
+    SingleMasterConfiguration: { MessageTtlSeconds: ttl },
+    Version: ch.version,
+  };
+}
+
+/** The Tags list of CreateSignalingChannel: at most 50 `{Key, Value}` (1–128 and 0–256 characters). */
+function parseTags(v: unknown): KvsTag[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v) || v.length > 50) throw invalidArgument('Tags must be a list of at most 50 tags.');
+  return v.map((t: unknown) => {
+    const { Key, Value } = (t ?? {}) as { Key?: unknown; Value?: unknown };
+    if (typeof Key !== 'string' || Key.length < 1 || Key.length > 128)
+      throw invalidArgument('Tag Key must be 1–128 characters.');
+    if (typeof Value !== 'string' || Value.length > 256)
+      throw invalidArgument('Tag Value must be at most 256 characters.');
+    return { Key, Value };
+  });
 }
 
 function bodyOf(request: FastifyRequest): Body {
   return (request.body ?? {}) as Body;
 }
 
-/** POST /kvs/* control plane and POST /kvs-data/* HTTPS data plane (media-stack.md §2, §7.1). */
+/**
+ * POST /kvs/* control plane and POST /kvs-data/* HTTPS data plane (media-stack.md §2, §7.1). Browser
+ * credentials may call what their role's session policy allows; the server key pair also the channel
+ * management a server in AWS mode does (Create, Delete, List).
+ */
 export function registerHttpRoutes(scope: FastifyInstance, kvs: KvsChannels): void {
-  const auth = (request: FastifyRequest): AuthenticatedCredential =>
-    authenticateHttp(scope.localCredentials ?? null, kvs.region, request.headers);
-
-  scope.post('/kvs/describeSignalingChannel', async (request) => {
-    const cred = auth(request);
-    const ch = resolveChannel(kvs, cred, bodyOf(request), false);
-    const ttl = Math.min(120, Math.max(5, Math.round(kvs.hub.timeouts.messageTtlMs / 1000)));
-    return {
-      ChannelInfo: {
-        ChannelName: ch.channelName,
-        ChannelARN: ch.channelArn,
-        ChannelType: 'SINGLE_MASTER',
-        ChannelStatus: 'ACTIVE',
-        CreationTime: ch.creationTime.getTime() / 1000, // §2: epoch seconds as a JSON number
-        SingleMasterConfiguration: { MessageTtlSeconds: ttl },
-        Version: 'v1',
+  const auth = (request: FastifyRequest): Promise<KvsCaller> =>
+    authenticateHttp({
+      issuer: scope.localCredentials ?? null,
+      server: kvs.settings.serverCredentials,
+      region: kvs.region,
+      request: {
+        method: request.method,
+        url: request.url,
+        headers: request.headers,
+        body: rawBodyOf(request),
       },
+      verifySignature: kvs.settings.verifySignatures,
+    });
+
+  scope.post('/kvs/createSignalingChannel', async (request) => {
+    const caller = await auth(request);
+    const body = bodyOf(request);
+    const name = optionalString(body, 'ChannelName');
+    if (name === undefined) throw invalidArgument('ChannelName is required.');
+    authorize(caller, 'CreateSignalingChannel', name);
+    const type = body.ChannelType ?? 'SINGLE_MASTER';
+    if (type !== 'SINGLE_MASTER') throw invalidArgument('Only SINGLE_MASTER channels are supported.');
+    const cfg = (body.SingleMasterConfiguration ?? {}) as { MessageTtlSeconds?: unknown };
+    if (typeof cfg !== 'object' || cfg === null) throw invalidArgument('Invalid SingleMasterConfiguration.');
+    const ttl = cfg.MessageTtlSeconds;
+    if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 5 || ttl > 120))
+      throw invalidArgument('MessageTtlSeconds must be an integer from 5 to 120.');
+    const ch = kvs.createChannel(name, ttl ?? null, parseTags(body.Tags));
+    return { ChannelARN: ch.channelArn };
+  });
+
+  scope.post('/kvs/deleteSignalingChannel', async (request) => {
+    const caller = await auth(request);
+    const body = bodyOf(request);
+    const ch = resolveChannel(kvs, caller, 'DeleteSignalingChannel', body, true);
+    const version = optionalString(body, 'CurrentVersion');
+    if (version !== undefined && version !== ch.version) {
+      throw new KvsError('VersionMismatchException', 'The channel version does not match CurrentVersion.');
+    }
+    kvs.deleteChannel(ch.channelName);
+    return {};
+  });
+
+  scope.post('/kvs/listSignalingChannels', async (request) => {
+    const caller = await auth(request);
+    authorize(caller, 'ListSignalingChannels', null);
+    const body = bodyOf(request);
+    const max = body.MaxResults ?? 500;
+    if (typeof max !== 'number' || !Number.isInteger(max) || max < 1 || max > 10_000)
+      throw invalidArgument('MaxResults must be an integer from 1 to 10000.');
+    const cond = (body.ChannelNameCondition ?? {}) as {
+      ComparisonOperator?: unknown;
+      ComparisonValue?: unknown;
+    };
+    if (cond.ComparisonOperator !== undefined && cond.ComparisonOperator !== 'BEGINS_WITH')
+      throw invalidArgument('ComparisonOperator must be BEGINS_WITH.');
+    const prefix = cond.ComparisonValue ?? '';
+    if (typeof prefix !== 'string') throw invalidArgument('ComparisonValue must be a string.');
+    // NextToken: the last name of the previous page (opaque to clients, as AWS's is).
+    const token = optionalString(body, 'NextToken');
+    const after = token === undefined ? '' : Buffer.from(token, 'base64url').toString('utf8');
+    const rest = kvs.list(prefix).filter((c) => c.channelName > after);
+    const page = rest.slice(0, max);
+    const last = page[page.length - 1];
+    return {
+      ChannelInfoList: page.map((c) => channelInfo(kvs, c)),
+      ...(rest.length > max && last
+        ? { NextToken: Buffer.from(last.channelName).toString('base64url') }
+        : {}),
     };
   });
 
+  scope.post('/kvs/describeSignalingChannel', async (request) => {
+    const caller = await auth(request);
+    const ch = resolveChannel(kvs, caller, 'DescribeSignalingChannel', bodyOf(request), false);
+    return { ChannelInfo: channelInfo(kvs, ch) };
+  });
+
   scope.post('/kvs/getSignalingChannelEndpoint', async (request) => {
-    const cred = auth(request);
+    const caller = await auth(request);
     const body = bodyOf(request);
-    resolveChannel(kvs, cred, body, true);
+    resolveChannel(kvs, caller, 'GetSignalingChannelEndpoint', body, true);
     const cfg = body.SingleMasterChannelEndpointConfiguration ?? {};
     if (typeof cfg !== 'object' || cfg === null)
       throw invalidArgument('Invalid SingleMasterChannelEndpointConfiguration.');
@@ -113,15 +201,15 @@ export function registerHttpRoutes(scope: FastifyInstance, kvs: KvsChannels): vo
   });
 
   scope.post('/kvs/describeMediaStorageConfiguration', async (request) => {
-    const cred = auth(request);
-    resolveChannel(kvs, cred, bodyOf(request), false);
+    const caller = await auth(request);
+    resolveChannel(kvs, caller, 'DescribeMediaStorageConfiguration', bodyOf(request), false);
     return { MediaStorageConfiguration: { Status: 'DISABLED' } };
   });
 
   scope.post('/kvs-data/v1/get-ice-server-config', async (request) => {
-    const cred = auth(request);
+    const caller = await auth(request);
     const body = bodyOf(request);
-    resolveChannel(kvs, cred, body, true);
+    resolveChannel(kvs, caller, 'GetIceServerConfig', body, true);
     const clientId = optionalString(body, 'ClientId');
     if (clientId !== undefined && !CLIENT_ID_PATTERN.test(clientId))
       throw invalidArgument('Invalid ClientId.');
@@ -171,7 +259,8 @@ export function registerWebSocketRoutes(scope: FastifyInstance, kvs: KvsChannels
             request.headers.host ?? '',
             kvs.settings.verifySignatures,
           );
-          authorizeChannel(cred, name);
+          // A viewer credential cannot ConnectAsMaster and vice versa (the session policy's role).
+          authorize(cred, role === 'MASTER' ? 'ConnectAsMaster' : 'ConnectAsViewer', name);
           const ch = kvs.find({ arn });
           if (!ch) throw notFound(arn);
           if (!kvs.hub.canAdmit(ch.channelName, role, clientId)) {

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 /** Connection timeouts of the signaling stand-in (media-stack.md §6: 10 min idle, 1 h max, 60 s message TTL). */
 export interface KvsTimeouts {
   /** Close a WebSocket after this long without a frame in either direction. */
@@ -6,6 +8,12 @@ export interface KvsTimeouts {
   maxDurationMs: number;
   /** How long a message waits for its recipient to connect; 0 drops undelivered messages at once. */
   messageTtlMs: number;
+}
+
+/** The app server's own key pair: what its IAM principal is in production (control plane, every channel). */
+export interface KvsServerCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
 }
 
 /** Everything the stand-in reads from the environment once, at start-up. */
@@ -19,6 +27,11 @@ export interface KvsSettings {
   /** Undelivered messages kept per recipient, so a silent recipient cannot grow memory without bound. */
   maxPendingPerRecipient: number;
   timeouts: KvsTimeouts;
+  /**
+   * KVS_LOCAL_ACCESS_KEY_ID + KVS_LOCAL_SECRET_ACCESS_KEY, default a random pair per process: lets a server in
+   * AWS mode (KVS_ENDPOINT = this stand-in) manage channels with the real SDK, signatures checked.
+   */
+  serverCredentials: KvsServerCredentials;
 }
 
 /** The AWS defaults (media-stack.md §6). */
@@ -36,8 +49,15 @@ function ms(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   return n;
 }
 
-/** Reads KVS_REGION, KVS_VERIFY_SIGNATURE, KVS_IDLE_TIMEOUT_MS, KVS_MAX_DURATION_MS and KVS_MESSAGE_TTL_MS. */
+/**
+ * Reads KVS_REGION, KVS_VERIFY_SIGNATURE, KVS_IDLE_TIMEOUT_MS, KVS_MAX_DURATION_MS, KVS_MESSAGE_TTL_MS and
+ * KVS_LOCAL_ACCESS_KEY_ID / KVS_LOCAL_SECRET_ACCESS_KEY (both or neither).
+ */
 export function loadKvsSettings(env: NodeJS.ProcessEnv = process.env): KvsSettings {
+  const keyId = env.KVS_LOCAL_ACCESS_KEY_ID ?? '';
+  const secret = env.KVS_LOCAL_SECRET_ACCESS_KEY ?? '';
+  if ((keyId === '') !== (secret === ''))
+    throw new Error('Set both KVS_LOCAL_ACCESS_KEY_ID and KVS_LOCAL_SECRET_ACCESS_KEY, or neither.');
   return {
     region: env.KVS_REGION || 'ap-northeast-1',
     verifySignatures: env.KVS_VERIFY_SIGNATURE !== '0',
@@ -48,5 +68,11 @@ export function loadKvsSettings(env: NodeJS.ProcessEnv = process.env): KvsSettin
       maxDurationMs: ms(env, 'KVS_MAX_DURATION_MS', DEFAULT_TIMEOUTS.maxDurationMs),
       messageTtlMs: ms(env, 'KVS_MESSAGE_TTL_MS', DEFAULT_TIMEOUTS.messageTtlMs),
     },
+    serverCredentials: keyId
+      ? { accessKeyId: keyId, secretAccessKey: secret }
+      : {
+          accessKeyId: 'AKIALOCALKVS' + randomBytes(6).toString('hex').toUpperCase(),
+          secretAccessKey: randomBytes(30).toString('base64'),
+        },
   };
 }
