@@ -76,7 +76,9 @@ async function main() {
       DATA_DIR: dataDir,
       TEST_HOOKS: '1',
       LOG_LEVEL: 'warn',
-      RECORDING_PART_SIZE: '1048576',
+      // The product's part size (spec: 5,242,880 bytes) unless the caller picks another.
+      RECORDING_PART_SIZE: process.env.RECORDING_PART_SIZE ?? '5242880',
+      AI_WORKERS: '0',
     },
     stdio: 'ignore',
   });
@@ -157,7 +159,7 @@ async function main() {
     await popupP;
     await page.locator('[data-testid="exam-phase"][data-phase="examing"]').waitFor({ timeout: 30_000 });
     const started = (await (await startedP).json()).result ?? {};
-    const partSize = Number(started.part_size) || 1_048_576;
+    const partSize = Number(started.part_size) || 5_242_880;
     console.log(`recording started: record ${started.record_id}, part size ${partSize} bytes`);
     // The browser is this process's child (its renderer, GPU and utility processes below it); the server
     // is the other child and is left out.
