@@ -28,6 +28,8 @@ export interface S3TestServer {
     creds: TemporaryCredentials | { accessKeyId: string; secretAccessKey: string },
     extra?: Partial<S3ClientConfig>,
   ): S3Client;
+  /** The same client signed with the server's own key pair (full access, as the app server's role). */
+  serverClient(extra?: Partial<S3ClientConfig>): S3Client;
   /** JSON call to a /__s3 test hook. */
   hook(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown>;
   close(): Promise<void>;
@@ -46,23 +48,25 @@ export async function startS3Server(opts: S3StandinOptions = {}): Promise<S3Test
   const { port } = app.server.address() as AddressInfo;
   const base = `http://127.0.0.1:${port}`;
   config.publicOrigin = base;
+  const client: S3TestServer['client'] = (credentials, extra = {}) =>
+    new S3Client({
+      region: REGION,
+      endpoint: `${base}/s3`,
+      forcePathStyle: true,
+      maxAttempts: 1,
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      credentials,
+      ...extra,
+    });
   return {
     app,
     issuer,
     base,
     dataDir,
     issue: (bucket, key, ttl = 900) => issuer.issue({ kind: 's3', bucket, key }, ttl),
-    client: (credentials, extra = {}) =>
-      new S3Client({
-        region: REGION,
-        endpoint: `${base}/s3`,
-        forcePathStyle: true,
-        maxAttempts: 1,
-        requestChecksumCalculation: 'WHEN_REQUIRED',
-        responseChecksumValidation: 'WHEN_REQUIRED',
-        credentials,
-        ...extra,
-      }),
+    client,
+    serverClient: (extra = {}) => client({ ...app.s3local!.serverCredentials }, extra),
     async hook(method, p, body) {
       const res = await fetch(`${base}/__s3/${p}`, {
         method,

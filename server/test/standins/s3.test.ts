@@ -7,16 +7,22 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
+  CopyObjectCommand,
   CreateMultipartUploadCommand,
+  DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListPartsCommand,
   PutObjectCommand,
+  PutObjectTaggingCommand,
   UploadPartCommand,
+  UploadPartCopyCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { S3_BROWSER_ACTIONS } from '../../src/lib/aws/session-policy';
 import type { TemporaryCredentials } from '../../src/lib/credentials';
+import { OPERATION_ACTIONS, type S3Operation } from '../../src/standins/s3/operations';
 import { build } from '../helper';
 import { MIB5, REGION, bytes, failure, md5, sha256, startS3Server, type S3TestServer } from './s3-helpers';
 
@@ -96,7 +102,7 @@ class NodeSha256 {
 
 /** A presigned GET made by the SDK's own signer, as @aws-sdk/s3-request-presigner does it. */
 async function sdkPresign(
-  creds: TemporaryCredentials,
+  creds: TemporaryCredentials | { accessKeyId: string; secretAccessKey: string },
   key: string,
   expiresIn: number,
   signingDate = new Date(),
@@ -155,25 +161,27 @@ describe('multipart upload with the real S3Client', () => {
 
     const all = Buffer.concat(chunks);
     expect(sha256(await readFile(srv.app.s3local!.objectPath(BUCKET, key)))).toBe(sha256(all));
-    const got = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
+    // Reading is the server's business: the browser credential may only write (see 'session policy').
+    const server = srv.serverClient();
+    const got = await server.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
     expect(sha256(await got.Body!.transformToByteArray())).toBe(sha256(all));
     expect(got.ContentType).toBe('video/webm');
 
-    const ranged = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: key, Range: 'bytes=0-3' }));
+    const ranged = await server.send(new GetObjectCommand({ Bucket: BUCKET, Key: key, Range: 'bytes=0-3' }));
     expect(ranged.$metadata.httpStatusCode).toBe(206);
     expect(ranged.ContentRange).toBe(`bytes 0-3/${all.length}`);
     expect(Buffer.from(await ranged.Body!.transformToByteArray())).toEqual(all.subarray(0, 4));
-    const tail = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: key, Range: 'bytes=-5' }));
+    const tail = await server.send(new GetObjectCommand({ Bucket: BUCKET, Key: key, Range: 'bytes=-5' }));
     expect(Buffer.from(await tail.Body!.transformToByteArray())).toEqual(all.subarray(all.length - 5));
 
-    const head = await s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key }));
+    const head = await server.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key }));
     expect(head.ContentLength).toBe(all.length);
     expect(head.ETag).toBe(done.ETag);
     expect(head.AcceptRanges).toBe('bytes');
     expect(head.LastModified).toBeInstanceOf(Date);
 
     const bad = await failure(
-      s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: key, Range: `bytes=${all.length}-` })),
+      server.send(new GetObjectCommand({ Bucket: BUCKET, Key: key, Range: `bytes=${all.length}-` })),
     );
     expect(bad).toMatchObject({ name: 'InvalidRange', status: 416 });
 
@@ -234,14 +242,15 @@ describe('multipart upload with the real S3Client', () => {
     const { key, s3 } = await target();
     const uploadId = await create(s3, key);
     await put(s3, key, uploadId, 1, bytes(100, 10));
-    const out = await s3.send(
+    const server = srv.serverClient();
+    const out = await server.send(
       new AbortMultipartUploadCommand({ Bucket: BUCKET, Key: key, UploadId: uploadId }),
     );
     expect(out.$metadata.httpStatusCode).toBe(204);
     const state = (await srv.hook('GET', 'state')) as { uploads: { uploadId: string }[] };
     expect(state.uploads.find((u) => u.uploadId === uploadId)).toBeUndefined();
     expect(
-      await failure(s3.send(new ListPartsCommand({ Bucket: BUCKET, Key: key, UploadId: uploadId }))),
+      await failure(server.send(new ListPartsCommand({ Bucket: BUCKET, Key: key, UploadId: uploadId }))),
     ).toMatchObject({
       name: 'NoSuchUpload',
       status: 404,
@@ -259,8 +268,9 @@ describe('multipart upload with the real S3Client', () => {
     const seen: number[] = [];
     let marker: string | undefined;
     let pages = 0;
+    const server = srv.serverClient();
     for (;;) {
-      const page = await s3.send(
+      const page = await server.send(
         new ListPartsCommand({
           Bucket: BUCKET,
           Key: key,
@@ -504,8 +514,9 @@ describe('auth', () => {
     }
   });
 
-  it('presigned GET works for <video src> (server presignGet and the SDK signer); expired → 403', async () => {
-    const { key, creds, s3 } = await target();
+  it('presigned GET by the server key works for <video src> (presignGet and the SDK signer); expired → 403', async () => {
+    const { key, s3 } = await target();
+    const serverCreds = srv.app.s3local!.serverCredentials;
     const body = bytes(4096, 62);
     await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: body, ContentType: 'video/webm' }));
 
@@ -519,9 +530,9 @@ describe('auth', () => {
     expect(part.status).toBe(206);
     expect(Buffer.from(await part.arrayBuffer())).toEqual(Buffer.from(body.subarray(10, 20)));
 
-    const viaSdk = await fetch(await sdkPresign(creds, key, 60));
+    const viaSdk = await fetch(await sdkPresign(serverCreds, key, 60));
     expect(viaSdk.status).toBe(200);
-    const expired = await fetch(await sdkPresign(creds, key, 1, new Date(Date.now() - 10_000)));
+    const expired = await fetch(await sdkPresign(serverCreds, key, 1, new Date(Date.now() - 10_000)));
     expect(expired.status).toBe(403);
     expect(await expired.text()).toMatch(/AccessDenied/);
     const tampered = await fetch(url.replace(/X-Amz-Expires=\d+/, 'X-Amz-Expires=3600'));
@@ -532,9 +543,184 @@ describe('auth', () => {
   });
 });
 
+describe('browser credentials hold to their STS session policy (s3:PutObject on one key)', () => {
+  /** AccessDenied as S3 words an IAM denial of `action`. */
+  const denied = (action: string) => ({
+    name: 'AccessDenied',
+    status: 403,
+    message: expect.stringContaining(`not authorized to perform: ${action} on resource`),
+  });
+
+  it('a browser may do exactly the operations IAM authorises as S3_BROWSER_ACTIONS', () => {
+    const allowed = (Object.keys(OPERATION_ACTIONS) as S3Operation[]).filter((op) =>
+      OPERATION_ACTIONS[op].every((a) => S3_BROWSER_ACTIONS.includes(a)),
+    );
+    expect(allowed.sort()).toEqual([
+      'CompleteMultipartUpload',
+      'CreateMultipartUpload',
+      'PutObject',
+      'UploadPart',
+    ]);
+  });
+
+  it('may UploadPart, PutObject, CreateMultipartUpload and CompleteMultipartUpload on its own key', async () => {
+    const { key, s3 } = await target();
+    const server = srv.serverClient();
+    const body = bytes(500, 90);
+    expect((await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: body }))).ETag).toBe(
+      `"${md5(body)}"`,
+    );
+    const uploadId = await create(s3, key);
+    const part = await put(s3, key, uploadId, 1, bytes(300, 91));
+    expect(part.ETag).toBe(`"${md5(bytes(300, 91))}"`);
+    expect((await complete(s3, key, uploadId, [part])).ETag).toMatch(/-1"$/);
+    const got = await server.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
+    expect(sha256(await got.Body!.transformToByteArray())).toBe(sha256(bytes(300, 91)));
+  });
+
+  it('ListParts, Abort, GetObject, HEAD and DeleteObject on its own key are 403 AccessDenied and change nothing', async () => {
+    const { key, creds, s3 } = await target();
+    const server = srv.serverClient();
+    const uploadId = await srv.app.s3local!.createMultipartUpload(BUCKET, key, 'video/webm');
+    const part = await put(s3, key, uploadId, 1, bytes(200, 92));
+    const ref = { Bucket: BUCKET, Key: key, UploadId: uploadId };
+
+    expect(await failure(s3.send(new ListPartsCommand(ref)))).toMatchObject(
+      denied('s3:ListMultipartUploadParts'),
+    );
+    expect(await failure(s3.send(new AbortMultipartUploadCommand(ref)))).toMatchObject(
+      denied('s3:AbortMultipartUpload'),
+    );
+    expect((await server.send(new ListPartsCommand(ref))).Parts?.map((p) => p.ETag)).toEqual([part.ETag]);
+
+    await complete(s3, key, uploadId, [part]);
+    expect(await failure(s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: key })))).toMatchObject(
+      denied('s3:GetObject'),
+    );
+    expect(
+      await failure(s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: key, Range: 'bytes=0-9' }))),
+    ).toMatchObject(denied('s3:GetObject'));
+    // HEAD answers carry no body, on AWS as here: the status is all the SDK sees.
+    expect(await failure(s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key })))).toMatchObject({
+      status: 403,
+    });
+    expect(await failure(s3.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: key })))).toMatchObject(
+      denied('s3:DeleteObject'),
+    );
+    expect((await server.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key }))).ContentLength).toBe(200);
+
+    // A presigned GET signed by the browser credential is a GetObject too; the error is S3's XML document.
+    const res = await fetch(await sdkPresign(creds, key, 60));
+    expect(res.status).toBe(403);
+    expect(res.headers.get('content-type')).toMatch(/application\/xml/);
+    expect(await res.text()).toMatch(
+      /^<\?xml[^>]*>\s*<Error><Code>AccessDenied<\/Code><Message>User: ASIALOCAL\w+ is not authorized to perform: s3:GetObject on resource: &quot;arn:aws:s3:::rec\/exam\/1\/examinee-\d+\/cam\.webm&quot; because no session policy allows the s3:GetObject action<\/Message><RequestId>[0-9A-F]{16}<\/RequestId><\/Error>$/,
+    );
+  });
+
+  it('any operation on another key or bucket, or with a KVS credential, is 403 AccessDenied', async () => {
+    const mine = await target();
+    const other = await target();
+    const server = srv.serverClient();
+    const uploadId = await srv.app.s3local!.createMultipartUpload(BUCKET, other.key, 'video/webm');
+    const part = await put(other.s3, other.key, uploadId, 1, bytes(100, 93));
+    const obj = { Bucket: BUCKET, Key: other.key };
+    const ref = { ...obj, UploadId: uploadId };
+    const s3 = mine.s3;
+    const attempts: [string, () => Promise<unknown>][] = [
+      ['s3:PutObject', () => s3.send(new PutObjectCommand({ ...obj, Body: bytes(10, 94) }))],
+      ['s3:PutObject', () => create(s3, other.key)],
+      ['s3:PutObject', () => put(s3, other.key, uploadId, 2, bytes(10, 95))],
+      ['s3:PutObject', () => complete(s3, other.key, uploadId, [part])],
+      ['s3:ListMultipartUploadParts', () => s3.send(new ListPartsCommand(ref))],
+      ['s3:AbortMultipartUpload', () => s3.send(new AbortMultipartUploadCommand(ref))],
+      ['s3:GetObject', () => s3.send(new GetObjectCommand(obj))],
+      ['s3:DeleteObject', () => s3.send(new DeleteObjectCommand(obj))],
+    ];
+    for (const [action, attempt] of attempts) expect(await failure(attempt())).toMatchObject(denied(action));
+    expect(await failure(s3.send(new HeadObjectCommand(obj)))).toMatchObject({ status: 403 });
+    expect((await server.send(new ListPartsCommand(ref))).Parts?.map((p) => p.PartNumber)).toEqual([1]);
+
+    const foreignBucket = srv.client(await srv.issue('other-bucket', mine.key));
+    expect(await failure(put(foreignBucket, mine.key, uploadId, 1, bytes(10, 96)))).toMatchObject(
+      denied('s3:PutObject'),
+    );
+    const kvs = await srv.issuer.issue({ kind: 'kvs', channelName: 'exam-1', role: 'master' }, 900);
+    expect(
+      await failure(
+        srv.client(kvs).send(new PutObjectCommand({ Bucket: BUCKET, Key: mine.key, Body: bytes(10, 97) })),
+      ),
+    ).toMatchObject(denied('s3:PutObject'));
+  });
+
+  it('copies, ACLs and tagging are 403 for a browser credential; the server key gets past authorisation', async () => {
+    const { key, s3 } = await target();
+    const server = srv.serverClient();
+    await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: bytes(100, 98) }));
+    const uploadId = await create(s3, key);
+    const obj = { Bucket: BUCKET, Key: key };
+    const source = `${BUCKET}/${key}`;
+    const requests = (c: S3Client): [string, () => Promise<unknown>][] => [
+      ['s3:GetObject', () => c.send(new CopyObjectCommand({ ...obj, CopySource: source }))],
+      [
+        's3:GetObject',
+        () =>
+          c.send(
+            new UploadPartCopyCommand({ ...obj, UploadId: uploadId, PartNumber: 1, CopySource: source }),
+          ),
+      ],
+      [
+        's3:PutObjectAcl',
+        () => c.send(new PutObjectCommand({ ...obj, Body: bytes(10, 99), ACL: 'private' })),
+      ],
+      [
+        's3:PutObjectTagging',
+        () =>
+          c.send(new PutObjectTaggingCommand({ ...obj, Tagging: { TagSet: [{ Key: 'k', Value: 'v' }] } })),
+      ],
+    ];
+    for (const [action, attempt] of requests(s3))
+      expect(await failure(attempt())).toMatchObject(denied(action));
+    // The server key is allowed all of them; the stand-in serves none but PutObject (whose ACL it ignores).
+    for (const [action, attempt] of requests(server)) {
+      if (action === 's3:PutObjectAcl') expect((await attempt()) as object).toHaveProperty('ETag');
+      else expect(await failure(attempt())).toMatchObject({ name: 'NotImplemented', status: 501 });
+    }
+    // The refused UploadPartCopy stored no part.
+    expect(
+      (await server.send(new ListPartsCommand({ Bucket: BUCKET, Key: key, UploadId: uploadId }))).Parts ?? [],
+    ).toEqual([]);
+  });
+
+  it('the server key may do every operation on any key', async () => {
+    const { key } = await target();
+    const server = srv.serverClient();
+    const body = bytes(400, 100);
+    await server.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: body }));
+    expect((await server.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key }))).ContentLength).toBe(400);
+    const uploadId = await create(server, key);
+    const part = await put(server, key, uploadId, 1, bytes(300, 101));
+    const ref = { Bucket: BUCKET, Key: key, UploadId: uploadId };
+    expect((await server.send(new ListPartsCommand(ref))).Parts?.map((p) => p.ETag)).toEqual([part.ETag]);
+    await complete(server, key, uploadId, [part]);
+    const got = await server.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
+    expect(sha256(await got.Body!.transformToByteArray())).toBe(sha256(bytes(300, 101)));
+    const spare = await create(server, key);
+    expect(
+      (await server.send(new AbortMultipartUploadCommand({ ...ref, UploadId: spare }))).$metadata
+        .httpStatusCode,
+    ).toBe(204);
+    expect(
+      (await server.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: key }))).$metadata.httpStatusCode,
+    ).toBe(204);
+    expect(await srv.app.s3local!.headObject(BUCKET, key)).toBeNull();
+  });
+});
+
 describe('HTTP surface', () => {
   it('HEAD of a missing key is 404; GET is NoSuchKey XML', async () => {
-    const { key, s3 } = await target();
+    const { key } = await target();
+    const s3 = srv.serverClient();
     expect(await failure(s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key })))).toMatchObject({
       status: 404,
     });
@@ -575,7 +761,7 @@ describe('HTTP surface', () => {
     const body = bytes(333, 70);
     const put1 = await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: body }));
     expect(put1.ETag).toBe(`"${md5(body)}"`);
-    const got = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
+    const got = await srv.serverClient().send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
     expect(got.ContentType).toBe('application/octet-stream'); // what the SDK sends for a Uint8Array body
     expect(sha256(await got.Body!.transformToByteArray())).toBe(sha256(body));
     const viaUrl = await fetch(srv.app.s3local!.presignGet(BUCKET, key, 30));

@@ -1,3 +1,4 @@
+import { S3_BROWSER_ACTIONS } from '../../lib/aws/session-policy';
 import type { CredentialScope, LocalCredentialIssuer, TemporaryCredentials } from '../../lib/credentials';
 import { s3Errors } from './errors';
 import { parseAmzDate, readClaims, signatureMatches, type SignedRequestView } from './sigv4';
@@ -30,16 +31,14 @@ function findIssued(issuer: LocalCredentialIssuer, accessKeyId: string): IssuedE
 }
 
 /**
- * Authenticates a SigV4 request (header or presigned query) and checks that the caller may touch
- * `bucket`/`key`: temporary credentials are scoped to one object key (media-stack.md §7).
+ * Authenticates a SigV4 request (header or presigned query): who signed it, not yet what they may do
+ * (`authorize`).
  */
 export function authenticate(opts: {
   request: SignedRequestView;
   query: [string, string][];
   issuer: LocalCredentialIssuer | null;
   server: ServerCredentials;
-  bucket: string;
-  key: string;
   /** False skips only the signature comparison (e.g. behind a proxy that rewrites Host); default true. */
   verifySignature?: boolean;
   now?: number;
@@ -70,8 +69,29 @@ export function authenticate(opts: {
   if (opts.verifySignature !== false && !signatureMatches(opts.request, opts.query, claims, secret)) {
     throw s3Errors.signatureDoesNotMatch();
   }
-  if (scope !== 'server' && (scope.kind !== 's3' || scope.bucket !== opts.bucket || scope.key !== opts.key)) {
-    throw s3Errors.accessDenied();
-  }
   return { accessKeyId: claims.accessKeyId, scope, presigned: claims.mode === 'query' };
+}
+
+/**
+ * Throws AccessDenied unless the caller may perform every one of `actions` on `bucket`/`key`. The server key
+ * may do everything. A browser credential may do what its STS session policy allows on AWS
+ * (`aws/session-policy.ts`): the actions of `S3_BROWSER_ACTIONS` on its one object key and nothing else. With
+ * `s3:PutObject` that is PutObject, CreateMultipartUpload, UploadPart and CompleteMultipartUpload (see
+ * `operations.ts`). A request that names no operation (no actions) is denied too.
+ */
+export function authorize(
+  caller: Caller,
+  target: { bucket: string; key: string; actions: readonly string[] },
+): void {
+  const scope = caller.scope;
+  if (scope === 'server') return;
+  const onItsObject = scope.kind === 's3' && scope.bucket === target.bucket && scope.key === target.key;
+  const denied = target.actions.find((a) => !onItsObject || !S3_BROWSER_ACTIONS.includes(a));
+  if (denied === undefined && target.actions.length > 0) return;
+  if (denied === undefined) throw s3Errors.accessDenied();
+  // The wording of S3's AccessDenied for an IAM denial, with the access key id for the principal's ARN.
+  throw s3Errors.accessDenied(
+    `User: ${caller.accessKeyId} is not authorized to perform: ${denied} on resource: ` +
+      `"arn:aws:s3:::${target.bucket}/${target.key}" because no session policy allows the ${denied} action`,
+  );
 }

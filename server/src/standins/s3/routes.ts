@@ -4,9 +4,10 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LocalCredentialIssuer } from '../../lib/credentials';
-import { authenticate, type ServerCredentials } from './auth';
+import { authenticate, authorize, type ServerCredentials } from './auth';
 import { S3Error, s3Errors } from './errors';
 import type { FaultQueue } from './faults';
+import { classifyObjectRequest } from './operations';
 import { resolveRange } from './range';
 import { parseRawQuery } from './sigv4';
 import { bareEtag, type ObjectMeta, type S3Store } from './store';
@@ -186,57 +187,53 @@ export async function s3Routes(app: FastifyInstance, ctx: S3RouteContext): Promi
       for (const [k, v] of pairs) if (!query.has(k)) query.set(k, v);
 
       const method = request.method;
-      const isUploadPart = method === 'PUT' && query.has('partNumber') && query.has('uploadId');
-      if (isUploadPart && (await applyFault(request, reply, key))) return reply;
+      const op = classifyObjectRequest(method, query, request.headers);
+      if (op.operation === 'UploadPart' && (await applyFault(request, reply, key))) return reply;
 
       const caller = authenticate({
         request: { method, rawUrl: request.raw.url ?? request.url, headers: request.headers },
         query: pairs,
         issuer: ctx.issuer,
         server: ctx.server,
-        bucket,
-        key,
         verifySignature: ctx.verifySignature,
       });
       if (caller.presigned && method !== 'GET' && method !== 'HEAD') {
         // Browsers only ever get presigned GETs (playback); uploads use SigV4 headers from the SDK.
         throw s3Errors.accessDenied('Presigned URLs are accepted for GET and HEAD only.');
       }
+      authorize(caller, { bucket, key, actions: op.actions });
 
-      if (method === 'POST' && query.has('uploads')) return createUpload(request, reply, bucket, key);
-      if (method === 'POST' && query.has('uploadId'))
-        return completeUpload(request, reply, bucket, key, query);
-      if (isUploadPart) return uploadPart(request, reply, bucket, key, query);
-      if (method === 'GET' && query.has('uploadId')) return listParts(reply, bucket, key, query);
-      if (method === 'DELETE' && query.has('uploadId')) {
-        await store.abort(bucket, key, query.get('uploadId') ?? '');
-        return reply.code(204).send();
+      if (!op.operation) {
+        throw new S3Error(
+          405,
+          'MethodNotAllowed',
+          'The specified method is not allowed against this resource.',
+        );
       }
-      const unsupported = [
-        'acl',
-        'tagging',
-        'versionId',
-        'attributes',
-        'legal-hold',
-        'retention',
-        'torrent',
-        'restore',
-        'select',
-      ];
-      if (unsupported.some((q) => query.has(q)) || header(request, 'x-amz-copy-source')) {
-        throw s3Errors.notImplemented();
+      if (!op.implemented) throw s3Errors.notImplemented();
+      switch (op.operation) {
+        case 'CreateMultipartUpload':
+          return createUpload(request, reply, bucket, key);
+        case 'CompleteMultipartUpload':
+          return completeUpload(request, reply, bucket, key, query);
+        case 'UploadPart':
+          return uploadPart(request, reply, bucket, key, query);
+        case 'ListParts':
+          return listParts(reply, bucket, key, query);
+        case 'AbortMultipartUpload':
+          await store.abort(bucket, key, query.get('uploadId') ?? '');
+          return reply.code(204).send();
+        case 'GetObject':
+        case 'HeadObject':
+          return getObject(request, reply, bucket, key, query);
+        case 'PutObject':
+          return putObject(request, reply, bucket, key);
+        case 'DeleteObject':
+          await store.deleteObject(bucket, key);
+          return reply.code(204).send();
+        default:
+          throw s3Errors.notImplemented();
       }
-      if (method === 'GET' || method === 'HEAD') return getObject(request, reply, bucket, key, query);
-      if (method === 'PUT') return putObject(request, reply, bucket, key);
-      if (method === 'DELETE') {
-        await store.deleteObject(bucket, key);
-        return reply.code(204).send();
-      }
-      throw new S3Error(
-        405,
-        'MethodNotAllowed',
-        'The specified method is not allowed against this resource.',
-      );
     },
   });
 
