@@ -243,6 +243,8 @@ async function main() {
     } catch (e) {
       console.log(`  (finish: ${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
     }
+    // The last part's response is counted asynchronously (requestfinished → response()): let it land.
+    for (let i = 0; i < 50 && uploaded < recorded; i++) await sleep(100);
     const scale = 600 / RECORD_S;
     console.log(
       `--- figures (scale 1/${scale.toFixed(1)}: ${RECORD_S} s recording, ${OUTAGE_S} s outage) ---`,
