@@ -1,6 +1,11 @@
 // Bundle sizes per route: the initial JS a route needs (entry + its static imports + the route's lazy chunk
 // and its static imports), raw and gzip, from Vite's manifest. Goals (perf-reliability.md FE-1/FE-2): login
-// ≤ 110 KB gzip; any route ≤ 170 KB gzip.
+// ≤ 110 KB gzip; any route ≤ 170 KB gzip; every lazy chunk ≤ 60 KB gzip.
+//
+// Besides the JS column, per route: "texts", the feature i18n namespaces the router loads (in Japanese, the
+// default language) before the page renders (registerFeatures → loadNamespaces); and, once, the chunks the
+// entry imports dynamically outside the routes, with when they are fetched, so nothing fetched at start-up
+// goes uncounted.
 import { readFileSync, existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
@@ -24,34 +29,98 @@ const closure = (key, seen = new Set()) => {
   for (const imp of manifest[key]?.imports ?? []) closure(imp, seen);
   return seen;
 };
+const sum = (keys) =>
+  [...keys].reduce(
+    (a, k) => {
+      const s = size(manifest[k].file);
+      return { raw: a.raw + s.raw, gz: a.gz + s.gzip };
+    },
+    { raw: 0, gz: 0 },
+  );
 const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
 const entrySet = closure(entryKey);
 const kb = (n) => (n / 1024).toFixed(1).padStart(7);
+
+/**
+ * The i18n namespaces a route page registers: its `features` export names feature definitions, whose
+ * `namespaces` are literal arrays (app/features.ts). Read from the sources; null when a page's features
+ * cannot be read that way (then the column shows "?" rather than a guess).
+ */
+function routeNamespaces(pageKey) {
+  const src = readFileSync(path.join(root, pageKey), 'utf8');
+  const list = /export const features[^=]*=\s*\[([^\]]*)\]/.exec(src);
+  if (!list) return [];
+  const names = list[1]
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const out = new Set();
+  for (const name of names) {
+    const imp = new RegExp(`import\\s*\\{[^}]*\\b${name}\\b[^}]*\\}\\s*from\\s*'([^']+)'`).exec(src);
+    if (!imp) return null;
+    const file = path.join(path.dirname(path.join(root, pageKey)), `${imp[1]}.ts`);
+    if (!existsSync(file)) return null;
+    const def = readFileSync(file, 'utf8');
+    const ns = /namespaces:\s*\[([^\]]*)\]/.exec(def);
+    if (ns) for (const m of ns[1].matchAll(/'([^']+)'/g)) out.add(m[1]);
+  }
+  return [...out];
+}
+const textsOf = (namespaces) => {
+  const keys = new Set();
+  for (const ns of namespaces) {
+    const k = `src/i18n/locales/ja/${ns}.json`;
+    if (manifest[k]) closure(k, keys);
+  }
+  for (const k of entrySet) keys.delete(k);
+  return sum(keys);
+};
+
 const rows = [];
-const css = Object.values(manifest).flatMap((m) => m.css ?? []);
 for (const key of Object.keys(manifest)
   .filter((k) => /src\/routes\/.+-page\.tsx$/.test(k))
   .sort()) {
-  const set = closure(key, new Set(entrySet));
-  let raw = 0;
-  let gz = 0;
-  for (const k of set) {
-    const s = size(manifest[k].file);
-    raw += s.raw;
-    gz += s.gzip;
-  }
-  rows.push({ route: key.replace('src/routes/', ''), raw, gz });
+  const js = sum(closure(key, new Set(entrySet)));
+  const ns = routeNamespaces(key);
+  rows.push({ route: key.replace('src/routes/', ''), ...js, texts: ns ? textsOf(ns).gz : null });
 }
-const e = [...entrySet].reduce(
-  (a, k) => {
-    const s = size(manifest[k].file);
-    return { raw: a.raw + s.raw, gz: a.gz + s.gzip };
-  },
-  { raw: 0, gz: 0 },
-);
+const e = sum(entrySet);
 console.log(`entry (shared by every route): ${kb(e.raw)} KB raw ${kb(e.gz)} KB gzip`);
-console.log('route page (initial JS incl. entry)              raw KB   gzip KB');
-for (const r of rows) console.log(`${r.route.padEnd(46)} ${kb(r.raw)}  ${kb(r.gz)}`);
+console.log('route page (initial JS incl. entry)              raw KB   gzip KB  +texts gz  = gzip KB');
+for (const r of rows) {
+  const texts = r.texts === null ? '      ?' : kb(r.texts);
+  const total = r.texts === null ? '      ?' : kb(r.gz + r.texts);
+  console.log(`${r.route.padEnd(46)} ${kb(r.raw)}  ${kb(r.gz)}    ${texts}  ${total}`);
+}
+
+// Dynamic imports of the entry's closure that are neither pages nor feature texts: fetched outside the
+// table above. The known ones say when.
+const WHEN = {
+  'node_modules/axios/index.js':
+    'at start-up, not render-blocking: the first API call (the server-clock sync after start-up, a client log) or, for a JT start-up, with the start-up checks',
+  'src/i18n/core-en.ts':
+    'before the first render of an English page (English pages also use the Japanese core)',
+};
+const other = new Set();
+for (const k of entrySet)
+  for (const d of manifest[k].dynamicImports ?? [])
+    if (!/^src\/routes\/.+-page\.tsx$/.test(d) && !/^src\/i18n\/locales\//.test(d)) other.add(d);
+if (other.size > 0) {
+  console.log('other chunks the entry imports dynamically                        raw KB   gzip KB');
+  for (const d of [...other].sort()) {
+    const keys = closure(d);
+    for (const k of entrySet) keys.delete(k);
+    const s = sum(keys);
+    console.log(`${d.padEnd(64)} ${kb(s.raw)}  ${kb(s.gz)}  ${WHEN[d] ?? '(when: unknown — check)'}`);
+  }
+}
 let cssGz = 0;
-for (const c of new Set(css)) cssGz += size(c).gzip;
+for (const c of new Set(Object.values(manifest).flatMap((m) => m.css ?? []))) cssGz += size(c).gzip;
 console.log(`CSS total: ${kb(cssGz)} KB gzip`);
+let largest = { file: '', gz: 0 };
+for (const m of Object.values(manifest))
+  if (!m.isEntry && m.file.endsWith('.js')) {
+    const s = size(m.file);
+    if (s.gzip > largest.gz) largest = { file: m.file, gz: s.gzip };
+  }
+console.log(`largest lazy chunk: ${largest.file} ${kb(largest.gz)} KB gzip`);

@@ -186,3 +186,28 @@ describe('download (spec §8 download errors)', () => {
     expect((await failure(download('probe'))).status).toBe(0);
   });
 });
+
+describe('axios loads with the first request', () => {
+  afterEach(() => {
+    vi.doUnmock('axios');
+    vi.resetModules();
+  });
+
+  it('reports a failed load as a network error (status 0) and loads again on the next call', async () => {
+    vi.resetModules();
+    vi.doMock('axios', () => {
+      throw new Error('Failed to fetch dynamically imported module');
+    });
+    const fresh = await import('./client');
+    // A preload that fails is quiet (no unhandled rejection); the call reports it.
+    fresh.preloadHttp();
+    // A fresh module graph: its ApiError is not the one imported above.
+    const e = (await fresh.call('probe').catch((err: unknown) => err)) as ApiError;
+    expect(e.name).toBe('ApiError');
+    expect(e.status).toBe(0);
+    expect(e.code).toBe('network');
+    vi.doUnmock('axios');
+    route(() => HttpResponse.json({ status: 200, message: 'OK', result: 'again' }));
+    await expect(fresh.call('probe')).resolves.toBe('again');
+  });
+});

@@ -1,10 +1,35 @@
-import axios, { type AxiosError, type AxiosRequestConfig, type Method } from 'axios';
+import type { AxiosError, AxiosInstance, AxiosRequestConfig, AxiosStatic, Method } from 'axios';
 import { getRuntimeConfig } from '../lib/runtime-config';
 import { ApiError, NETWORK_ERROR_STATUS, messageKeyFor } from './api-error';
 import { logger } from '../lib/logger';
 
-/** The single axios instance (STYLE habit 3). Nothing else in src/ imports axios. */
-const http = axios.create({ timeout: 30_000, validateStatus: () => true });
+interface Http {
+  axios: AxiosStatic;
+  http: AxiosInstance;
+}
+let httpLoad: Promise<Http> | null = null;
+
+/**
+ * The single axios instance (STYLE habit 3). Nothing else in src/ imports axios. It is loaded by the first
+ * request, not with the entry: no page needs it to render (FE-1), and a failed load is retried next time.
+ */
+function loadHttp(): Promise<Http> {
+  httpLoad ??= import('axios').then(
+    ({ default: axios }) => ({ axios, http: axios.create({ timeout: 30_000, validateStatus: () => true }) }),
+    (e: unknown) => {
+      httpLoad = null;
+      throw e;
+    },
+  );
+  return httpLoad;
+}
+
+/** Starts loading axios ahead of a request known to come soon (a JT start-up logs in before any page). */
+export function preloadHttp(): void {
+  loadHttp().catch(() => {
+    // The request itself reports the failure (as a network error) and loads again.
+  });
+}
 
 let tokenProvider: () => string | null = () => null;
 const errorListeners = new Set<(e: ApiError) => void>();
@@ -78,9 +103,11 @@ export async function call<T>(endpoint: string, opts: CallOptions = {}): Promise
   const token = tokenProvider();
   const method = opts.method ?? (opts.data === undefined ? 'GET' : 'POST');
   logger.debug('api', `${method} ${endpoint}`, opts.params ?? opts.data);
+  let lib: Http | undefined;
   let res;
   try {
-    res = await http.request({
+    lib = await loadHttp();
+    res = await lib.http.request({
       url: endpointUrl(endpoint, opts.rawPath),
       method,
       data: opts.data,
@@ -92,7 +119,7 @@ export async function call<T>(endpoint: string, opts: CallOptions = {}): Promise
       headers: token ? { Authorization: `Bearer ${token}` } : {},
     });
   } catch (e) {
-    if (axios.isCancel(e)) throw e;
+    if (lib?.axios.isCancel(e)) throw e;
     const ae = e as AxiosError;
     return fail(
       endpoint,
@@ -193,9 +220,11 @@ export async function download(endpoint: string, opts: DownloadOptions = {}): Pr
   const token = tokenProvider();
   const method = opts.data === undefined ? 'GET' : 'POST';
   logger.debug('api', `download ${method} ${endpoint}`, opts.params ?? opts.data);
+  let lib: Http | undefined;
   let res;
   try {
-    res = await http.request<ArrayBuffer>({
+    lib = await loadHttp();
+    res = await lib.http.request<ArrayBuffer>({
       url: endpointUrl(endpoint, false),
       method,
       data: opts.data,
@@ -209,7 +238,7 @@ export async function download(endpoint: string, opts: DownloadOptions = {}): Pr
       headers: token ? { Authorization: `Bearer ${token}` } : {},
     });
   } catch (e) {
-    if (axios.isCancel(e)) throw e;
+    if (lib?.axios.isCancel(e)) throw e;
     const ae = e as AxiosError;
     return fail(
       endpoint,

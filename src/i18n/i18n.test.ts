@@ -1,6 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import i18next from 'i18next';
-import { initI18n, loadAllResources, normaliseLang } from './index';
+import {
+  CORE_NAMESPACES,
+  changeLanguage,
+  initI18n,
+  languagesFor,
+  loadAllResources,
+  loadNamespaces,
+  normaliseLang,
+} from './index';
 
 function flatKeys(o: Record<string, unknown>, prefix = ''): string[] {
   return Object.entries(o).flatMap(([k, v]) =>
@@ -17,9 +25,9 @@ describe('languages (spec §1)', () => {
     expect(normaliseLang(undefined)).toBe('ja');
   });
 
-  it('falls back to Japanese per missing English key', () => {
+  it('falls back to Japanese per missing English key', async () => {
     const inst = i18next.createInstance();
-    initI18n('en', inst);
+    await initI18n('en', inst);
     // A namespace of its own: the shared namespace objects must not change for the other tests.
     inst.addResourceBundle('ja', 'scratch', { onlyInJapanese: '日本語だけ' });
     inst.addResourceBundle('en', 'scratch', {});
@@ -37,9 +45,106 @@ describe('languages (spec §1)', () => {
     }
   });
 
-  it("uses the spec's Japanese messages verbatim", () => {
+  it("uses the spec's Japanese messages verbatim", async () => {
     const inst = i18next.createInstance();
-    initI18n('ja', inst);
+    await initI18n('ja', inst);
     expect(inst.t('errors:internal')).toBe('システムエラーが発生しました。');
+  });
+});
+
+/** The namespaces `inst` holds for `lng`. */
+function bundles(inst: typeof i18next, lng: string): string[] {
+  const data = inst.store.data as Record<string, Record<string, unknown>>;
+  return Object.keys(data[lng] ?? {}).sort();
+}
+
+describe('only the languages a page needs are loaded', () => {
+  it('a Japanese page loads the Japanese core namespaces and no English', async () => {
+    const inst = i18next.createInstance();
+    await initI18n('ja', inst);
+    expect(bundles(inst, 'ja')).toEqual([...CORE_NAMESPACES].sort());
+    expect(bundles(inst, 'en')).toEqual([]);
+    expect(document.documentElement.lang).toBe('ja');
+  });
+
+  it('an English page loads English and Japanese, its fallback', async () => {
+    expect(languagesFor('en')).toEqual(['en', 'ja']);
+    expect(languagesFor('zn')).toEqual(['ja']);
+    const inst = i18next.createInstance();
+    await initI18n('en', inst);
+    expect(bundles(inst, 'en')).toEqual([...CORE_NAMESPACES].sort());
+    expect(bundles(inst, 'ja')).toEqual([...CORE_NAMESPACES].sort());
+    expect(inst.t('common:ok')).not.toBe('ok');
+    expect(document.documentElement.lang).toBe('en');
+  });
+
+  it("feature namespaces load in the page's languages only", async () => {
+    const inst = i18next.createInstance();
+    await initI18n('ja', inst);
+    await loadNamespaces(['tester'], inst);
+    expect(inst.hasResourceBundle('ja', 'tester')).toBe(true);
+    expect(inst.hasResourceBundle('en', 'tester')).toBe(false);
+  });
+
+  it('a language switch loads the new language (core and features in use) before switching: no keys show', async () => {
+    const inst = i18next.createInstance();
+    await initI18n('ja', inst);
+    await loadNamespaces(['tester'], inst);
+    const seen: { lng: string; ready: boolean; text: string }[] = [];
+    inst.on('languageChanged', (lng) => {
+      seen.push({
+        lng,
+        ready:
+          CORE_NAMESPACES.every((ns) => inst.hasResourceBundle(lng, ns)) &&
+          inst.hasResourceBundle(lng, 'tester'),
+        text: inst.t('errors:internal'),
+      });
+    });
+    const switching = changeLanguage('en', inst);
+    // Nothing changes until the English texts are in place.
+    expect(inst.language).toBe('ja');
+    await switching;
+    expect(inst.language).toBe('en');
+    expect(seen).toEqual([{ lng: 'en', ready: true, text: 'A system error has occurred.' }]);
+    expect(document.documentElement.lang).toBe('en');
+    // And back: Japanese is already there.
+    await changeLanguage('ja', inst);
+    expect(inst.t('errors:internal')).toBe('システムエラーが発生しました。');
+  });
+});
+
+describe('start-up order and failures', () => {
+  it('loadNamespaces waits for a first initialisation in progress', async () => {
+    const inst = i18next.createInstance();
+    const ready = initI18n('en', inst);
+    // The router may register a page's features before the start-up language has arrived.
+    await loadNamespaces(['tester'], inst);
+    expect(inst.hasResourceBundle('en', 'tester')).toBe(true);
+    expect(inst.hasResourceBundle('ja', 'tester')).toBe(true);
+    expect(await ready).toBe(inst);
+    expect(inst.language).toBe('en');
+  });
+
+  it('English texts that cannot be loaded leave the page in Japanese, with an error logged', async () => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+    vi.resetModules();
+    vi.doMock('./core-en', () => {
+      throw new Error('Failed to fetch dynamically imported module');
+    });
+    try {
+      const fresh = await import('./index');
+      const inst = i18next.createInstance();
+      await fresh.initI18n('en', inst);
+      expect(inst.language).toBe('ja');
+      expect(inst.t('errors:internal')).toBe('システムエラーが発生しました。');
+      expect(document.documentElement.lang).toBe('ja');
+      expect(consoleError).toHaveBeenCalledWith(
+        expect.stringContaining("texts for 'en' could not be loaded"),
+      );
+    } finally {
+      vi.doUnmock('./core-en');
+      vi.resetModules();
+      consoleError.mockRestore();
+    }
   });
 });

@@ -1,7 +1,10 @@
 import { useId, useState, type FormEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
+// The form parts one by one: react-bootstrap/Form is a barrel of every form control (login route budget, FE-1).
+import FormControl from 'react-bootstrap/FormControl';
+import FormGroup from 'react-bootstrap/FormGroup';
+import FormLabel from 'react-bootstrap/FormLabel';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
@@ -104,10 +107,10 @@ export default function LoginPage() {
           {text(errorKey)}
         </Alert>
       )}
-      <Form onSubmit={(e) => void onSubmit(e)} noValidate>
-        <Form.Group className="mb-3" controlId={idField}>
-          <Form.Label>{t('loginId')}</Form.Label>
-          <Form.Control
+      <form onSubmit={(e) => void onSubmit(e)} noValidate>
+        <FormGroup className="mb-3" controlId={idField}>
+          <FormLabel>{t('loginId')}</FormLabel>
+          <FormControl
             name="loginId"
             autoComplete="username"
             value={loginId}
@@ -115,10 +118,10 @@ export default function LoginPage() {
             required
             maxLength={128}
           />
-        </Form.Group>
-        <Form.Group className="mb-3" controlId={pwField}>
-          <Form.Label>{t('password')}</Form.Label>
-          <Form.Control
+        </FormGroup>
+        <FormGroup className="mb-3" controlId={pwField}>
+          <FormLabel>{t('password')}</FormLabel>
+          <FormControl
             name="password"
             type="password"
             autoComplete="current-password"
@@ -127,7 +130,7 @@ export default function LoginPage() {
             required
             maxLength={256}
           />
-        </Form.Group>
+        </FormGroup>
         <Button
           type="submit"
           variant="primary"
@@ -136,7 +139,7 @@ export default function LoginPage() {
         >
           {submitting ? t('submitting') : t('submit')}
         </Button>
-      </Form>
+      </form>
       <ul className="list-unstyled mt-3 mb-0">
         <li className="py-1">
           <NewWindowLink href={inquiry} target="inquiry" newWindowText={t('newWindow')}>
