@@ -155,12 +155,30 @@ export default tseslint.config(
           ],
         },
       ],
+      // Spec §5 admits Chrome/Edge 80 and Safari 14: no APIs newer than those browsers.
+      'no-restricted-globals': [
+        'error',
+        { name: 'structuredClone', message: 'Needs Chrome 98 / Safari 15.4 (spec §5 admits older).' },
+      ],
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'Object',
+          property: 'hasOwn',
+          message: 'Needs Chrome 93 / Safari 15.4; use hasOwnProperty.call.',
+        },
+        { property: 'findLast', message: 'Needs Chrome 97 / Safari 15.4.' },
+        { property: 'replaceAll', message: 'Needs Chrome 85 (spec §5 admits 80).' },
+      ],
     },
   },
   {
-    // Tests beside the code may use the shared test setup (MSW server, render helpers) in tests/.
+    // Tests beside the code may use the shared test setup (MSW server, render helpers) in tests/. They run in
+    // Node, so the browser-minimum rules do not apply.
     files: ['src/**/*.test.{ts,tsx}'],
     rules: {
+      'no-restricted-globals': 'off',
+      'no-restricted-properties': 'off',
       'import-x/no-restricted-paths': [
         'error',
         { zones: zones.filter((z) => !String(z.from).includes('./tests')) },

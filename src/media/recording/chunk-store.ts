@@ -47,6 +47,14 @@ export interface UploadMeta {
 }
 
 /**
+ * A deep copy of an upload state (plain JSON data). Not `structuredClone`: that needs Chrome 98 / Safari 15.4,
+ * and spec §5 admits older browsers.
+ */
+export function cloneMeta(meta: UploadMeta): UploadMeta {
+  return JSON.parse(JSON.stringify(meta)) as UploadMeta;
+}
+
+/**
  * The storage under the chunk store: IndexedDB in the browser, `createMemoryBackend()` in tests
  * (jsdom has no IndexedDB). All list results are sorted by (segment, seq).
  */
@@ -260,16 +268,16 @@ export function createMemoryBackend(): ChunkBackend {
     },
     async getMeta(recordingKey) {
       const m = metas.get(recordingKey);
-      return m && structuredClone(m);
+      return m && cloneMeta(m);
     },
     async putMeta(meta) {
-      metas.set(meta.recordingKey, structuredClone(meta));
+      metas.set(meta.recordingKey, cloneMeta(meta));
     },
     async deleteMeta(recordingKey) {
       metas.delete(recordingKey);
     },
     async listMeta() {
-      return [...metas.values()].map((m) => structuredClone(m));
+      return [...metas.values()].map((m) => cloneMeta(m));
     },
     async getKey() {
       return cryptoKey;

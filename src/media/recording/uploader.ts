@@ -3,7 +3,7 @@
  * spec §8 retry rules, and records each ETag in the upload meta before the part counts as done.
  * The server creates and completes the multipart upload; the browser only uploads parts.
  */
-import type { StoredPart, UploadMeta } from './chunk-store';
+import { cloneMeta, type StoredPart, type UploadMeta } from './chunk-store';
 import { partBounds, type PartLayout, type PartSpan } from './rechunker';
 import {
   DEFAULT_RETRY_POLICY,
@@ -163,7 +163,7 @@ export function createUploader(options: UploaderOptions): Uploader {
   const clock = options.clock ?? realClock;
   const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const factory = options.s3Factory ?? createSdkS3Factory();
-  const meta: UploadMeta = structuredClone(options.meta);
+  const meta: UploadMeta = cloneMeta(options.meta);
   meta.parts.sort((a, b) => a.PartNumber - b.PartNumber);
   const disposal = new AbortController();
 
@@ -203,7 +203,7 @@ export function createUploader(options: UploaderOptions): Uploader {
   const report = () => options.onProgress?.(progress());
 
   function persist(): Promise<void> {
-    const snapshot = structuredClone(meta);
+    const snapshot = cloneMeta(meta);
     const write = metaWrites.then(() => options.store.putMeta(snapshot));
     metaWrites = write.catch(() => undefined);
     return write;
@@ -288,7 +288,7 @@ export function createUploader(options: UploaderOptions): Uploader {
     part.ETag = out.ETag;
     await persist();
     report();
-    await options.onPartConfirmed?.(structuredClone(meta), { ...part });
+    await options.onPartConfirmed?.(cloneMeta(meta), { ...part });
   }
 
   function settle(): void {
@@ -368,7 +368,7 @@ export function createUploader(options: UploaderOptions): Uploader {
       void pump();
     },
     progress,
-    meta: () => structuredClone(meta),
+    meta: () => cloneMeta(meta),
     dispose() {
       if (disposal.signal.aborted) return;
       disposal.abort(new UploaderDisposedError());

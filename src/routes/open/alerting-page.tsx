@@ -18,7 +18,7 @@ const MESSAGE_BY_ID = {
 type KnownId = keyof typeof MESSAGE_BY_ID;
 
 function isKnownId(id: string | undefined): id is KnownId {
-  return id !== undefined && Object.hasOwn(MESSAGE_BY_ID, id);
+  return id !== undefined && Object.prototype.hasOwnProperty.call(MESSAGE_BY_ID, id);
 }
 
 /** `{statusCode}` from location.state, given as an object or as JSON text. */
