@@ -35,6 +35,8 @@ export const SEARCH_COUNT_CAP = 10_000;
  *   `cheating_level_from/to`: inclusive range. `mark_id`: has at least one marking of that mark.
  * - `sort_order`: 0 descending (default), 1 ascending. `page` starts at 1.
  * - `exact_count`: 1 to count beyond SEARCH_COUNT_CAP.
+ * - `skip_count`: 1 when the caller already has the count of these filters (a later page of a search it
+ *   has counted): the answer's `count`, `count_capped` and `page_count` are then null and no count is run.
  * - `cursor`: keyset paging. Pass the `next_cursor` of the previous answer (same filters, sort_key and
  *   sort_order) to get the rows after it; then `page` only labels the answer. Each cursor page costs an
  *   index range however deep it is, where `page` uses OFFSET (fine for the first pages).
@@ -65,6 +67,7 @@ export const TesterSearchQuery = Type.Object({
   page: Type.Optional(OptionalInt),
   max_display_count: Type.Optional(OptionalInt),
   exact_count: Type.Optional(OptionalInt),
+  skip_count: Type.Optional(OptionalInt),
   cursor: Type.Optional(Type.String({ maxLength: 512 })),
 });
 export type TesterSearchQuery = Static<typeof TesterSearchQuery>;
@@ -91,12 +94,13 @@ export type TesterRow = Static<typeof TesterRow>;
 
 /**
  * Search response (spec §3). `count` is exact up to SEARCH_COUNT_CAP; beyond it `count` is the cap and
- * `count_capped` is true (page_count is then computed from the cap).
+ * `count_capped` is true (page_count is then computed from the cap). With `skip_count=1` the three count
+ * fields are null: the caller keeps the ones it has.
  */
 export const TesterSearchResult = Type.Object({
-  count: Type.Integer(),
-  count_capped: Type.Boolean(),
-  page_count: Type.Integer(),
+  count: Type.Union([Type.Integer(), Type.Null()]),
+  count_capped: Type.Union([Type.Boolean(), Type.Null()]),
+  page_count: Type.Union([Type.Integer(), Type.Null()]),
   page: Type.Integer(),
   max_display_count: Type.Integer(),
   testers: Type.Array(TesterRow),

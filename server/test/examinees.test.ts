@@ -313,6 +313,7 @@ describe('GET /testers.php validation (spec §5)', () => {
     [{ page: 0 }, 'page', undefined],
     [{ sort_key: 99 }, 'sort_key', undefined],
     [{ record: 2 }, 'record', undefined],
+    [{ skip_count: 2 }, 'skip_count', undefined],
   ])('%j → 400 on %s', async (query, field, message) => {
     const res = await search(admin, query);
     expect(res.statusCode).toBe(400);
@@ -471,7 +472,11 @@ describe('GET /downloadExamUserList.php', () => {
     expect(lines[0]!.startsWith('受験ID,試験団体')).toBe(true);
     expect(lines).toHaveLength(1 + 3 + 1); // header, 3 rows, trailing empty after the last CRLF
     expect(text).toContain(`,'${HOSTILE},`);
-    expect(text).toContain('山田 太郎');
+    // Every column of one row, in the header's order and the display formats.
+    const uid = await userId(s.db, 'tester01');
+    expect(lines.find((l) => l.startsWith(`${seedData.ids.A},`))).toBe(
+      `${seedData.ids.A},Demo University,Math,Tokyo,2024-04-01 10:00:00,2024-04-01 11:00:00,山田 太郎,tester01,${uid},1,3,15,1,`,
+    );
   });
 
   it('refuses a download without search conditions (spec §8)', async () => {
@@ -621,6 +626,28 @@ describe('paging and the count cap', () => {
     ).result;
     expect(exact).toMatchObject({ count: 10026, count_capped: false });
   });
+
+  it('exports every match of a large result in id order, over several database batches', async () => {
+    const g = (await p.db.query<{ id: number }>(`SELECT id FROM exam_groups WHERE code = 'DEMO'`)).rows[0]!
+      .id;
+    const u = await userId(p.db, 'tester03');
+    await p.db.query(
+      `INSERT INTO tests (user_id, group_id, login_id, exam_name) SELECT $1, $2, 'tester03', 'export ' || n FROM generate_series(1, 4500) n`,
+      [u, g],
+    );
+    const res = await injectAs(p.app, token, {
+      method: 'GET',
+      url: '/api/v1/downloadExamUserList.php?login_id=tester03',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-total-rows']).toBe('4500');
+    const lines = res.rawPayload.subarray(3).toString('utf8').split('\r\n').slice(1, -1);
+    expect(lines).toHaveLength(4500);
+    const ids = lines.map((l) => Number(l.split(',')[0]));
+    expect(new Set(ids).size).toBe(4500);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(new Set(lines.map((l) => l.split(',')[7]))).toEqual(new Set(['tester03']));
+  });
 });
 
 describe('keyset paging (cursor / next_cursor)', () => {
@@ -699,6 +726,52 @@ describe('keyset paging (cursor / next_cursor)', () => {
     },
   );
 
+  it.each(sorts)(
+    'sort_key %i order %i: every OFFSET page, the later ones read from the end, is its slice of the order',
+    async (key, order) => {
+      const all = await page({ sort_key: key, sort_order: order, max_display_count: 500 });
+      const order_ = all.testers.map((r) => r.test_id);
+      const n = all.count;
+      for (let p = 1; p <= Math.ceil(n / 10) + 1; p++) {
+        const r = await page({ sort_key: key, sort_order: order, max_display_count: 10, page: p });
+        expect(r.testers.map((x) => x.test_id)).toEqual(order_.slice((p - 1) * 10, p * 10));
+        expect(r.count).toBe(n);
+        expect(r.next_cursor === null, `page ${p}`).toBe(p * 10 >= n);
+        if (r.next_cursor) {
+          // The cursor of a page read backwards continues where it ends.
+          const next = await page({
+            sort_key: key,
+            sort_order: order,
+            max_display_count: 10,
+            cursor: r.next_cursor,
+          });
+          expect(next.testers.map((x) => x.test_id)).toEqual(order_.slice(p * 10, (p + 1) * 10));
+        }
+      }
+    },
+  );
+
+  it('skip_count=1 gives the same rows without counting (count fields null)', async () => {
+    const counted = await page({ sort_key: 7, max_display_count: 10, page: 2 });
+    expect(counted).toMatchObject({ count: 31, count_capped: false, page_count: 4 });
+    const skipped = await page({ sort_key: 7, max_display_count: 10, page: 2, skip_count: 1 });
+    expect(skipped).toMatchObject({ count: null, count_capped: null, page_count: null, page: 2 });
+    expect(skipped.testers).toEqual(counted.testers);
+    expect(skipped.next_cursor).toBe(counted.next_cursor);
+    const viaCursor = await page({
+      sort_key: 7,
+      max_display_count: 10,
+      page: 3,
+      cursor: skipped.next_cursor!,
+      skip_count: 1,
+    });
+    expect(viaCursor).toMatchObject({ count: null, page: 3 });
+    const third = await page({ sort_key: 7, max_display_count: 10, page: 3 });
+    expect(viaCursor.testers).toEqual(third.testers);
+    // A cursor page without skip_count still counts.
+    expect((await page({ sort_key: 7, max_display_count: 10, cursor: skipped.next_cursor! })).count).toBe(31);
+  });
+
   it('gives next_cursor on OFFSET pages too, and null on the last page', async () => {
     const p1 = await page({ max_display_count: 10 });
     expect(typeof p1.next_cursor).toBe('string');
@@ -765,5 +838,114 @@ describe('keyset paging (cursor / next_cursor)', () => {
       [moved.rows.map((r) => r.id)],
     );
     expect(rows.rows[0]!.n).toBe(moved.rows.length);
+  });
+});
+
+describe('mark type filter follows the markings (tests.mark_ids, migration 0009)', () => {
+  let m: TestServer;
+  let token: string;
+  let marks: number[];
+  let t1: number;
+  let t2: number;
+  beforeAll(async () => {
+    m = await build();
+    marks = (await m.db.query<{ id: number }>('SELECT id FROM marks ORDER BY order_id, id LIMIT 3')).rows.map(
+      (r) => r.id,
+    );
+    const u = await userId(m.db, 'tester01');
+    const g = (await m.db.query<{ id: number }>(`SELECT id FROM exam_groups WHERE code = 'DEMO'`)).rows[0]!
+      .id;
+    const ins = await m.db.query<{ id: number }>(
+      `INSERT INTO tests (user_id, group_id, login_id, exam_name) SELECT $1, $2, 'tester01', 'mark ' || n
+         FROM generate_series(1, 2) n RETURNING id`,
+      [u, g],
+    );
+    [t1, t2] = ins.rows.map((r) => r.id) as [number, number];
+    token = await loginAsActor(m.app, 4);
+  });
+  afterAll(async () => m.close());
+
+  const found = async (markId: number, extra: Record<string, string | number> = {}) => {
+    const res = await injectAs(m.app, token, {
+      method: 'GET',
+      url: '/api/v1/testers.php',
+      query: Object.fromEntries(
+        Object.entries({ mark_id: markId, sort_key: 11, sort_order: 1, ...extra }).map(([k, v]) => [
+          k,
+          String(v),
+        ]),
+      ),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const r = envelope<{ count: number; testers: Row[] }>(res).result;
+    expect(r.count).toBe(r.testers.length);
+    return r.testers.map((x) => x.test_id).filter((id) => id === t1 || id === t2);
+  };
+  const markIt = async (test: number, mark: number) =>
+    (
+      await m.db.query<{ id: number }>(
+        `INSERT INTO markings (test_id, tester_id, mark_id) SELECT id, user_id, $2 FROM tests WHERE id = $1 RETURNING id`,
+        [test, mark],
+      )
+    ).rows[0]!.id;
+
+  it('finds a sitting by each mark it has, once however many markings of that mark', async () => {
+    const [a, b, c] = marks as [number, number, number];
+    expect(await found(a)).toEqual([]);
+    const first = await markIt(t1, a);
+    await markIt(t1, a);
+    await markIt(t1, b);
+    expect(await found(a)).toEqual([t1]);
+    expect(await found(b)).toEqual([t1]);
+    expect(await found(c)).toEqual([]);
+    // Combined with another filter and with paging by count.
+    expect(await found(a, { login_id: 'tester01', max_display_count: 10 })).toEqual([t1]);
+    expect(await found(a, { login_id: 'tester02' })).toEqual([]);
+
+    // A marking changed to another mark, then moved to another sitting.
+    await m.db.query('UPDATE markings SET mark_id = $2 WHERE id = $1', [first, c]);
+    expect(await found(a)).toEqual([t1]); // the second marking of `a` is still there
+    expect(await found(c)).toEqual([t1]);
+    await m.db.query('UPDATE markings SET test_id = $2 WHERE id = $1', [first, t2]);
+    expect(await found(c)).toEqual([t2]);
+
+    // Deleting markings takes the mark away.
+    await m.db.query('DELETE FROM markings WHERE test_id = $1 AND mark_id = $2', [t1, a]);
+    expect(await found(a)).toEqual([]);
+    expect(await found(b)).toEqual([t1]);
+    const rows = await m.db.query<{ id: number; mark_ids: (string | number)[] }>(
+      'SELECT id, mark_ids FROM tests WHERE id = ANY($1::bigint[]) ORDER BY id',
+      [[t1, t2]],
+    );
+    expect(rows.rows.map((r) => [r.id, r.mark_ids.map(Number)])).toEqual([
+      [t1, [b]],
+      [t2, [c]],
+    ]);
+  });
+
+  it('drops the marks with the sitting (cascade) and a manager still sees only the own group', async () => {
+    const [a] = marks as [number];
+    const other = (
+      await m.db.query<{ id: number }>(
+        `INSERT INTO exam_groups (code, name) VALUES ('MK', 'Mark Other') RETURNING id`,
+      )
+    ).rows[0]!.id;
+    const u = await userId(m.db, 'tester02');
+    const t3 = (
+      await m.db.query<{ id: number }>(
+        `INSERT INTO tests (user_id, group_id, login_id, exam_name) VALUES ($1, $2, 'tester02', 'other mark') RETURNING id`,
+        [u, other],
+      )
+    ).rows[0]!.id;
+    await markIt(t2, a);
+    await markIt(t3, a);
+    const groups = async (tok: string) =>
+      envelope<{ testers: Row[] }>(
+        await injectAs(m.app, tok, { method: 'GET', url: `/api/v1/testers.php?mark_id=${a}` }),
+      ).result.testers.map((r) => r.group);
+    expect(new Set(await groups(token))).toEqual(new Set(['Demo University', 'Mark Other']));
+    expect(new Set(await groups(await loginAsActor(m.app, 3)))).toEqual(new Set(['Demo University']));
+    await m.db.query('DELETE FROM tests WHERE id = $1', [t2]);
+    expect(await found(a)).toEqual([]);
   });
 });

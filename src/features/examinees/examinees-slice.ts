@@ -27,6 +27,12 @@ export interface ExamineesState {
   count: number;
   countCapped: boolean;
   pageCount: number;
+  /**
+   * Keyset cursors of the search on screen: the cursor that starts page n (n ≥ 2), learnt from the answer
+   * for page n − 1. Moving to a page held here reads it after its cursor instead of by OFFSET; they are
+   * forgotten when the conditions, the sort or the display count change.
+   */
+  cursors: Record<number, string>;
   /** Test ids of the selected rows; /analysis-request reads them. */
   selectedTestIds: number[];
   csv: { status: Status; bytes: number; rows: number; totalRows: number | null };
@@ -57,6 +63,7 @@ const initialState: ExamineesState = {
   count: 0,
   countCapped: false,
   pageCount: 0,
+  cursors: {},
   selectedTestIds: [],
   csv: { status: 'idle', bytes: 0, rows: 0, totalRows: null },
   detail: {
@@ -91,7 +98,10 @@ const examineesSlice = createSlice({
     formRejected(state, a: PayloadAction<FieldErrors>) {
       state.fieldErrors = a.payload;
     },
-    /** A search started: `applied` conditions with sort, page and display count. */
+    /**
+     * A search started: `applied` conditions with sort, page and display count. `newSearch` is false when
+     * only the page moves (the count and the cursors still hold).
+     */
     searchStarted(
       state,
       a: PayloadAction<{
@@ -100,29 +110,39 @@ const examineesSlice = createSlice({
         sortOrder: 0 | 1;
         page: number;
         maxDisplayCount: number;
+        newSearch: boolean;
       }>,
     ) {
-      Object.assign(state, a.payload);
+      const { newSearch, ...next } = a.payload;
+      Object.assign(state, next);
+      if (newSearch) state.cursors = {};
       state.fieldErrors = {};
       state.status = 'loading';
       state.failure = null;
     },
+    /**
+     * A page arrived. The count fields are null when the search was not counted again (a page move of a
+     * counted search); `nextCursor` starts the page after it.
+     */
     searchSucceeded(
       state,
       a: PayloadAction<{
         rows: ExamineeRow[];
-        count: number;
-        countCapped: boolean;
-        pageCount: number;
+        count: number | null;
+        countCapped: boolean | null;
+        pageCount: number | null;
         page: number;
+        nextCursor: string | null;
       }>,
     ) {
+      const r = a.payload;
       state.status = 'succeeded';
-      state.rows = a.payload.rows;
-      state.count = a.payload.count;
-      state.countCapped = a.payload.countCapped;
-      state.pageCount = a.payload.pageCount;
-      state.page = a.payload.page;
+      state.rows = r.rows;
+      if (r.count !== null) state.count = r.count;
+      if (r.countCapped !== null) state.countCapped = r.countCapped;
+      if (r.pageCount !== null) state.pageCount = r.pageCount;
+      state.page = r.page;
+      if (r.nextCursor) state.cursors[r.page + 1] = r.nextCursor;
     },
     searchFailed(state, a: PayloadAction<Failure>) {
       state.status = 'failed';

@@ -79,6 +79,12 @@ export const conditionsRequested = (): Thunk => async (dispatch, getState) => {
 /**
  * Runs a search. `fromForm` validates and applies the form (search button); otherwise the applied
  * conditions are searched again with a new page, sort or display count.
+ *
+ * A new search (conditions, sort or display count changed) is counted and read from page 1. A page move of
+ * the search on screen keeps its count: a page whose cursor is known (the next page, or one visited in
+ * sequence) is read after that cursor, which costs the same however deep it is; any other page is read by
+ * number (OFFSET), counted again only when it lies in the second half of an exact count (the server then
+ * reads it from the end). A server without cursors (no `next_cursor`) is always paged by number.
  */
 export const searchRequested =
   (
@@ -108,16 +114,39 @@ export const searchRequested =
       page: opts.page ?? (opts.fromForm ? 1 : s.page),
       maxDisplayCount: opts.maxDisplayCount ?? s.maxDisplayCount,
     };
-    dispatch(searchStarted(next));
+    const newSearch =
+      !!opts.fromForm ||
+      s.status !== 'succeeded' ||
+      next.sortKey !== s.sortKey ||
+      next.sortOrder !== s.sortOrder ||
+      next.maxDisplayCount !== s.maxDisplayCount;
+    const cursor = newSearch || next.page < 2 ? undefined : s.cursors[next.page];
+    // Counting again only pays for a page in the second half of an exact count (read from the end).
+    const offset = (next.page - 1) * next.maxDisplayCount;
+    const fromEnd = !s.countCapped && 2 * offset + next.maxDisplayCount > s.count;
+    const skipCount = !newSearch && (cursor !== undefined || !fromEnd);
+    dispatch(searchStarted({ ...next, newSearch }));
     dispatch(loadingStarted());
+    const query = {
+      ...toQuery(applied),
+      sortKey: next.sortKey,
+      sortOrder: next.sortOrder,
+      page: next.page,
+      maxDisplayCount: next.maxDisplayCount,
+    };
     try {
-      const r = await searchExaminees({
-        ...toQuery(applied),
-        sortKey: next.sortKey,
-        sortOrder: next.sortOrder,
-        page: next.page,
-        maxDisplayCount: next.maxDisplayCount,
-      });
+      let r;
+      try {
+        r = await searchExaminees({
+          ...query,
+          ...(cursor ? { cursor } : {}),
+          ...(skipCount ? { skipCount: 1 } : {}),
+        });
+      } catch (e) {
+        // A cursor the server no longer accepts: the same page by number, counted.
+        if (!cursor || !isApiError(e) || e.status !== 400) throw e;
+        r = await searchExaminees(query);
+      }
       dispatch(
         searchSucceeded({
           rows: r.testers,
@@ -125,6 +154,7 @@ export const searchRequested =
           countCapped: r.countCapped,
           pageCount: r.pageCount,
           page: r.page,
+          nextCursor: r.nextCursor ?? null,
         }),
       );
     } catch (e) {

@@ -19,45 +19,33 @@ import {
   hasSearchConditions,
   parseTesterSearch,
   searchTesters,
-  testerBatches,
+  testerValueBatches,
 } from '../../../../lib/search-testers';
 
-/** CSV columns of downloadExamUserList (spec §2 result table, plus ids, stop time, cheating level, pass). */
-const CSV_HEADER = [
-  '受験ID',
-  '試験団体',
-  '試験名',
-  '会場',
-  '試験日時',
-  '終了日時',
-  '受験者名',
-  'ログインID',
-  '受験者ID',
-  'マーキング',
-  '不正レベル',
-  'スコア',
-  '保存データ',
-  '合否',
-] as const;
-
-function csvValues(r: TesterRow) {
-  return [
-    r.test_id,
-    r.group,
-    r.test_name,
-    r.region,
-    r.test_at,
-    r.stop_at,
-    r.exam_name,
-    r.login_id,
-    r.user_id,
-    r.with_mark,
-    r.cheating_level,
-    r.total_score,
-    r.record,
-    r.pass,
-  ];
-}
+/**
+ * CSV columns of downloadExamUserList (spec §2 result table, plus ids, stop time, cheating level, pass): the
+ * header and the search-row field of each.
+ */
+const CSV_COLUMNS = [
+  ['受験ID', 'test_id'],
+  ['試験団体', 'group'],
+  ['試験名', 'test_name'],
+  ['会場', 'region'],
+  ['試験日時', 'test_at'],
+  ['終了日時', 'stop_at'],
+  ['受験者名', 'exam_name'],
+  ['ログインID', 'login_id'],
+  ['受験者ID', 'user_id'],
+  ['マーキング', 'with_mark'],
+  ['不正レベル', 'cheating_level'],
+  ['スコア', 'total_score'],
+  ['保存データ', 'record'],
+  ['合否', 'pass'],
+] as const satisfies readonly (readonly [string, keyof TesterRow])[];
+const CSV_HEADER = CSV_COLUMNS.map(([h]) => h);
+const CSV_FIELDS = CSV_COLUMNS.map(([, k]) => k);
+/** Rows per database batch of the export: memory stays at about one batch (csvStream pulls on demand). */
+const CSV_BATCH_ROWS = 2000;
 
 /** The pass value and group of one test the caller may see; 404 when missing or in another group. */
 async function loadPass(app: App, auth: AuthContext, testId: number): Promise<{ pass: number | null }> {
@@ -179,7 +167,11 @@ export default async function examineesRoutes(app: App): Promise<void> {
         }),
       });
       const fileName = `exam_user_resultinfo_csv_${stampInZone(new Date())}.csv`;
-      const stream = csvStream(CSV_HEADER, testerBatches(app.db, filter, 5000), csvValues);
+      const stream = csvStream(
+        CSV_HEADER,
+        testerValueBatches(app.db, filter, CSV_FIELDS, CSV_BATCH_ROWS),
+        (r) => r,
+      );
       return reply
         .header('Content-Type', 'text/csv; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="${fileName}"`)
