@@ -96,6 +96,15 @@ test('recording survives dropped and stalled parts, an offline stretch and a rel
       confirmed.set(key, { etag: (res.headers().etag ?? '').replace(/"/g, ''), body: req.postDataBuffer()! });
     });
   });
+  // Every UploadPart body the page sent, answered or not: a part whose answer was cut off by the reload is
+  // not sent again when the server already holds it (recovery re-sends only what is missing).
+  const sent = new Map<string, Buffer[]>();
+  page.on('request', (req) => {
+    const u = new URL(req.url());
+    if (req.method() !== 'PUT' || !u.searchParams.has('partNumber')) return;
+    const key = `${u.searchParams.get('uploadId')}#${u.searchParams.get('partNumber')}`;
+    sent.set(key, [...(sent.get(key) ?? []), req.postDataBuffer() ?? Buffer.alloc(0)]);
+  });
   page.on('dialog', (d) => void d.accept());
   await context.grantPermissions(['camera', 'microphone']);
 
@@ -169,10 +178,15 @@ test('recording survives dropped and stalled parts, an offline stretch and a rel
     const uploadId = new URL(`http://x/${key}`).searchParams.get('uploadId')!;
     const parts: Buffer[] = [];
     for (let i = 0, p = 1; i < recorded.length; i += PART_SIZE, p++) {
-      const sent = confirmed.get(`${uploadId}#${p}`);
-      expect(sent, `part ${p} of ${key}`).toBeDefined();
-      expect(sent!.etag).toBe(md5(recorded.subarray(i, i + PART_SIZE)));
-      parts.push(sent!.body);
+      const slice = recorded.subarray(i, i + PART_SIZE);
+      const ok = confirmed.get(`${uploadId}#${p}`);
+      const bodies = sent.get(`${uploadId}#${p}`) ?? [];
+      // Every attempt at this part carried exactly the recorded bytes; S3's ETag matches when we saw it. (The
+      // server completed the upload only after its stored ETags matched the browser's list: status 02 above.)
+      expect(bodies.length, `part ${p} of ${key} was sent`).toBeGreaterThan(0);
+      for (const b of bodies) expect(md5(b), `part ${p} of ${key}`).toBe(md5(slice));
+      if (ok) expect(ok.etag).toBe(md5(slice));
+      parts.push(ok?.body ?? bodies[bodies.length - 1]!);
     }
     expect(sha256(Buffer.concat(parts))).toBe(sha256(recorded));
   }
