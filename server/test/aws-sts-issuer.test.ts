@@ -26,7 +26,8 @@ function issued(n: number): TemporaryCredentials {
     accessKeyId: `ASIATEST${n}`,
     secretAccessKey: `secret-${n}`,
     sessionToken: `token-${n}`,
-    expiration: new Date(Math.floor(Date.now() / 1000) * 1000 + 3600_000),
+    // A fixed instant per answer (whole seconds, as STS sends), so the expectation cannot cross a second.
+    expiration: new Date(Date.UTC(2040, 0, 1) + n * 1000),
   };
 }
 
