@@ -26,7 +26,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
+import { register } from 'tsx/esm/api';
 import { buildIfNeeded } from '../scripts/lib.mjs';
+
+// The Chromium launch settings shared with the e2e config (TypeScript, loaded through tsx).
+register();
+const { CHROMIUM_ARGS, CHROMIUM_PATH } = await import('../e2e/support/chromium.ts');
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Demo accounts that exist in a fresh database (server/src/db/seed-demo.ts seeds tester01..tester12).
@@ -157,19 +162,6 @@ async function until(what, probe, timeoutS = STEP_S, everyMs = 500) {
     await sleep(everyMs);
   }
 }
-
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--use-fake-ui-for-media-stream',
-  '--use-fake-device-for-media-stream',
-  '--allow-loopback-in-peer-connection',
-];
 
 /**
  * Checker-page hook: every RTCPeerConnection is kept in window.__pcs; the time of its local SDP offer and of
@@ -342,8 +334,8 @@ async function main() {
 
     // The checker: its own browser process (launchServer gives the pid to measure).
     checkerServer = await chromium.launchServer({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
+      executablePath: CHROMIUM_PATH,
+      args: [...CHROMIUM_ARGS],
     });
     const checkerPid = checkerServer.process().pid;
     checkerBrowser = await chromium.connect(checkerServer.wsEndpoint());
@@ -358,8 +350,8 @@ async function main() {
     // The examinees: one browser (its own process, measured for context), one context each, the real pages up
     // to /identification; one at a time, each until its pane is live and decoding on the checker.
     examineeServer = await chromium.launchServer({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
+      executablePath: CHROMIUM_PATH,
+      args: [...CHROMIUM_ARGS],
     });
     examineeBrowser = await chromium.connect(examineeServer.wsEndpoint());
     const examinees = [];

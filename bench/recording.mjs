@@ -11,6 +11,7 @@ import { register } from 'tsx/esm/api';
 
 // The steps shared with e2e/recording.spec.ts (TypeScript, loaded through tsx as in bench/search.mjs).
 register();
+const { CHROMIUM_ARGS, CHROMIUM_PATH } = await import('../e2e/support/chromium.ts');
 const { acceptIdentityCheck, isRecordingStart, prepareRecordingSitting, processes } =
   await import('../e2e/support/recording.ts');
 
@@ -99,13 +100,8 @@ async function main() {
       await sleep(1000);
     }
     browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--use-fake-ui-for-media-stream',
-        '--use-fake-device-for-media-stream',
-        '--allow-loopback-in-peer-connection',
-      ],
+      executablePath: CHROMIUM_PATH,
+      args: [...CHROMIUM_ARGS],
     });
     const context = await browser.newContext({ permissions: ['camera', 'microphone'], locale: 'ja-JP' });
     const page = await context.newPage();
