@@ -1,5 +1,6 @@
 // npm test: every layer — lint, format, typecheck, unit/component + server (Vitest), build, end-to-end
-// (Playwright + Debian Chromium). Ends with one line "N passed, N failed, N skipped" summed over the layers.
+// (Playwright + Debian Chromium). Ends with one line "N passed, N failed" summed over the layers (skipped
+// tests are counted on the line before it).
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ensureChromium, ensureDebianPackages, root, run } from './lib.mjs';
@@ -87,10 +88,21 @@ if (existsSync(e2e)) {
   failed += e.stats.unexpected + (e.stats.flaky ?? 0);
   skipped += e.stats.skipped;
 }
-// A stage that failed without reporting tests (lint, typecheck, a crashed runner) still counts as a failure.
-const unreported = failedStages.filter(
-  (s) => !s.startsWith('unit') && !s.startsWith('end-to-end') && !s.startsWith('server tests on'),
-).length;
+// A stage that failed without reporting tests (lint, typecheck, a runner that crashed before writing its
+// report) still counts as a failure.
+const reportOf = (s) =>
+  s.startsWith('unit')
+    ? 'unit.json'
+    : s.startsWith('end-to-end')
+      ? 'e2e.json'
+      : s.startsWith('server tests on')
+        ? 'server-pg.json'
+        : null;
+const unreported = failedStages.filter((s) => {
+  const report = reportOf(s);
+  return !report || !existsSync(path.join(reports, report));
+}).length;
 if (failedStages.length) console.log(`\nFailed stages: ${failedStages.join(', ')}`);
-console.log(`\n${passed} passed, ${failed + unreported} failed, ${skipped} skipped`);
+if (skipped) console.log(`\n${skipped} skipped`);
+console.log(`\n${passed} passed, ${failed + unreported} failed`);
 process.exit(failedStages.length || failed ? 1 : 0);

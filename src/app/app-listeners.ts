@@ -1,6 +1,8 @@
 import type { AppStartListening, ListenerDispatch } from './listener';
 import type { RootState } from './store';
 import { onApiError, setAccessTokenProvider } from '../api/client';
+import { NETWORK_ERROR_STATUS, type ApiError } from '../api/api-error';
+import { sendClientLog } from '../api/logs';
 import { apiErrorRecorded } from '../features/errors/errors-slice';
 import { loggedOut, selectAccessToken } from '../features/session/session-slice';
 import { navigateTo } from './navigation';
@@ -13,7 +15,8 @@ let unsubscribeApi: (() => void) | null = null;
 /**
  * Connects the API client to the store and wires every feature's listeners. The error rules of spec §6 and
  * §8 live here, in one place: record every error; 401 → logout and login page; 405 on tester detail →
- * logged out; 500 for a tester not logged in to the test system → /alerting/system-error.
+ * logged out; 500 for a tester not logged in to the test system → /alerting/system-error; with the debug
+ * flag (start-up isDebug), a 401 or 405 sends an auth-error log and a network error a network-error log.
  */
 export function addAppListeners(
   startListening: AppStartListening,
@@ -24,6 +27,7 @@ export function addAppListeners(
   unsubscribeApi = onApiError((err) => {
     store.dispatch(apiErrorRecorded({ ...err.toSerializable(), at: Date.now() }));
     const state = store.getState();
+    if ((state.startup.params.isDebug ?? 0) > 0) sendDebugLog(err);
     const actor = state.session.login?.actor ?? null;
     if (err.status === 401 && state.session.login) {
       store.dispatch(loggedOut({ reasonKey: 'errors:sessionExpired' }));
@@ -37,6 +41,23 @@ export function addAppListeners(
   });
   addSessionListeners(startListening);
   addLayoutListeners(startListening);
+}
+
+/** spec §8: with the debug flag set, auth and network failures are logged to the server with their own tag. */
+function sendDebugLog(err: ApiError): void {
+  const tag =
+    err.status === 401 || err.status === 405
+      ? 'auth-error'
+      : err.status === NETWORK_ERROR_STATUS
+        ? 'network-error'
+        : null;
+  if (!tag) return;
+  void sendClientLog({
+    type: 'error',
+    module: 'api',
+    details: `${err.endpoint}: ${err.status} ${err.message}`,
+    tag1: tag,
+  });
 }
 
 /** Whether the tester has logged in to the external test system (the tester slice, once present, says so). */

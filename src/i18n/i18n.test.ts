@@ -48,7 +48,23 @@ describe('languages (spec §1)', () => {
   it("uses the spec's Japanese messages verbatim", async () => {
     const inst = i18next.createInstance();
     await initI18n('ja', inst);
-    expect(inst.t('errors:internal')).toBe('システムエラーが発生しました。');
+    await loadNamespaces(['validation', 'recording', 'alerting'], inst);
+    const t = (k: string, o?: Record<string, string>) => String(inst.t(k as never, o as never));
+    expect(t('errors:internal')).toBe('システムエラーが発生しました。');
+    // spec §2 error page, §5 form rules, §8 recording.
+    expect(t('alerting:title')).toBe('エラー');
+    expect(t('alerting:heading')).toBe('ページ表示エラー');
+    expect(t('validation:date', { field: '試験日' })).toBe('入力された試験日は設定できません。');
+    expect(t('validation:ipv4')).toMatch(/はIPv4の形式でなければなりません。$/);
+    expect(t('validation:url', { field: 'URL' })).toBe(
+      'URLはhttps://example.comの形式でなければなりません。',
+    );
+    expect(t('validation:examUrl')).toBe('起動URLはhttps://example.comの形式でなければなりません。');
+    expect(t('validation:ipOrDomain')).toBe('IPアドレスとドメインのいずれかを入力してください。');
+    expect(t('validation:selectOne')).toBe('一つ以上の要素を選択してください。');
+    expect(t('validation:groupOrCode')).toBe('試験団体と試験団体コードのいずれかを入力してください。');
+    expect(t('validation:dateCombination')).toBe('試験日時の指定で、指定できない組み合わせがあります。');
+    expect(t('recording:startFailed')).toBe('録画開始に失敗しました。');
   });
 });
 

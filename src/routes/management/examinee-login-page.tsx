@@ -1,13 +1,13 @@
 import type { FeatureDef } from '../../app/features';
-import { examineesFeature } from '../../features/examinees/examinees-feature';
-import { managementFeature } from '../../features/management/management-feature';
-import { useTranslation } from 'react-i18next';
-import { PendingPage } from '../../components/layout/pending-page';
+import { ForbiddenContent } from '../errors/forbidden-content';
 
-/** /examinees/{id}/login: titled in the layout until its issue builds the page (issue #2). */
+/**
+ * /examinees/{id}/login. The spec lists the route but shows no content for it and its permission table (§6)
+ * lets no actor open it, so the guard answers 403 before this module loads; should a deployment's permission
+ * data ever open it, it still shows the 403 content rather than an empty or invented page.
+ */
 export default function ExamineeLoginPage() {
-  const { t } = useTranslation('pages');
-  return <PendingPage title={t('titles.examineeLogin')} note={t('pending.examineeLogin')} />;
+  return <ForbiddenContent />;
 }
 
-export const features: readonly FeatureDef[] = [examineesFeature, managementFeature];
+export const features: readonly FeatureDef[] = [];
