@@ -37,15 +37,27 @@ export async function getAnalysisInitialParam(): Promise<AnalysisInitialParam> {
   return camelize(await call<AnalysisInitialParamResult>('analysis_request/initial_param'));
 }
 
-/** One analysis request of the history table (spec §3 "Analysis request"). */
+/** Where an analysis request stands: waiting, running, every recording analysed, or one or more failed. */
+export type AnalysisRequestStatus = 'queued' | 'running' | 'done' | 'error';
+
+/** One analysis request of the history table (spec §3 "Analysis request") with its progress. */
 export interface AnalysisRequestRow {
   id: number;
   inseq: string;
-  status: number;
+  status: AnalysisRequestStatus;
   env: string;
+  /** The server's summary of the outcome (why it failed, when it did). */
+  result: string;
+  /** Analysis method 1–5 (spec §9). */
+  method: number;
   createdAt: string;
   updatedAt: string;
+  /** Recordings of the request: how many, how many analysed and failed, and the overall percentage. */
+  progress: { total: number; done: number; failed: number; percent: number };
 }
+
+/** Columns the history can be sorted by (analysis_request/index sort_key). */
+export type AnalysisSortKey = 'inseq' | 'status' | 'created_at' | 'updated_at';
 
 /** POST analysis_request/request (spec §7): request number, method and the selected test ids. */
 export async function requestAnalysis(input: {
@@ -61,8 +73,8 @@ export async function requestAnalysis(input: {
 
 /** GET analysis_request/index (spec §7): the request history, sorted. */
 export async function getAnalysisRequests(q: {
-  sortKey: number;
-  sortOrder: number;
+  sortKey: AnalysisSortKey;
+  sortOrder: 0 | 1;
 }): Promise<AnalysisRequestRow[]> {
   const r = await call<{ analysis_requests?: Record<string, unknown>[] }>('analysis_request/index', {
     params: { sort_key: q.sortKey, sort_order: q.sortOrder },

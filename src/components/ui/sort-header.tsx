@@ -4,7 +4,7 @@ import Button from 'react-bootstrap/Button';
  * A sortable column header: a button inside <th aria-sort>. Clicking the active column flips the order
  * (0 descending, 1 ascending); another column starts descending.
  */
-export function SortHeader({
+export function SortHeader<K extends number | string>({
   label,
   sortKey,
   activeKey,
@@ -13,10 +13,10 @@ export function SortHeader({
   sortHint,
 }: {
   label: string;
-  sortKey: number;
-  activeKey: number;
+  sortKey: K;
+  activeKey: K;
   order: 0 | 1;
-  onSort: (key: number, order: 0 | 1) => void;
+  onSort: (key: K, order: 0 | 1) => void;
   /** Accessible description of the action, e.g. "sort". */
   sortHint: string;
 }) {

@@ -9,6 +9,7 @@ import type {
   AnalysisInitialParam,
   AdminPermission,
   AnalysisRequestRow,
+  AnalysisSortKey,
   CheckersMonitoring,
   ManagementSummary,
 } from '../../api/management';
@@ -45,7 +46,13 @@ export interface ManagementState {
   /** The short URL saved last (its working address is shown after saving). */
   savedShortUrl: ShortUrl | null;
   monitoring: Section<CheckersMonitoring | null>;
-  analysis: Section<{ initial: AnalysisInitialParam | null; history: AnalysisRequestRow[] }>;
+  /** /analysis-request: the environment, the history in its sort order, and why the history failed to load. */
+  analysis: Section<{
+    initial: AnalysisInitialParam | null;
+    history: AnalysisRequestRow[];
+    sort: { key: AnalysisSortKey; order: 0 | 1 };
+    historyFailure: Failure | null;
+  }>;
   /** /logview: the page shown and the request that produced it (null before the first search). */
   logs: Section<{ list: LogRow[]; count: number; pageCount: number; page: number }> & {
     query: LogSearchRequest | null;
@@ -67,7 +74,12 @@ const initialState: ManagementState = {
   shortUrls: section([]),
   savedShortUrl: null,
   monitoring: section(null),
-  analysis: section({ initial: null, history: [] }),
+  analysis: section({
+    initial: null,
+    history: [],
+    sort: { key: 'created_at', order: 0 },
+    historyFailure: null,
+  }),
   logs: { ...section({ list: [], count: 0, pageCount: 0, page: 1 }), query: null },
   templates: section([]),
   adminPermission: section(null),
@@ -121,6 +133,14 @@ const managementSlice = createSlice({
     },
     analysisHistoryLoaded(state, a: PayloadAction<AnalysisRequestRow[]>) {
       state.analysis.data.history = a.payload;
+      state.analysis.data.historyFailure = null;
+    },
+    /** The history could not be read: the rows shown so far stay, with the reason above them. */
+    analysisHistoryFailed(state, a: PayloadAction<Failure>) {
+      state.analysis.data.historyFailure = a.payload;
+    },
+    analysisSortChanged(state, a: PayloadAction<{ key: AnalysisSortKey; order: 0 | 1 }>) {
+      state.analysis.data.sort = a.payload;
     },
     /** A log search was sent (a new search, or another page of the same one). */
     logsQueryChanged(state, a: PayloadAction<LogSearchRequest>) {
@@ -165,6 +185,8 @@ export const {
   monitoringLoaded,
   analysisInitialLoaded,
   analysisHistoryLoaded,
+  analysisHistoryFailed,
+  analysisSortChanged,
   logsQueryChanged,
   logsLoaded,
   templatesLoaded,

@@ -12,6 +12,7 @@ import {
   getManagementSummary,
   liftKickOut,
   requestAnalysis,
+  type AnalysisSortKey,
 } from '../../api/management';
 import { deleteShortUrl, listShortUrls, saveShortUrl } from '../../api/shorten-url';
 import { listTemplatesForEdit, saveTemplate, type EditableTemplateKind } from '../../api/template-admin';
@@ -22,8 +23,10 @@ import { saveBlob } from '../examinees/save-file';
 import {
   accessLimitsLoaded,
   adminPermissionLoaded,
+  analysisHistoryFailed,
   analysisHistoryLoaded,
   analysisInitialLoaded,
+  analysisSortChanged,
   loginsLoaded,
   loginsQueryChanged,
   logsLoaded,
@@ -312,15 +315,27 @@ export const kickLiftRequested =
     await dispatch(monitoringRequested());
   };
 
-/** Loads the analysis page: initial parameters, then the history (absent until the analysis issue lands). */
+/** Loads the analysis page: initial parameters, then the history. */
 export const analysisPageOpened = (): Thunk => async (dispatch) => {
   await dispatch(load('analysis', getAnalysisInitialParam, analysisInitialLoaded, 'management:loadFailed'));
-  try {
-    dispatch(analysisHistoryLoaded(await getAnalysisRequests({ sortKey: 1, sortOrder: 0 })));
-  } catch {
-    dispatch(analysisHistoryLoaded([]));
-  }
+  await dispatch(analysisHistoryRequested());
 };
+
+/**
+ * Reads the request history in the sort order of the screen (a new order when given). Quiet: it runs again
+ * while requests are in progress, so it does not show the loading overlay; a failure is shown above the table.
+ */
+export const analysisHistoryRequested =
+  (sort?: { key: AnalysisSortKey; order: 0 | 1 }): Thunk =>
+  async (dispatch, getState) => {
+    if (sort) dispatch(analysisSortChanged(sort));
+    const { key, order } = getState().management.analysis.data.sort;
+    try {
+      dispatch(analysisHistoryLoaded(await getAnalysisRequests({ sortKey: key, sortOrder: order })));
+    } catch (e) {
+      dispatch(analysisHistoryFailed(failureOf(e, 'management:analysis.historyFailed')));
+    }
+  };
 
 /** Submits a data-extraction request for the selected examinees (spec §5: one must be selected). */
 export const analysisSubmitted =
@@ -348,6 +363,7 @@ export const analysisSubmitted =
       };
     }
     await dispatch(showAlert({ type: 'success', messageKey: 'management:analysis.submitted' }));
+    await dispatch(analysisHistoryRequested());
     return { ok: true };
   };
 

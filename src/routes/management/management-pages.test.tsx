@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { renderWithProviders } from '../../../tests/render';
@@ -12,6 +12,7 @@ import CreateShorturlPage from './create-shorturl-page';
 import AnalysisRequestPage from './analysis-request-page';
 import CheckersMonitoringPage from './checkers-monitoring-page';
 import { validateShortUrl, emptyShortUrlForm } from '../../features/management/short-url-fields';
+import { HISTORY_REFRESH_MS } from '../../features/management/components/analysis-request-view';
 
 const withModals = (ui: React.ReactElement) => (
   <>
@@ -283,7 +284,7 @@ describe('short URLs', () => {
 });
 
 describe('/analysis-request', () => {
-  it('warns when no examinee is selected and shows the server error on submit', async () => {
+  it('warns when no examinee is selected and says when the history cannot be read', async () => {
     server.use(
       ok('analysis_request/initial_param', { domain: 'localhost', env: 'demo' }, 'get'),
       http.get('*/api/v1/analysis_request/index.php', () =>
@@ -293,7 +294,88 @@ describe('/analysis-request', () => {
     renderWithProviders(<AnalysisRequestPage />, { actor: 4 });
     expect(screen.getAllByText('受験者が選択されていません。')[0]).toBeInTheDocument();
     expect(screen.getByRole('option', { name: '3分ごとに2秒間隔で10回' })).toBeInTheDocument();
-    expect(await screen.findByText('依頼履歴はありません。')).toBeInTheDocument();
+    expect(await screen.findByText('依頼履歴を取得できませんでした。')).toBeInTheDocument();
+    expect(screen.getByText('nf')).toBeInTheDocument();
+  });
+
+  it('shows each request with its method, status and progress, sorts, and refreshes while one runs', async () => {
+    const row = (over: Record<string, unknown>) => ({
+      id: 1,
+      inseq: 'REQ-1',
+      status: 'done',
+      env: 'demo',
+      result: '',
+      method: 3,
+      created_at: '2026-11-24T01:00:00.000Z',
+      updated_at: '2026-11-24T01:05:00.000Z',
+      progress: { total: 2, done: 2, failed: 0, percent: 100 },
+      ...over,
+    });
+    const queries: string[] = [];
+    let running = true;
+    server.use(
+      ok('analysis_request/initial_param', { domain: 'localhost', env: 'demo' }, 'get'),
+      http.get('*/api/v1/analysis_request/index.php', ({ request }) => {
+        queries.push(new URL(request.url).search);
+        const list = [
+          row({}),
+          running
+            ? row({
+                id: 2,
+                inseq: 'REQ-2',
+                status: 'running',
+                progress: { total: 3, done: 1, failed: 0, percent: 50 },
+              })
+            : row({
+                id: 2,
+                inseq: 'REQ-2',
+                status: 'error',
+                result: '1 recording could not be analysed',
+                progress: { total: 3, done: 2, failed: 1, percent: 100 },
+              }),
+        ];
+        return HttpResponse.json({ status: 200, message: '', result: { analysis_requests: list } });
+      }),
+    );
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      renderWithProviders(<AnalysisRequestPage />, { actor: 4 });
+      const second = await screen.findByText('REQ-2');
+      const tr = second.closest('tr')!;
+      expect(within(tr).getByText('分析中')).toBeInTheDocument();
+      expect(within(tr).getByText('5秒ごと')).toBeInTheDocument();
+      expect(within(tr).getByText('3件中1件の分析が完了')).toBeInTheDocument();
+      expect(within(tr).getByRole('progressbar', { name: '依頼番号REQ-2の進捗' })).toHaveAttribute(
+        'aria-valuenow',
+        '50',
+      );
+      expect(queries[0]).toBe('?sort_key=created_at&sort_order=0');
+      expect(
+        screen.getByText('分析中の依頼があるため、10秒ごとに自動で更新しています。'),
+      ).toBeInTheDocument();
+
+      // While a request runs, the history is read again without any click.
+      running = false;
+      await vi.advanceTimersByTimeAsync(HISTORY_REFRESH_MS);
+      const done = await screen.findByText('エラーあり');
+      const doneRow = done.closest('tr')!;
+      expect(within(doneRow).getByText('3件中2件の分析が完了 （1件失敗）')).toBeInTheDocument();
+      expect(within(doneRow).getByText('1 recording could not be analysed')).toBeInTheDocument();
+      // Nothing runs any more: no further reads.
+      const reads = queries.length;
+      await vi.advanceTimersByTimeAsync(3 * HISTORY_REFRESH_MS);
+      expect(queries.length).toBe(reads);
+
+      // Sorting by request number asks the server in that order and marks the column.
+      fireEvent.click(screen.getByRole('button', { name: /依頼番号/ }));
+      await waitFor(() => expect(queries.at(-1)).toBe('?sort_key=inseq&sort_order=0'));
+      expect(screen.getByRole('columnheader', { name: /依頼番号/ })).toHaveAttribute(
+        'aria-sort',
+        'descending',
+      );
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

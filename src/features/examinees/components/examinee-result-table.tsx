@@ -3,12 +3,12 @@ import { Link, useNavigate } from 'react-router-dom';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import ProgressBar from 'react-bootstrap/ProgressBar';
 import Table from 'react-bootstrap/Table';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { useText } from '../../../components/ui/use-text';
 import { pageSelectionToggled, rowToggled, selectExaminees } from '../examinees-slice';
 import { csvRequested, searchRequested } from '../examinees-thunks';
+import { ProgressMeter } from '../../../components/ui/progress-meter';
 import { SortHeader } from '../../../components/ui/sort-header';
 import { Pager } from '../../../components/ui/pager';
 
@@ -96,10 +96,10 @@ export function ExamineeResultTable({
       </div>
       {csvBusy && (
         <div className="mb-2" aria-live="polite">
-          <ProgressBar
+          <ProgressMeter
             animated
-            now={s.csv.totalRows ? Math.min(100, (s.csv.rows / Math.max(1, s.csv.totalRows)) * 100) : 100}
-            aria-label={t('csv.progressLabel')}
+            percent={s.csv.totalRows ? Math.min(100, (s.csv.rows / Math.max(1, s.csv.totalRows)) * 100) : 100}
+            label={t('csv.progressLabel')}
           />
           <p className="small mb-0">
             {s.csv.totalRows === null

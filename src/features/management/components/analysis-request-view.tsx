@@ -7,12 +7,24 @@ import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { useText } from '../../../components/ui/use-text';
 import { selectSelectedTestIds } from '../../examinees/examinees-slice';
 import { selectManagement, type Failure } from '../management-slice';
-import { analysisPageOpened, analysisSubmitted } from '../management-thunks';
+import { analysisHistoryRequested, analysisPageOpened, analysisSubmitted } from '../management-thunks';
+import type { AnalysisSortKey } from '../../../api/management';
+import { ProgressMeter } from '../../../components/ui/progress-meter';
+import { SortHeader } from '../../../components/ui/sort-header';
+import { formatLocalDateTime } from '../../../lib/dates';
 import type { FieldErrors } from '../management-validation';
 import { SelectField, TextField, useFieldMessage } from '../../../components/ui/form-fields';
 
 /** spec §9 analysis methods, in order (values 1–5). */
 const METHODS = [1, 2, 3, 4, 5] as const;
+
+/** How often the history is read again while a request is queued or running. */
+export const HISTORY_REFRESH_MS = 10_000;
+
+const localTime = (iso: string) => {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : formatLocalDateTime(d);
+};
 
 /** /analysis-request: request number, method, submit, and the history (spec §2). */
 export function AnalysisRequestView() {
@@ -36,6 +48,24 @@ export function AnalysisRequestView() {
     setFailure(r.ok ? null : (r.failure ?? null));
   };
   const initial = analysis.data.initial;
+  const { history, sort, historyFailure } = analysis.data;
+  const inProgress = history.some((h) => h.status === 'queued' || h.status === 'running');
+  // Progress is visible without reloading: read the history again while something is still being analysed.
+  useEffect(() => {
+    if (!inProgress) return;
+    const timer = setInterval(() => void dispatch(analysisHistoryRequested()), HISTORY_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [dispatch, inProgress]);
+  const header = (key: AnalysisSortKey, label: string) => (
+    <SortHeader
+      label={label}
+      sortKey={key}
+      activeKey={sort.key}
+      order={sort.order}
+      sortHint={t('sortHint')}
+      onSort={(k, order) => void dispatch(analysisHistoryRequested({ key: k, order }))}
+    />
+  );
   return (
     <div>
       {testIds.length === 0 ? (
@@ -85,30 +115,68 @@ export function AnalysisRequestView() {
         )}
         <Button type="submit">{t('analysis.submit')}</Button>
       </form>
-      <Table bordered size="sm">
-        <caption>{t('analysis.history')}</caption>
+      <div className="d-flex align-items-center gap-2 mb-2">
+        <h2 className="h6 mb-0" id="analysis-history-title">
+          {t('analysis.history')}
+        </h2>
+        <Button
+          variant="outline-secondary"
+          size="sm"
+          onClick={() => void dispatch(analysisHistoryRequested())}
+        >
+          {t('analysis.refresh')}
+        </Button>
+        {inProgress && <span className="small text-body-secondary">{t('analysis.autoRefresh')}</span>}
+      </div>
+      {historyFailure && (
+        <Alert variant="danger" role="alert">
+          <p className="mb-0 fw-bold">{text(historyFailure.messageKey)}</p>
+          {historyFailure.messageText && <p className="mb-0">{historyFailure.messageText}</p>}
+        </Alert>
+      )}
+      <Table bordered size="sm" aria-labelledby="analysis-history-title">
         <thead>
           <tr>
-            <th scope="col">{t('analysis.inseq')}</th>
-            <th scope="col">{t('analysis.status')}</th>
+            {header('inseq', t('analysis.inseq'))}
+            <th scope="col">{t('analysis.method')}</th>
+            {header('status', t('analysis.status'))}
+            <th scope="col">{t('analysis.progress')}</th>
+            <th scope="col">{t('analysis.result')}</th>
             <th scope="col">{t('analysis.env')}</th>
-            <th scope="col">{t('analysis.createdAt')}</th>
-            <th scope="col">{t('analysis.updatedAt')}</th>
+            {header('created_at', t('analysis.createdAt'))}
+            {header('updated_at', t('analysis.updatedAt'))}
           </tr>
         </thead>
         <tbody>
-          {analysis.data.history.length === 0 ? (
+          {history.length === 0 ? (
             <tr>
-              <td colSpan={5}>{t('analysis.noHistory')}</td>
+              <td colSpan={8}>{t('analysis.noHistory')}</td>
             </tr>
           ) : (
-            analysis.data.history.map((h) => (
-              <tr key={h.id}>
+            history.map((h) => (
+              <tr key={h.id} data-request-id={h.id} data-status={h.status}>
                 <td>{h.inseq}</td>
-                <td>{h.status}</td>
+                <td>{t(`analysis.methods.${h.method}`, { defaultValue: String(h.method) })}</td>
+                <td className={h.status === 'error' ? 'text-danger fw-bold' : undefined}>
+                  {t(`analysis.statuses.${h.status}`, { defaultValue: h.status })}
+                </td>
+                <td style={{ minWidth: 180 }}>
+                  <ProgressMeter
+                    percent={h.progress.percent}
+                    variant={h.progress.failed ? 'danger' : undefined}
+                    label={t('analysis.progressLabel', { inseq: h.inseq })}
+                    className="mb-1"
+                  />
+                  <span className="small">
+                    {t('analysis.progressText', { done: h.progress.done, total: h.progress.total })}
+                    {h.progress.failed > 0 &&
+                      ` ${t('analysis.progressFailed', { count: h.progress.failed })}`}
+                  </span>
+                </td>
+                <td className="small">{h.result}</td>
                 <td>{h.env}</td>
-                <td>{h.createdAt}</td>
-                <td>{h.updatedAt}</td>
+                <td>{localTime(h.createdAt)}</td>
+                <td>{localTime(h.updatedAt)}</td>
               </tr>
             ))
           )}
