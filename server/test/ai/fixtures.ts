@@ -43,7 +43,7 @@ function run(cmd: string, args: string[]): void {
   execFileSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
-function jpFont(): string {
+export function jpFont(): string {
   const out = spawnSync('fc-list', [':lang=ja', 'file']).stdout.toString().split('\n');
   const pick = out.find((l) => /NotoSansCJK-Regular|NotoSansCJK.*Regular|ipag/i.test(l)) ?? out[0]!;
   return pick.replace(/:\s*$/, '').trim();
@@ -64,7 +64,14 @@ export interface AiFixtures {
   cleanup(): void;
 }
 
-function card(dir: string, name: string, face: string, text: string, font: string, header: string): string {
+export function card(
+  dir: string,
+  name: string,
+  face: string,
+  text: string,
+  font: string,
+  header: string,
+): string {
   const out = path.join(dir, name);
   run('convert', [
     '-size',

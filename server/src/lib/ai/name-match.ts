@@ -4,6 +4,17 @@
  * windows of |name| ± 2 over the OCR text, rate = round(100 × (1 − Levenshtein / longer length)), 1–100.
  */
 export function nameMatchRate(expectedName: string, ocrText: string): number {
+  // Cards differ in name order: Japanese cards and passports print the family name first ("COLLINS
+  // EILEEN"), a registration may hold either order. Every rotation of the registered words is tried.
+  const words = expectedName
+    .trim()
+    .split(/[\s,]+/u)
+    .filter(Boolean);
+  const orders = words.map((_, i) => [...words.slice(i), ...words.slice(0, i)].join(' '));
+  return Math.max(1, ...(orders.length ? orders : [expectedName]).map((n) => rateOf(n, ocrText)));
+}
+
+function rateOf(expectedName: string, ocrText: string): number {
   const name = normalise(expectedName);
   if (!name) return 1;
   const lines = ocrText.split(/\r?\n/).map(normalise).filter(Boolean);
