@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -141,18 +142,43 @@ export async function queueBatchAnalysis(db: Db, recordId: number, method: numbe
   if (!wanted) return false;
   const types = parseAnalysisTypes(p.selected_analysis_types ?? startupText(p, 'selected_analysis_types'));
   return db.transaction(async (tx) => {
-    const busy = await tx.query(`SELECT 1 FROM analysis_jobs WHERE record_id = $1 AND kind = 'batch'`, [
-      recordId,
-    ]);
-    if (busy.rows.length) return false;
-    await tx.query(
-      `INSERT INTO analysis_jobs (record_id, test_id, kind, method, types) VALUES ($1, $2, 'batch', $3, $4)`,
+    // At most one automatic analysis per recording (unique index), whichever instance gets here first.
+    const inserted = await tx.query(
+      `INSERT INTO analysis_jobs (record_id, test_id, kind, method, types) VALUES ($1, $2, 'batch', $3, $4)
+       ON CONFLICT (record_id) WHERE kind = 'batch' DO NOTHING RETURNING id`,
       [recordId, r.test_id, method, types.join(',')],
     );
+    if (!inserted.rows.length) return false;
     await setRecordStatus(tx, recordId, '03', 'automatic analysis after the exam queued');
     return true;
   });
 }
+
+/**
+ * Recordings that reached '02' while no queue heard of it (a restart between the conversion and its hook, or
+ * an instance without AI) and whose sitting asks for the automatic analysis: queued now, once each. Returns
+ * how many were queued.
+ */
+export async function queueMissedBatchAnalyses(db: Db, method: number, limit = 200): Promise<number> {
+  const { rows } = await db.query<{ id: number }>(
+    `SELECT r.id FROM records r JOIN tests t ON t.id = r.test_id
+      WHERE trim(r.movie_status) = '02'
+        AND NOT EXISTS (SELECT 1 FROM analysis_jobs j WHERE j.record_id = r.id AND j.kind = 'batch')
+        AND (t.startup_parameters::jsonb ->> 'ai_after_analysis' = '1'
+             OR t.startup_parameters::jsonb ->> 'capture_type' = '2')
+      ORDER BY r.id LIMIT $1`,
+    [limit],
+  );
+  let queued = 0;
+  for (const r of rows) if (await queueBatchAnalysis(db, Number(r.id), method)) queued++;
+  return queued;
+}
+
+/** How long a claimed job stays an instance's own without a renewal, and how often it is renewed. */
+export const LEASE_MS = 120_000;
+const RENEW_MS = 30_000;
+/** How often an instance looks for expired leases and missed automatic analyses. */
+const SWEEP_MS = 60_000;
 
 /**
  * The off-request-path queue of recording analyses (issue #6), kept in `analysis_jobs` so it survives a
@@ -164,6 +190,9 @@ export class AnalysisQueue {
   private closed = false;
   private pumping = false;
   private idleWaiters: (() => void)[] = [];
+  private sweepTimer: NodeJS.Timeout | null = null;
+  /** This instance's name on the jobs it claims (host, process and a random part: unique per start). */
+  readonly owner = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
   constructor(
     private readonly o: {
@@ -173,14 +202,39 @@ export class AnalysisQueue {
       dataDir: string;
       log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
       batchMethod?: number;
+      /** Lease of a claimed job in ms (tests shorten it). */
+      leaseMs?: number;
+      /** Period of the sweep for expired leases and missed automatic analyses; 0 = no timer (tests). */
+      sweepMs?: number;
     },
   ) {}
 
-  /** Re-queues jobs a previous process left running, then starts taking jobs. */
+  private get leaseMs(): number {
+    return this.o.leaseMs ?? LEASE_MS;
+  }
+
+  /**
+   * Starts taking jobs. Jobs another instance is running are left to it; a job whose lease ran out (its
+   * instance stopped) is taken over like a waiting one. Recordings whose automatic analysis was missed are
+   * queued, now and on every sweep.
+   */
   async start(): Promise<void> {
-    await this.o.db.query(
-      `UPDATE analysis_jobs SET status = 'queued', updated_at = now() WHERE status = 'running'`,
-    );
+    await this.sweep();
+    const every = this.o.sweepMs ?? SWEEP_MS;
+    if (every > 0) {
+      this.sweepTimer = setInterval(() => void this.sweep(), every);
+      this.sweepTimer.unref();
+    }
+  }
+
+  /** Queues missed automatic analyses and looks for waiting or abandoned jobs. */
+  async sweep(): Promise<void> {
+    if (this.closed) return;
+    try {
+      await queueMissedBatchAnalyses(this.o.db, this.o.batchMethod ?? 1);
+    } catch (err) {
+      this.o.log.warn({ err }, 'sweep for missed automatic analyses failed');
+    }
     this.kick();
   }
 
@@ -201,13 +255,7 @@ export class AnalysisQueue {
 
   private async pump(): Promise<void> {
     while (!this.closed && this.running.size < this.o.runner.capacity) {
-      const skip = [...this.running.keys()];
-      const { rows } = await this.o.db.query<JobRow>(
-        `SELECT id, request_id, record_id, test_id, kind, method, types, attempts FROM analysis_jobs
-          WHERE status = 'queued' AND NOT (id = ANY($1::bigint[])) ORDER BY id LIMIT 1`,
-        [skip],
-      );
-      const job = rows[0];
+      const job = await this.claim();
       if (!job) return;
       const p = this.runJob(job).finally(() => {
         this.running.delete(Number(job.id));
@@ -215,6 +263,35 @@ export class AnalysisQueue {
       });
       this.running.set(Number(job.id), p);
     }
+  }
+
+  /**
+   * Takes the oldest waiting job, or one whose lease ran out, for this instance — atomically, so that two
+   * instances never take the same job (the row is locked and skipped by the other's claim).
+   */
+  private async claim(): Promise<JobRow | null> {
+    const { rows } = await this.o.db.query<JobRow>(
+      `UPDATE analysis_jobs
+          SET status = 'running', attempts = attempts + 1, claimed_by = $1,
+              lease_until = now() + make_interval(secs => $2), started_at = now(), progress = 0, updated_at = now()
+        WHERE id = (SELECT id FROM analysis_jobs
+                     WHERE status = 'queued'
+                        OR (status = 'running' AND (lease_until IS NULL OR lease_until < now()))
+                     ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+        RETURNING id, request_id, record_id, test_id, kind, method, types, attempts`,
+      [this.owner, this.leaseMs / 1000],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Keeps this instance's lease on a running job; false when the job is no longer this instance's. */
+  private async renew(jobId: number): Promise<boolean> {
+    const { rows } = await this.o.db.query(
+      `UPDATE analysis_jobs SET lease_until = now() + make_interval(secs => $3)
+        WHERE id = $1 AND claimed_by = $2 AND status = 'running' RETURNING id`,
+      [jobId, this.owner, this.leaseMs / 1000],
+    );
+    return rows.length > 0;
   }
 
   private settle(): void {
@@ -235,16 +312,20 @@ export class AnalysisQueue {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
     await Promise.allSettled(this.running.values());
     for (const w of this.idleWaiters.splice(0)) w();
   }
 
   private async runJob(job: JobRow): Promise<void> {
     const { db } = this.o;
-    const attempt = job.attempts + 1;
-    await db.query(
-      `UPDATE analysis_jobs SET status = 'running', attempts = $2, started_at = now(), progress = 0, updated_at = now() WHERE id = $1`,
-      [job.id, attempt],
+    const attempt = job.attempts;
+    const renewal = setInterval(
+      () =>
+        void this.renew(Number(job.id)).catch((err: unknown) =>
+          this.o.log.warn({ err, jobId: job.id }, 'analysis lease not renewed'),
+        ),
+      Math.min(RENEW_MS, this.leaseMs / 3),
     );
     if (job.request_id) {
       await db.query(
@@ -297,12 +378,26 @@ export class AnalysisQueue {
       await this.store(job, out, new Date(rec.start_at));
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
+      if (this.closed) {
+        // Shutting down (the workers are going away): not the recording's fault, so the attempt is given back
+        // and the job waits for the next instance or start.
+        await db
+          .query(
+            `UPDATE analysis_jobs SET status = 'queued', attempts = attempts - 1, claimed_by = NULL, lease_until = NULL,
+                    updated_at = now() WHERE id = $1 AND claimed_by = $2`,
+            [job.id, this.owner],
+          )
+          .catch(() => undefined);
+        return;
+      }
       this.o.log.warn({ err, jobId: job.id, recordId: job.record_id, attempt }, 'recording analysis failed');
-      if (attempt < MAX_ATTEMPTS && !this.closed) {
-        await db.query(
-          `UPDATE analysis_jobs SET status = 'queued', error = $2, updated_at = now() WHERE id = $1`,
-          [job.id, reason.slice(0, DETAIL_MAX)],
+      if (attempt < MAX_ATTEMPTS) {
+        const requeued = await db.query(
+          `UPDATE analysis_jobs SET status = 'queued', error = $2, claimed_by = NULL, lease_until = NULL, updated_at = now()
+            WHERE id = $1 AND claimed_by = $3 RETURNING id`,
+          [job.id, reason.slice(0, DETAIL_MAX), this.owner],
         );
+        if (!requeued.rows.length) return; // taken over by another instance meanwhile
         await setRecordStatus(
           db,
           job.record_id,
@@ -310,14 +405,17 @@ export class AnalysisQueue {
           `analysis attempt ${attempt} failed, retrying: ${reason}`,
         );
       } else {
-        await db.query(
-          `UPDATE analysis_jobs SET status = 'error', error = $2, finished_at = now(), updated_at = now() WHERE id = $1`,
-          [job.id, reason.slice(0, DETAIL_MAX)],
+        const failed = await db.query(
+          `UPDATE analysis_jobs SET status = 'error', error = $2, finished_at = now(), updated_at = now()
+            WHERE id = $1 AND claimed_by = $3 RETURNING id`,
+          [job.id, reason.slice(0, DETAIL_MAX), this.owner],
         );
+        if (!failed.rows.length) return;
         await setRecordStatus(db, job.record_id, '07', `analysis error: ${reason}`);
         await this.finishRequest(job.request_id);
       }
     } finally {
+      clearInterval(renewal);
       await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     }
   }
@@ -326,7 +424,13 @@ export class AnalysisQueue {
   private async store(job: JobRow, out: AnalysisOutput, startAt: Date): Promise<void> {
     const types = parseAnalysisTypes(job.types);
     const batch = job.kind === 'batch';
-    await this.o.db.transaction(async (tx) => {
+    const stored = await this.o.db.transaction(async (tx) => {
+      // A job whose lease ran out while this instance was stalled belongs to whoever took it over.
+      const mine = await tx.query(
+        `SELECT 1 FROM analysis_jobs WHERE id = $1 AND claimed_by = $2 AND status = 'running' FOR UPDATE`,
+        [job.id, this.owner],
+      );
+      if (!mine.rows.length) return false;
       await tx.query(`DELETE FROM ai_markings WHERE record_id = $1 AND analysis_type = ANY($2::text[])`, [
         job.record_id,
         types,
@@ -370,7 +474,15 @@ export class AnalysisQueue {
         `UPDATE analysis_jobs SET status = 'done', progress = 100, error = '', finished_at = now(), updated_at = now() WHERE id = $1`,
         [job.id],
       );
+      return true;
     });
+    if (!stored) {
+      this.o.log.warn(
+        { jobId: job.id },
+        'analysis finished after its lease passed to another instance: dropped',
+      );
+      return;
+    }
     await this.finishRequest(job.request_id);
   }
 
