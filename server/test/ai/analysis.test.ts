@@ -67,8 +67,13 @@ describe.skipIf(missing)(
     async function addRecord(status = '02'): Promise<number> {
       const { rows } = await s.db.query<{ id: number }>(
         `INSERT INTO records (test_id, tester_id, bucket, object_key, movie_status, duration_ms, stop_at)
-       SELECT id, user_id, 'b', $2, $3, 32000, now() FROM tests WHERE id = $1 RETURNING id`,
-        [testId, status === 'missing' ? 'missing.webm' : 'clip.webm', status === 'missing' ? '02' : status],
+       SELECT id, user_id, 'b', $2, $3, $4::int, now() FROM tests WHERE id = $1 RETURNING id`,
+        [
+          testId,
+          status === 'missing' ? 'missing.webm' : 'clip.webm',
+          status === 'missing' ? '02' : status,
+          CLIP.durationMs,
+        ],
       );
       return Number(rows[0]!.id);
     }
@@ -183,10 +188,15 @@ describe.skipIf(missing)(
         [recordId],
       );
       const of = (t: string) => rows.filter((m) => m.analysis_type === t);
+      // How much of a window the markings of a type cover (ms).
+      const covered = (t: string, [a, b]: readonly number[]) =>
+        of(t).reduce((n, m) => n + Math.max(0, Math.min(b!, m.end_ms) - Math.max(a!, m.start_ms)), 0);
       for (const t of ['people_num', 'other_person'] as const) {
         expect(of(t).length, t).toBeGreaterThan(0);
         for (const m of of(t))
           expect(within(m, CLIP.secondPerson), `${t} ${m.start_ms}-${m.end_ms}`).toBe(true);
+        // Sampled every 2 s with a 2-sample minimum: most of the 15 s window is flagged.
+        expect(covered(t, CLIP.secondPerson), t).toBeGreaterThanOrEqual(10_000);
       }
       expect(of('eye_rot').length).toBeGreaterThan(0);
       for (const m of of('eye_rot')) expect(within(m, CLIP.noFace)).toBe(true);

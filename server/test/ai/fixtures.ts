@@ -164,26 +164,28 @@ export function makeImageFixtures(): AiFixtures {
   };
 }
 
-/** The known windows of {@link makeClip}, in milliseconds. */
+/** The known windows of {@link makeClip}, in milliseconds (issue #6: 60 s, a second person 25–40 s). */
 export const CLIP = {
-  durationMs: 32000,
+  durationMs: 60000,
   /** The examinee and a second person. */
-  secondPerson: [10000, 20000],
+  secondPerson: [25000, 40000],
   /** Nobody in front of the camera. */
-  noFace: [20000, 26000],
-  /** espeak-ng speech starts (each phrase about 3 s). */
+  noFace: [44000, 50000],
+  /** espeak-ng speech starts (each phrase about 3.5 s). */
   speech: [
-    [2000, 5500],
-    [22000, 25500],
+    [5000, 8500],
+    [30000, 33500],
+    [52000, 55500],
   ],
   /** A 440 Hz tone: loud, but not speech. */
   tone: [14000, 17000],
 } as const;
 
 /**
- * A 32 s VP8/Opus WebM: 0–10 s the examinee (astronaut) alone, 10–20 s the examinee with a second person,
- * 20–26 s nobody (coffee cup), 26–32 s the examinee; speech at 2 s and 22 s, a tone at 14–17 s, quiet
- * noise throughout. Built with the concat filter (the concat demuxer's timestamps were wrong, §5).
+ * A 60 s VP8/Opus WebM: 0–25 s the examinee (astronaut) alone, 25–40 s the examinee with a second person,
+ * 40–44 s the examinee, 44–50 s nobody (coffee cup), 50–60 s the examinee; speech at 5 s, 30 s and 52 s, a
+ * tone at 14–17 s, quiet noise throughout. Built with the concat filter (the concat demuxer's timestamps were
+ * wrong, §5).
  */
 export function makeClip(fx: AiFixtures): string {
   const f = (n: string) => path.join(fx.dir, n);
@@ -206,12 +208,15 @@ export function makeClip(fx: AiFixtures): string {
   frame(fx.noFace, 'v-empty.png');
   const say = (text: string, out: string) => run('espeak-ng', ['-s', '150', '-w', f(out), text]);
   say('Please read the next question carefully and write it down.', 's1.wav');
-  say('I think the answer is number three, let me check again.', 's2.wav');
+  say('Can you tell me what the answer to number four is?', 's2.wav');
+  say('I think the answer is number three, let me check again.', 's3.wav');
   const pad = (src: string, out: string, at: number) =>
     run('sox', [f(src), '-r', '16000', '-c', '1', f(out), 'pad', String(at / 1000), '0']);
   pad('s1.wav', 's1p.wav', CLIP.speech[0][0]);
   pad('s2.wav', 's2p.wav', CLIP.speech[1][0]);
-  run('sox', ['-n', '-r', '16000', '-c', '1', f('noise.wav'), 'synth', '32', 'whitenoise', 'vol', '0.01']);
+  pad('s3.wav', 's3p.wav', CLIP.speech[2][0]);
+  const seconds = String(CLIP.durationMs / 1000);
+  run('sox', ['-n', '-r', '16000', '-c', '1', f('noise.wav'), 'synth', seconds, 'whitenoise', 'vol', '0.01']);
   run('sox', [
     '-n',
     '-r',
@@ -234,18 +239,20 @@ export function makeClip(fx: AiFixtures): string {
     f('noise.wav'),
     f('s1p.wav'),
     f('s2p.wav'),
+    f('s3p.wav'),
     f('tone.wav'),
     f('mix.wav'),
     'trim',
     '0',
-    '32',
+    seconds,
   ]);
   const out = f('clip.webm');
   const segs: [string, number][] = [
-    ['v-me.png', 10],
-    ['v-pair.png', 10],
+    ['v-me.png', 25],
+    ['v-pair.png', 15],
+    ['v-me.png', 4],
     ['v-empty.png', 6],
-    ['v-me.png', 6],
+    ['v-me.png', 10],
   ];
   const inputs = segs.flatMap(([img, t]) => ['-loop', '1', '-t', String(t), '-framerate', '5', '-i', f(img)]);
   run('ffmpeg', [
