@@ -73,6 +73,37 @@ export const AiMarking = Type.Object({
 export type AiMarking = Static<typeof AiMarking>;
 export const AiMarkingSummary = Type.Object({ mark: Type.String(), count: Type.Integer() });
 
+/**
+ * One AI identity-check attempt as stored (issue #6), for managers: the photo kind (face / id_card), the outcome
+ * (ok, rejected, unreadable, mismatch, name_mismatch, unavailable), the verdict's reason (no_face, blurred,
+ * face_different, face_uncertain, id_type_not_allowed, …), the scores (faces, sharpness, luma, cosine,
+ * match_class 1 same / 2 uncertain / 3 different, live_cosine, name_match, id_type_read, …) and the photo.
+ */
+export const AiAuthAttempt = Type.Object({
+  id: Type.Integer(),
+  kind: Type.String(),
+  outcome: Type.String(),
+  reason: Type.String(),
+  scores: Type.Record(Type.String(), Type.Number()),
+  image_url: Nullable(Type.String()),
+  created_at: Type.String(),
+});
+export type AiAuthAttempt = Static<typeof AiAuthAttempt>;
+
+/**
+ * The AI identity check of a sitting: `status` 0 in progress, 1 passed, 2 handed to monitor authentication,
+ * 3 forced logout, 4 continued with the last photos for manager review (AI_AUTH_STATUS); the retries used;
+ * every attempt, oldest first.
+ */
+export const AiAuthSummary = Type.Object({
+  status: Type.Integer(),
+  face_retry: Type.Integer(),
+  id_card_retry: Type.Integer(),
+  ai_all_retry: Type.Integer(),
+  attempts: Type.Array(AiAuthAttempt),
+});
+export type AiAuthSummary = Static<typeof AiAuthSummary>;
+
 /** spec §3 "Record" (detail variant). `url` is null until a playback signer exists (see get_onetime_uri). */
 export const TesterRecord = Type.Object({
   id: Type.Integer(),
@@ -146,6 +177,11 @@ export const TesterDetail = Type.Object({
   ai_marking_summaries: Type.Array(AiMarkingSummary),
   ai_marking_total_score: Type.Integer(),
   ai_markings: Type.Array(AiMarking),
+  /**
+   * The AI identity check with every decision and its scores (issue #6). Only for monitors and managers (never
+   * in the examinee's own detail); null when the sitting had no AI check.
+   */
+  ai_auth: Type.Optional(Nullable(AiAuthSummary)),
   records: Type.Array(TesterRecord),
   messages: Type.Array(WebrtcMessage),
   testers: Type.Array(RelatedTester),

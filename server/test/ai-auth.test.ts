@@ -12,6 +12,7 @@ import {
   type FaceVerdict,
   type IdVerdict,
 } from '../src/lib/ai-provider';
+import { hashPassword } from '../src/lib/passwords';
 import { build, envelope, injectAs, loginAs, type TestServer } from './helper';
 
 const PNG = Buffer.from(
@@ -243,6 +244,59 @@ describe('AI identity check: permissions and bad input', () => {
     // Nothing was counted for refused uploads.
     const st = envelope<AiAuthStatusResult>(await post('tester09', '/ai_auth/status.php', {})).result;
     expect(st).toMatchObject({ status: 0, face_retry: 0, ai_all_retry: 0, messages: [] });
+  });
+
+  it("keeps every decision with its reason and scores for managers of the group, never in the examinee's own detail", async () => {
+    await setStartup('tester11', { ai_face_retry: 3, ai_all_retry: 5, ai_namematch: 80 });
+    setAiProvider(
+      s.app,
+      new ScriptedProvider(
+        [
+          { outcome: 'rejected', reason: 'too_dark', scores: { faces: 1, luma: 13 } },
+          { outcome: 'ok', scores: { faces: 1, luma: 120 } },
+        ],
+        [
+          {
+            outcome: 'mismatch',
+            reason: 'face_uncertain',
+            nameMatch: 95,
+            scores: { cosine: 0.66, match_class: 2, id_type_read: 1 },
+          },
+        ],
+      ),
+    );
+    await face('tester11');
+    await face('tester11');
+    await card('tester11');
+    const detail = async (loginId: string) =>
+      injectAs(s.app, await token(loginId), {
+        method: 'GET',
+        url: `/api/v1/tester/detail.php?tester_id=${ids.tester11}`,
+      });
+    const d = envelope<TesterDetail>(await detail('manager01')).result;
+    expect(d.ai_auth).toMatchObject({ status: 0, face_retry: 1, ai_all_retry: 2 });
+    expect(d.ai_auth!.attempts.map((a) => [a.kind, a.outcome, a.reason])).toEqual([
+      ['face', 'rejected', 'too_dark'],
+      ['face', 'ok', ''],
+      ['id_card', 'mismatch', 'face_uncertain'],
+    ]);
+    expect(d.ai_auth!.attempts[2]!.scores).toMatchObject({ cosine: 0.66, match_class: 2, name_match: 95 });
+    expect(d.ai_auth!.attempts[0]!.image_url).toMatch(/^\/api\/v1\/tester\/image\.php\?key=ai_face/);
+    // A supervisor sees it too; the examinee's own detail does not carry it.
+    expect(envelope<TesterDetail>(await detail('supervisor01')).result.ai_auth?.attempts).toHaveLength(3);
+    const own = envelope<TesterDetail>(
+      await injectAs(s.app, await token('tester11'), { method: 'GET', url: '/api/v1/tester/detail.php' }),
+    ).result;
+    expect(own).not.toHaveProperty('ai_auth');
+    // A test manager of another group may not open this examinee at all.
+    const g = await s.db.query<{ id: number }>(
+      `INSERT INTO exam_groups (code, name) VALUES ('OTHER-AI', 'other') RETURNING id`,
+    );
+    await s.db.query(
+      `INSERT INTO users (login_id, password_hash, actor, name, group_id) VALUES ('manager-other-ai', $1, 3, 'x', $2)`,
+      [await hashPassword('demo-pass'), g.rows[0]!.id],
+    );
+    expect((await detail('manager-other-ai')).statusCode).toBe(403);
   });
 
   it('shows the AI status to the tester, a matched checker and managers only', async () => {

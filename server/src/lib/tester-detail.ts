@@ -1,5 +1,6 @@
 import type { WebrtcMessage } from '../../../contract/messages';
 import type {
+  AiAuthSummary,
   AiMarking,
   Marking,
   MarkingSummary,
@@ -144,6 +145,52 @@ async function loadAiMarkings(db: Db, testId: number): Promise<AiMarking[]> {
   }));
 }
 
+/** The AI identity check of a sitting with every attempt (issue #6); null when it had none. */
+export async function loadAiAuth(db: Db, testId: number): Promise<AiAuthSummary | null> {
+  const state = await db.query<{
+    status: number;
+    face_retry: number;
+    id_card_retry: number;
+    ai_all_retry: number;
+  }>(`SELECT status, face_retry, id_card_retry, ai_all_retry FROM ai_auth WHERE test_id = $1`, [testId]);
+  const st = state.rows[0];
+  if (!st) return null;
+  const { rows } = await db.query<{
+    id: number;
+    kind: string;
+    outcome: string;
+    reason: string;
+    scores: Record<string, unknown> | string;
+    image_key: string | null;
+    created_at: Date | string;
+  }>(
+    `SELECT id, kind, outcome, reason, scores, image_key, created_at FROM ai_auth_attempts
+      WHERE test_id = $1 ORDER BY id LIMIT 200`,
+    [testId],
+  );
+  return {
+    status: st.status,
+    face_retry: st.face_retry,
+    id_card_retry: st.id_card_retry,
+    ai_all_retry: st.ai_all_retry,
+    attempts: rows.map((r) => {
+      const raw = (typeof r.scores === 'string' ? JSON.parse(r.scores) : r.scores) as Record<string, unknown>;
+      const scores: Record<string, number> = {};
+      for (const [k, v] of Object.entries(raw ?? {}))
+        if (typeof v === 'number' && Number.isFinite(v)) scores[k] = v;
+      return {
+        id: Number(r.id),
+        kind: r.kind,
+        outcome: r.outcome,
+        reason: r.reason,
+        scores,
+        image_url: signedImageUrl(r.image_key),
+        created_at: iso(r.created_at)!,
+      };
+    }),
+  };
+}
+
 /** Messages of a sitting, newest first (at most `limit`), optionally only those with id > sinceId. */
 export async function loadMessages(
   db: Db,
@@ -177,18 +224,24 @@ interface DetailTestRow extends SittingRow {
 }
 
 /** The Tester detail entity (spec §3) of one sitting. */
-export async function buildTesterDetail(db: Db, tester: TesterUser, testId: number): Promise<TesterDetail> {
+export async function buildTesterDetail(
+  db: Db,
+  tester: TesterUser,
+  testId: number,
+  opts: { withAiAuth?: boolean } = {},
+): Promise<TesterDetail> {
   const { rows } = await db.query<DetailTestRow>(
     `SELECT t.*, g.code AS group_code FROM tests t LEFT JOIN exam_groups g ON g.id = t.group_id WHERE t.id = $1`,
     [testId],
   );
   const t = rows[0]!;
-  const [markings, records, aiMarkings, messages, related] = await Promise.all([
+  const [markings, records, aiMarkings, messages, related, aiAuth] = await Promise.all([
     loadMarkings(db, testId),
     loadRecords(db, testId),
     loadAiMarkings(db, testId),
     loadMessages(db, testId),
     loadRelatedTesters(db, tester),
+    opts.withAiAuth ? loadAiAuth(db, testId) : Promise.resolve(undefined),
   ]);
   const aiSummary = new Map<string, number>();
   for (const m of aiMarkings) aiSummary.set(m.mark, (aiSummary.get(m.mark) ?? 0) + 1);
@@ -231,6 +284,7 @@ export async function buildTesterDetail(db: Db, tester: TesterUser, testId: numb
       ? aiMarkings.reduce((s, m) => s + m.score, 0)
       : t.ai_total_score,
     ai_markings: aiMarkings,
+    ...(aiAuth !== undefined ? { ai_auth: aiAuth } : {}),
     records,
     messages,
     testers: related,

@@ -273,6 +273,92 @@ describe('/examinees/{id}', () => {
     expect(screen.getByTestId('pass-value')).toHaveTextContent('合格');
   });
 
+  it('shows the AI identity check: the outcome, each decision with its reason and scores, flagged for review', async () => {
+    const attempt = (id: number, kind: string, outcome: string, reason: string, scores: object) => ({
+      id,
+      kind,
+      outcome,
+      reason,
+      scores,
+      image_url: `/api/v1/tester/image.php?key=ai_${kind}/${id}.png`,
+      created_at: '2024-01-01T00:0' + id + ':00.000Z',
+    });
+    server.use(
+      ok(
+        'tester/detail',
+        {
+          ...DETAIL,
+          ai_auth: {
+            status: 4,
+            face_retry: 1,
+            id_card_retry: 0,
+            ai_all_retry: 2,
+            attempts: [
+              attempt(1, 'face', 'rejected', 'too_dark', { faces: 1, luma: 13 }),
+              attempt(2, 'face', 'ok', '', { faces: 1 }),
+              attempt(3, 'id_card', 'mismatch', 'face_uncertain', {
+                cosine: 0.664,
+                match_class: 2,
+                name_match: 95,
+                id_type_read: 2,
+              }),
+            ],
+          },
+        },
+        'get',
+      ),
+      http.get('*/api/v1/test/pass.php', () =>
+        HttpResponse.json({ status: 200, message: 'OK', result: { test_id: 7, pass: null } }),
+      ),
+    );
+    renderWithProviders(
+      <Routes>
+        <Route path="/examinees/:id" element={<ExamineeDetailPage />} />
+      </Routes>,
+      { actor: 4, route: '/examinees/7' },
+    );
+    const section = await screen.findByRole('region', { name: 'AI本人認証' });
+    expect(within(section).getByTestId('ai-auth-status')).toHaveTextContent(
+      '結果: 最後の写真で続行（管理者の確認待ち）要確認',
+    );
+    expect(
+      within(section).getByText('再撮影の回数：顔写真 1 回、身分証 0 回、全体 2 回'),
+    ).toBeInTheDocument();
+    const table = within(section).getByRole('table', { name: 'AI本人認証の判定（古い順）' });
+    const rows = within(table).getAllByTestId('ai-auth-attempt');
+    expect(rows).toHaveLength(3);
+    expect(within(rows[0]!).getByText('顔を認識できない')).toBeInTheDocument();
+    expect(within(rows[0]!).getByText('暗すぎる')).toBeInTheDocument();
+    const uncertain = rows[2]!;
+    // Marked in words, not colour only.
+    expect(within(uncertain).getByText('要確認')).toBeInTheDocument();
+    expect(within(uncertain).getByText('類似度が判定保留の範囲')).toBeInTheDocument();
+    expect(within(uncertain).getByText('0.66 (判定保留)')).toBeInTheDocument();
+    expect(within(uncertain).getByText('95')).toBeInTheDocument();
+    expect(within(uncertain).getByText('パスポート')).toBeInTheDocument();
+    expect(within(uncertain).getByRole('link', { name: '身分証を開く' })).toHaveAttribute(
+      'href',
+      '/api/v1/tester/image.php?key=ai_id_card/3.png',
+    );
+  });
+
+  it('has no AI identity section when the detail carries none', async () => {
+    server.use(
+      ok('tester/detail', DETAIL, 'get'),
+      http.get('*/api/v1/test/pass.php', () =>
+        HttpResponse.json({ status: 200, message: 'OK', result: { test_id: 7, pass: null } }),
+      ),
+    );
+    renderWithProviders(
+      <Routes>
+        <Route path="/examinees/:id" element={<ExamineeDetailPage />} />
+      </Routes>,
+      { actor: 4, route: '/examinees/7' },
+    );
+    expect(await screen.findByText('メモです')).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'AI本人認証' })).toBeNull();
+  });
+
   it('shows a load failure', async () => {
     server.use(
       http.get('*/api/v1/tester/detail.php', () =>

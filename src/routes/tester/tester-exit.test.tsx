@@ -303,4 +303,55 @@ describe('/identification-ai photo cycle', () => {
     await userEvent.click(screen.getAllByRole('button', { name: t('common:close') }).at(-1)!);
     await waitFor(() => expect(navigations).toEqual(['/identification']));
   });
+  /** One rejected face photo that uses up the retries; the server answers with the sitting's fallback. */
+  function lastRetry(aiStatus: number, fallback: number) {
+    media.captureStill.mockResolvedValueOnce(still(3));
+    server.use(
+      ok('ai_auth/status', status({ fallback })),
+      http.post('*/api/v1/ai_auth/face.php', () => {
+        server.use(
+          ok('ai_auth/status', status({ status: aiStatus, face_retry: 3, ai_all_retry: 3, fallback })),
+        );
+        return HttpResponse.json({
+          status: 200,
+          message: 'OK',
+          result: {
+            ok: false,
+            error: { code: 'retry_limit_exceeded', message: 'limit', remaining: 0, limit: 3 },
+            status: aiStatus,
+            process: 0,
+            tester_status: 1,
+            url: null,
+          },
+        });
+      }),
+    );
+  }
+
+  async function registerOnePhoto() {
+    const r = render(<IdentificationAiPage />);
+    await waitFor(() => expect(screen.getByTestId('ai-state')).toHaveAttribute('data-phase', 'face'));
+    await userEvent.click(screen.getByTestId('ai-take'));
+    await userEvent.click(await screen.findByTestId('ai-register'));
+    return r;
+  }
+
+  it('is_ai_faild_manual 2: continues to the exam with the last photo, for a manager to review', async () => {
+    lastRetry(4, 2);
+    await registerOnePhoto();
+    expect(await screen.findByText(t('identification:ai.fallback.continue'))).toBeVisible();
+    await userEvent.click(screen.getAllByRole('button', { name: t('common:close') }).at(-1)!);
+    await waitFor(() => expect(navigations).toEqual(['/examining']));
+    expect(logouts).toBe(0);
+  });
+
+  it('is_ai_faild_manual 0: says so and logs the examinee out', async () => {
+    lastRetry(3, 0);
+    const { store } = await registerOnePhoto();
+    expect(await screen.findByText(t('identification:ai.fallback.logout'))).toBeVisible();
+    await userEvent.click(screen.getAllByRole('button', { name: t('common:close') }).at(-1)!);
+    await waitFor(() => expect(store.getState().session.status).toBe('loggedOut'));
+    expect(navigations).not.toContain('/examining');
+    expect(navigations).not.toContain('/identification');
+  });
 });

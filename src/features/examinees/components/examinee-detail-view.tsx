@@ -8,6 +8,7 @@ import { useText } from '../../../components/ui/use-text';
 import type { ExamineeDetail } from '../../../api/examinee-detail';
 import { selectExamineeDetail } from '../examinees-slice';
 import { detailOpened } from '../examinees-thunks';
+import { AiAuthDecisions } from './ai-auth-decisions';
 import { PassFailSetting } from './pass-fail-setting';
 import { RecordingTimeline, msBetween, type TimelinePoint } from './recording-timeline';
 
@@ -156,6 +157,11 @@ export function ExamineeDetailView({ testId, searchHref }: { testId: number; sea
           </figure>
         </div>
       </Section>
+      {d.aiAuth && (
+        <Section id="detail-ai-auth" title={t('detail.aiAuth.title')}>
+          <AiAuthDecisions aiAuth={d.aiAuth} />
+        </Section>
+      )}
       <Section id="detail-settings" title={t('detail.settings')}>
         <Pairs
           rows={params.map(([k, v]) => [

@@ -238,7 +238,8 @@ export default async function aiAuthRoutes(app: App): Promise<void> {
       }
 
       await tx.query(
-        `INSERT INTO ai_auth_attempts (test_id, kind, outcome, scores, image_key) VALUES ($1, $2, $3, $4, $5)`,
+        `INSERT INTO ai_auth_attempts (test_id, kind, outcome, scores, image_key, reason)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
         [
           s.id,
           kind,
@@ -248,6 +249,7 @@ export default async function aiAuthRoutes(app: App): Promise<void> {
             ...(nameMatch !== null ? { name_match: nameMatch } : {}),
           }),
           key,
+          (verdict.reason ?? '').slice(0, 64),
         ],
       );
       const err = error as AttemptResult['error'];

@@ -155,7 +155,8 @@ export default async function testerRoutes(app: App): Promise<void> {
       const tester = await loadTester(app.db, testerId);
       await assertCanView(app.db, auth, tester);
       const testId = await pickSitting(app.db, testerId, q.test_id, q.latest ?? LATEST_MODE.none);
-      return reply.ok(await buildTesterDetail(app.db, tester, testId));
+      // The AI identity decisions are for monitors and managers, not for the examinee's own detail.
+      return reply.ok(await buildTesterDetail(app.db, tester, testId, { withAiAuth: auth.actor !== 1 }));
     },
   );
 
