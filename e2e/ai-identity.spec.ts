@@ -7,6 +7,7 @@ import config from '../playwright.config';
 import { AiIdentificationPage } from './pages/ai-identification';
 import { LoginPage } from './pages/login-page';
 import { TesterEnvSettingPage } from './pages/tester-pages';
+import { expectNoAxeViolations } from './helpers';
 
 // Issue #6: the AI identity check decides for real (Human in the server's AI workers). Chromium's fake camera
 // plays a .y4m made here from a licence-clean still (research/ai-feasibility.md §2): a real face passes the
@@ -59,28 +60,39 @@ async function browserWithCamera(file: string): Promise<Browser> {
   });
 }
 
+/**
+ * From the start-up URL to the face step of /identification-ai in a browser whose camera shows `image`:
+ * login, the device checks and terms of env-setting. Returns the page, the examinee's test id (from the
+ * page's own tester/detail) and the browser to close.
+ */
+async function openFaceStep(baseURL: string | undefined, image: string, urlKey: string, loginId: string) {
+  const browser = await browserWithCamera(cameraClip(image));
+  const ctx = await browser.newContext({ ...devices['Desktop Chrome'], baseURL, locale: 'ja-JP' });
+  const page = await ctx.newPage();
+  const detail = page.waitForResponse((r) => r.url().includes('/api/v1/tester/detail.php') && r.ok());
+  await page.goto(`/s/${urlKey}`);
+  await expect(page).toHaveURL(/\/login$/);
+  await new LoginPage(page).login(loginId);
+  await expect(page).toHaveURL(/\/env-setting$/);
+  const testId = ((await (await detail).json()) as { result: { test_id: number } }).result.test_id;
+  const env = new TesterEnvSettingPage(page);
+  await env.expectReady();
+  await env.agreeAndNext();
+  // The workers load their models in the background at server start; on 2 busy cores the first
+  // requests can be slow.
+  await expect(page).toHaveURL(/\/identification-ai$/, { timeout: 30_000 });
+  const ai = new AiIdentificationPage(page);
+  await ai.expectPhase('face', 20_000);
+  return { browser, page, ai, testId };
+}
+
 test.describe('AI identity check with a real face (issue #6)', () => {
   test.skip(!!missing, `needs ${missing}`);
 
   test('a real face passes the face step', async ({ baseURL }) => {
     test.setTimeout(FIRST_CHECK_MS + 60_000);
-    const browser = await browserWithCamera(cameraClip('astronaut.png'));
+    const { browser, page, ai } = await openFaceStep(baseURL, 'astronaut.png', 'demo-tester-ai', 'tester05');
     try {
-      const ctx = await browser.newContext({ ...devices['Desktop Chrome'], baseURL, locale: 'ja-JP' });
-      const page = await ctx.newPage();
-      await page.goto('/s/demo-tester-ai');
-      await expect(page).toHaveURL(/\/login$/);
-      await new LoginPage(page).login('tester05');
-      await expect(page).toHaveURL(/\/env-setting$/);
-      const env = new TesterEnvSettingPage(page);
-      await env.expectReady();
-      await env.agreeAndNext();
-      // The workers load their models in the background at server start; on 2 busy cores the first
-      // requests can be slow.
-      await expect(page).toHaveURL(/\/identification-ai$/, { timeout: 30_000 });
-
-      const ai = new AiIdentificationPage(page);
-      await ai.expectPhase('face', 20_000);
       const r = await ai.takeAndRegister(FIRST_CHECK_MS);
       expect(r).toMatchObject({ ok: true, error: null, status: 0, process: 1 });
       // demo-tester-ai also asks for the ID card: an accepted face moves on to it.
@@ -96,23 +108,8 @@ test.describe('AI identity check with a real face (issue #6)', () => {
     baseURL,
   }) => {
     test.setTimeout(FIRST_CHECK_MS + 90_000);
-    const browser = await browserWithCamera(cameraClip('coffee.png'));
+    const { browser, page, ai } = await openFaceStep(baseURL, 'coffee.png', 'demo-tester-ai', 'tester06');
     try {
-      const ctx = await browser.newContext({ ...devices['Desktop Chrome'], baseURL, locale: 'ja-JP' });
-      const page = await ctx.newPage();
-      await page.goto('/s/demo-tester-ai');
-      await expect(page).toHaveURL(/\/login$/);
-      await new LoginPage(page).login('tester06');
-      await expect(page).toHaveURL(/\/env-setting$/);
-      const env = new TesterEnvSettingPage(page);
-      await env.expectReady();
-      await env.agreeAndNext();
-      // The workers load their models in the background at server start; on 2 busy cores the first
-      // requests can be slow.
-      await expect(page).toHaveURL(/\/identification-ai$/, { timeout: 30_000 });
-
-      const ai = new AiIdentificationPage(page);
-      await ai.expectPhase('face', 20_000);
       // demo-tester-ai: ai_face_retry 3. The first two failures ask for another photo, with the count.
       for (let attempt = 1; attempt <= 2; attempt += 1) {
         const r = await ai.takeAndRegister(FIRST_CHECK_MS);
@@ -133,5 +130,80 @@ test.describe('AI identity check with a real face (issue #6)', () => {
     } finally {
       await browser.close();
     }
+  });
+
+  test('"continue with the last photo": the exam goes on, and a manager sees why in the examinee detail', async ({
+    baseURL,
+    browser: managerBrowser,
+    request,
+  }) => {
+    test.setTimeout(FIRST_CHECK_MS + 90_000);
+    // A sitting whose fallback is "continue" (is_ai_faild_manual 2), with one face attempt allowed.
+    const admin = await request.post('/api/v1/login.php', {
+      data: { login_id: 'sysadmin01', password: 'demo-pass' },
+    });
+    const token = ((await admin.json()) as { result: { access_token: string } }).result.access_token;
+    const short = await request.post('/api/v1/shorten_url/insert.php', {
+      headers: { Authorization: `Bearer ${token}` },
+      data: {
+        url_key: 'e2e-ai-continue',
+        actor: 1,
+        param: {
+          lang: 'ja',
+          is_mobile: 0,
+          is_mc_startup: 1,
+          is_proctor: 0,
+          is_auth: 1,
+          is_record: 0,
+          exam_name: 'AI continue E2E',
+          region: 'Online',
+          is_ai_auth: 1,
+          is_ai_faild_manual: 2,
+          is_ai_idcard_request: 1,
+          ai_face_retry: 1,
+          ai_idcard_retry: 3,
+          ai_all_retry: 5,
+          ai_idcard_type: '1,2,3',
+          ai_namematch: 80,
+        },
+      },
+    });
+    expect(short.status(), await short.text()).toBe(200);
+
+    const { browser, page, ai, testId } = await openFaceStep(
+      baseURL,
+      'coffee.png',
+      'e2e-ai-continue',
+      'tester09',
+    );
+    try {
+      const last = await ai.takeAndRegister(FIRST_CHECK_MS);
+      expect(last).toMatchObject({ ok: false, status: 4, error: { code: 'retry_limit_exceeded' } });
+      const dialog = page.getByRole('dialog');
+      await expect(dialog).toContainText('最後に撮影した写真で受験を続けます');
+      await dialog.getByRole('button').click();
+      await expect(page).toHaveURL(/\/examining$/);
+    } finally {
+      await browser.close();
+    }
+
+    // A test manager of the group opens the examinee: the AI identity section says the examinee continued for
+    // review, and lists the attempt with its reason, in words.
+    const ctx = await managerBrowser.newContext({ locale: 'ja-JP' });
+    const mpage = await ctx.newPage();
+    await new LoginPage(mpage).open();
+    await new LoginPage(mpage).login('manager01');
+    await expect(mpage).toHaveURL(/\/examinees$/);
+    await mpage.goto(`/examinees/${testId}`);
+    const section = mpage.getByRole('region', { name: 'AI本人認証' });
+    await expect(section.getByTestId('ai-auth-status')).toContainText('最後の写真で続行（管理者の確認待ち）');
+    await expect(section.getByTestId('ai-auth-status')).toContainText('要確認');
+    const rows = section.getByTestId('ai-auth-attempt');
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toContainText('顔写真');
+    await expect(rows.first()).toContainText('顔を認識できない');
+    await expect(rows.first()).toContainText('顔が写っていない');
+    await expectNoAxeViolations(mpage);
+    await ctx.close();
   });
 });
