@@ -1,7 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { LoginPage } from './pages/login-page';
-import { ExamineeDetailPage, ExamineeSearchPage, RecordingPlayer } from './pages/manager-search';
+import {
+  AnalysisRequestPage,
+  ExamineeDetailPage,
+  ExamineeSearchPage,
+  RecordingPlayer,
+} from './pages/manager-search';
 import { TesterEnvSettingPage, TesterExaminingPage, TesterIdentificationPage } from './pages/tester-pages';
 import { AccessLimitPage, ShortUrlFormPage } from './pages/manager-settings';
 import { expectBodyId, expectNoAxeViolations } from './helpers';
@@ -117,7 +122,7 @@ const TINY_JPEG =
   '/9j/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19iZ2hnPk1xeXBkeFxlZ2P/2wBDARESEhgVGC8aGi9jQjhCY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2P/wAARCAAIAAgDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAX/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFQEBAQAAAAAAAAAAAAAAAAAABAb/xAAUEQEAAAAAAAAAAAAAAAAAAAAA/9oADAMBAAIRAxEAPwCOACqH/9k=';
 
 test('plays the recording from a marking', async ({ page, context, browser, request }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(360_000);
   const TESTER = 'tester07';
   const checker = await apiLogin(request, 'checker03');
   const checkerAuth = { Authorization: `Bearer ${checker}` };
@@ -242,5 +247,28 @@ test('plays the recording from a marking', async ({ page, context, browser, requ
     .poll(() => player.currentTime(), { timeout: 15_000 })
     .toBeGreaterThan(Math.max(0, markedAtS - 4));
   expect(await player.currentTime()).toBeLessThan(markedAtS + 4);
+
+  // Issue #6: the manager asks for an AI analysis of this examinee's recording from the search results and
+  // follows its progress in the request history until it is done; the AI markings then show in the detail.
+  const search = new ExamineeSearchPage(mpage);
+  await search.open();
+  await search.searchByLoginId(TESTER);
+  await expect(search.rows().first()).toBeVisible();
+  await mpage.getByRole('checkbox', { name: 'このページの受験者をすべて選択' }).check();
+  await mpage.getByRole('button', { name: /^選択した受験者でデータ抽出/ }).click();
+  const analysis = new AnalysisRequestPage(mpage);
+  const inseq = `E2E-${Date.now()}`;
+  await analysis.request(inseq, '5秒ごと');
+  const row = analysis.row(inseq);
+  await expect(row).toBeVisible();
+  await expect(row.getByRole('progressbar', { name: `依頼番号${inseq}の進捗` })).toBeVisible();
+  await expectNoAxeViolations(mpage);
+  // The page reads the history again by itself while the request is waiting or running.
+  await expect(row).toHaveAttribute('data-status', 'done', { timeout: 90_000 });
+  await expect(row).toContainText('完了');
+  await expect(row).toContainText(/(\d+)件中\1件の分析が完了/);
+  // Chromium's fake camera shows no face: the whole recording counts as looking away (eye_rot).
+  await mpage.goto(`/examinees/${testId}`);
+  await expect(mpage.getByTestId('ai-marking').first()).toBeVisible({ timeout: 20_000 });
   await mgr.close();
 });

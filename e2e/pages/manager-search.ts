@@ -89,3 +89,26 @@ export class RecordingPlayer {
     await this.timeline().locator('button[data-kind="marking"]').first().click();
   }
 }
+
+/** Page object for /analysis-request: request number, method, submit, and the history with its progress. */
+export class AnalysisRequestPage {
+  constructor(private readonly page: Page) {}
+
+  /** Sends a request for the examinees selected on the search page. */
+  async request(inseq: string, methodLabel: string): Promise<void> {
+    await expect(this.page).toHaveURL(/\/analysis-request$/);
+    await this.page.getByLabel('依頼番号').fill(inseq);
+    await this.page.getByLabel('分析方法').selectOption({ label: methodLabel });
+    await this.page.getByRole('button', { name: '依頼する' }).click();
+    const done = this.page.getByRole('dialog');
+    await expect(done).toContainText('データ抽出を依頼しました。');
+    await done.getByRole('button', { name: '閉じる' }).click();
+  }
+
+  /** The history row of a request number. */
+  row(inseq: string) {
+    return this.page
+      .getByRole('row')
+      .filter({ has: this.page.getByRole('cell', { name: inseq, exact: true }) });
+  }
+}
