@@ -63,8 +63,10 @@ function queue(seen: Map<number, string[]>, opts: { ms?: number; leaseMs?: numbe
 
 async function addRecord(status = '02', mime = 'video/webm'): Promise<number> {
   const { rows } = await s.db.query<{ id: string }>(
-    `INSERT INTO records (test_id, tester_id, bucket, object_key, mime_type, movie_status, duration_ms, stop_at)
-     SELECT id, user_id, 'b', 'pending', $2, $3, 1000, now() FROM tests WHERE id = $1 RETURNING id`,
+    `INSERT INTO records (test_id, tester_id, bucket, object_key, mime_type, movie_status, duration_ms, stop_at,
+                          encoded_at)
+     SELECT id, user_id, 'b', 'pending', $2, $3::char(2), 1000, now(), CASE WHEN $3::text = '02' THEN now() END
+       FROM tests WHERE id = $1 RETURNING id`,
     [testId, mime, status],
   );
   const id = Number(rows[0]!.id);
@@ -240,6 +242,17 @@ describe('automatic analysis after the exam', () => {
     await a.sweep();
     await a.idle();
     expect(seen.get(id)).toHaveLength(1);
+  });
+
+  it('a recording converted more than a day ago is left alone by the sweep', async () => {
+    const id = await addRecord('02');
+    await s.db.query(`UPDATE records SET encoded_at = now() - interval '2 days' WHERE id = $1`, [id]);
+    const seen = new Map<number, string[]>();
+    const q = queue(seen);
+    await q.start();
+    await q.idle();
+    expect(seen.has(id)).toBe(false);
+    expect(await statusOf(id)).toBe('02');
   });
 
   it('a sitting that did not ask for it is not swept', async () => {

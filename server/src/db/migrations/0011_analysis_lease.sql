@@ -5,3 +5,5 @@
 ALTER TABLE analysis_jobs ADD COLUMN IF NOT EXISTS claimed_by text;
 ALTER TABLE analysis_jobs ADD COLUMN IF NOT EXISTS lease_until timestamptz;
 CREATE UNIQUE INDEX IF NOT EXISTS analysis_jobs_batch_once ON analysis_jobs (record_id) WHERE kind = 'batch';
+-- The sweep for missed automatic analyses looks at recordings converted in the last day.
+CREATE INDEX IF NOT EXISTS records_converted_recent_idx ON records (encoded_at) WHERE movie_status = '02';

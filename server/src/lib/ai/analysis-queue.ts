@@ -156,13 +156,14 @@ export async function queueBatchAnalysis(db: Db, recordId: number, method: numbe
 
 /**
  * Recordings that reached '02' while no queue heard of it (a restart between the conversion and its hook, or
- * an instance without AI) and whose sitting asks for the automatic analysis: queued now, once each. Returns
- * how many were queued.
+ * an instance without AI) and whose sitting asks for the automatic analysis: queued now, once each. Only
+ * recordings converted in the last day are looked at (an index on the conversion time of '02' records keeps
+ * the sweep cheap however many old recordings there are). Returns how many were queued.
  */
 export async function queueMissedBatchAnalyses(db: Db, method: number, limit = 200): Promise<number> {
   const { rows } = await db.query<{ id: number }>(
     `SELECT r.id FROM records r JOIN tests t ON t.id = r.test_id
-      WHERE trim(r.movie_status) = '02'
+      WHERE r.movie_status = '02' AND r.encoded_at > now() - interval '1 day'
         AND NOT EXISTS (SELECT 1 FROM analysis_jobs j WHERE j.record_id = r.id AND j.kind = 'batch')
         AND (t.startup_parameters::jsonb ->> 'ai_after_analysis' = '1'
              OR t.startup_parameters::jsonb ->> 'capture_type' = '2')
