@@ -186,6 +186,16 @@ describe('analysis queue shared by two instances', () => {
   );
 });
 
+/** A queue starts (and sweeps) without analysing the recording: it stays converted, unqueued. */
+async function expectNotSwept(recordId: number): Promise<void> {
+  const seen = new Map<number, string[]>();
+  const q = queue(seen);
+  await q.start();
+  await q.idle();
+  expect(seen.has(recordId)).toBe(false);
+  expect(await statusOf(recordId)).toBe('02');
+}
+
 describe('automatic analysis after the exam', () => {
   beforeAll(async () => {
     await s.db.query(
@@ -247,12 +257,7 @@ describe('automatic analysis after the exam', () => {
   it('a recording converted more than a day ago is left alone by the sweep', async () => {
     const id = await addRecord('02');
     await s.db.query(`UPDATE records SET encoded_at = now() - interval '2 days' WHERE id = $1`, [id]);
-    const seen = new Map<number, string[]>();
-    const q = queue(seen);
-    await q.start();
-    await q.idle();
-    expect(seen.has(id)).toBe(false);
-    expect(await statusOf(id)).toBe('02');
+    await expectNotSwept(id);
   });
 
   it('a sitting that did not ask for it is not swept', async () => {
@@ -260,11 +265,6 @@ describe('automatic analysis after the exam', () => {
       testId,
     ]);
     const id = await addRecord('02');
-    const seen = new Map<number, string[]>();
-    const q = queue(seen);
-    await q.start();
-    await q.idle();
-    expect(seen.has(id)).toBe(false);
-    expect(await statusOf(id)).toBe('02');
+    await expectNotSwept(id);
   });
 });

@@ -239,6 +239,21 @@ const DETAIL = {
   testers: [],
 };
 
+/** /examinees/7 for a system manager, with no pass/fail decision stored yet. */
+function renderDetailWithoutDecision() {
+  server.use(
+    http.get('*/api/v1/test/pass.php', () =>
+      HttpResponse.json({ status: 200, message: 'OK', result: { test_id: 7, pass: null } }),
+    ),
+  );
+  renderWithProviders(
+    <Routes>
+      <Route path="/examinees/:id" element={<ExamineeDetailPage />} />
+    </Routes>,
+    { actor: 4, route: '/examinees/7' },
+  );
+}
+
 describe('/examinees/{id}', () => {
   it('shows the sitting, the timeline with markings, and sets pass then fail with confirmation', async () => {
     let pass: number | null = null;
@@ -307,16 +322,8 @@ describe('/examinees/{id}', () => {
         },
         'get',
       ),
-      http.get('*/api/v1/test/pass.php', () =>
-        HttpResponse.json({ status: 200, message: 'OK', result: { test_id: 7, pass: null } }),
-      ),
     );
-    renderWithProviders(
-      <Routes>
-        <Route path="/examinees/:id" element={<ExamineeDetailPage />} />
-      </Routes>,
-      { actor: 4, route: '/examinees/7' },
-    );
+    renderDetailWithoutDecision();
     const section = await screen.findByRole('region', { name: 'AI本人認証' });
     expect(within(section).getByTestId('ai-auth-status')).toHaveTextContent(
       '結果: 最後の写真で続行（管理者の確認待ち）要確認',
@@ -343,18 +350,8 @@ describe('/examinees/{id}', () => {
   });
 
   it('has no AI identity section when the detail carries none', async () => {
-    server.use(
-      ok('tester/detail', DETAIL, 'get'),
-      http.get('*/api/v1/test/pass.php', () =>
-        HttpResponse.json({ status: 200, message: 'OK', result: { test_id: 7, pass: null } }),
-      ),
-    );
-    renderWithProviders(
-      <Routes>
-        <Route path="/examinees/:id" element={<ExamineeDetailPage />} />
-      </Routes>,
-      { actor: 4, route: '/examinees/7' },
-    );
+    server.use(ok('tester/detail', DETAIL, 'get'));
+    renderDetailWithoutDecision();
     expect(await screen.findByText('メモです')).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'AI本人認証' })).toBeNull();
   });
