@@ -47,6 +47,14 @@ async function handle(m: WorkerRequest): Promise<void> {
       spin(cmd.spinMs ?? 5);
       return { outcome: 'ok', scores: { pid: process.pid, framesDone } };
     });
+  } else if (m.op === 'checkIdCard') {
+    result = await lock.run('high', async () => {
+      spin(5);
+      return {
+        outcome: 'ok',
+        scores: { pid: process.pid, ocrWarmAtStart: process.env.AI_OCR_WARM === '1' ? 1 : 0 },
+      };
+    });
   } else if (m.op === 'analyse') {
     // Every frame is queued at once (a decoder running ahead of the detector): a first-come lock would put
     // an identity check behind all of them. Each frame yields once, as the model's awaits do.

@@ -156,6 +156,28 @@ describe('AI worker pool', () => {
     }
   });
 
+  it('sends ID-card checks to the worker with warm OCR (the first), even while it analyses', async () => {
+    const p = startPool(2, { FAKE_FRAMES: '40', FAKE_FRAME_MS: '25' });
+    await p.whenReady();
+    const idCheck = () =>
+      p.identity({
+        op: 'checkIdCard',
+        image: '',
+        type: 'image/png',
+        headShot: null,
+        headShotType: null,
+        expectedName: 'x',
+      }) as Promise<{ scores: { pid: number; ocrWarmAtStart: number } }>;
+    const first = await idCheck();
+    expect(first.scores.ocrWarmAtStart).toBe(1);
+    // The warm worker is now busy analysing; the ID check still goes there, a face check to the idle one.
+    const running = analyse(p);
+    const [second, face] = await Promise.all([idCheck(), checkFace(p, { spinMs: 5 })]);
+    expect(second.scores.pid).toBe(first.scores.pid);
+    expect(face.scores.pid).not.toBe(first.scores.pid);
+    await running;
+  });
+
   it('rejects calls after close', async () => {
     const p = startPool(1);
     await p.whenReady();

@@ -23,6 +23,8 @@ interface Slot {
   rss: number;
   pending: Map<number, Pending>;
   analysing: number;
+  /** Its OCR engines are loaded: the first worker warms them at start, another one on its first ID check. */
+  ocr: boolean;
 }
 
 /** Minimal logger the pool reports to. */
@@ -84,9 +86,11 @@ export class AiWorkerPool {
       this.opts.script ?? path.join(here, import.meta.url.endsWith('.ts') ? 'worker.ts' : 'worker.js');
     // The server runs TypeScript through tsx; the worker needs the same loader.
     const execArgv = /\.m?ts$/.test(script) ? ['--import', pathToFileURL(require.resolve('tsx')).href] : [];
+    // Only the first worker warms the OCR engines at start (about 120 MB of Tesseract per worker); ID checks
+    // go to a worker that has them (see identity()), the others load them only if they ever get one.
     const child = fork(script, [], {
       execArgv,
-      env: { ...process.env, ...this.opts.env },
+      env: { ...process.env, ...this.opts.env, AI_OCR_WARM: index === 0 ? '1' : '0' },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     // Model loading and analysis yield the CPU to the HTTP process (logins, matching) when cores are short.
@@ -97,7 +101,7 @@ export class AiWorkerPool {
         // Not permitted here: the worker keeps the default priority.
       }
     }
-    const slot: Slot = { child, ready: false, rss: 0, pending: new Map(), analysing: 0 };
+    const slot: Slot = { child, ready: false, rss: 0, pending: new Map(), analysing: 0, ocr: index === 0 };
     child.on('message', (m: WorkerResponse) => {
       if (m.type === 'ready') {
         slot.ready = true;
@@ -147,11 +151,17 @@ export class AiWorkerPool {
     });
   }
 
-  /** An identity check on the least busy worker (a ready one when possible). */
+  /**
+   * An identity check on the least busy worker (a ready one when possible); an ID-card check on one whose OCR
+   * is loaded even when it is busier (an identity check overtakes an analysis's frames; loading the OCR
+   * engines would cost more), unless none of those is ready.
+   */
   identity(call: WorkerCall): Promise<unknown> {
     const alive = this.slots.filter((s) => usable(s));
     if (!alive.length) return Promise.reject(new Error('no AI worker'));
-    const load = (s: Slot) => (s.ready ? 0 : 1000) + s.pending.size - s.analysing * 0.5;
+    const needsOcr = call.op === 'checkIdCard';
+    const load = (s: Slot) =>
+      (s.ready ? 0 : 1000) + (needsOcr && !s.ocr ? 100 : 0) + s.pending.size - s.analysing * 0.5;
     const slot = alive.reduce((a, b) => (load(b) < load(a) ? b : a));
     const timeoutMs = this.opts.identityTimeoutMs ?? 120_000;
     let timer: NodeJS.Timeout | undefined;
@@ -164,7 +174,12 @@ export class AiWorkerPool {
       }, timeoutMs);
       timer.unref();
     });
-    return Promise.race([this.send(slot, call, 'identity'), timedOut]).finally(() => clearTimeout(timer));
+    return Promise.race([this.send(slot, call, 'identity'), timedOut])
+      .then((r) => {
+        if (needsOcr) slot.ocr = true;
+        return r;
+      })
+      .finally(() => clearTimeout(timer));
   }
 
   /** How many more analyses can start now (one per worker). */

@@ -1,6 +1,7 @@
 /**
  * Entry of one AI worker process (child_process.fork from {@link ../pool}). It loads the models once at start
- * (Human, Tesseract eng+jpn, Silero), answers identity checks and runs recording analyses. Identity checks
+ * (Human, Silero, and Tesseract eng+jpn in the worker the pool names), answers identity checks and runs
+ * recording analyses. Identity checks
  * overtake the frames of a running analysis (see IdentityEngine's priority lock).
  */
 import { analyseFile, type AnalysisMethod, type AnalysisType } from './analysis';
@@ -11,7 +12,9 @@ import type { WorkerRequest, WorkerResponse } from './worker-protocol';
 
 const settings = aiSettings();
 const ready = (async () => {
-  const [engine, vad] = await Promise.all([IdentityEngine.create(settings), SileroVad.create()]);
+  // The pool has one worker warm the OCR engines at start (AI_OCR_WARM=1); the others load them on demand.
+  const ocr = process.env.AI_OCR_WARM !== '0';
+  const [engine, vad] = await Promise.all([IdentityEngine.create(settings, { ocr }), SileroVad.create()]);
   return { engine, vad };
 })();
 
