@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, devices, expect, test, type Browser } from '@playwright/test';
+import { chromium, devices, expect, test, type APIRequestContext, type Browser } from '@playwright/test';
 import config from '../playwright.config';
 import { AiIdentificationPage } from './pages/ai-identification';
 import { LoginPage } from './pages/login-page';
@@ -11,8 +11,9 @@ import { expectNoAxeViolations } from './helpers';
 
 // Issue #6: the AI identity check decides for real (Human in the server's AI workers). Chromium's fake camera
 // plays a .y4m made here from a licence-clean still (research/ai-feasibility.md §2): a real face passes the
-// face step; a photo without a face uses up ai_face_retry and the sitting's fallback (is_ai_faild_manual 1 →
-// monitor authentication) takes the examinee to /identification.
+// face step; photos without a face or without an ID card use up the retries, and the sitting's fallback
+// (is_ai_faild_manual 0 forced logout, 1 monitor authentication, 2 continue for review) follows. Each time the
+// group's test manager then finds every decision, and the one that led to the fallback, in the examinee detail.
 
 const SKIMAGE = '/usr/lib/python3/dist-packages/skimage/data';
 /** The first check may wait for a worker's cold start (models + OCR warm-up) on 2 busy cores. */
@@ -61,18 +62,26 @@ async function browserWithCamera(file: string): Promise<Browser> {
 }
 
 /**
- * From the start-up URL to the face step of /identification-ai in a browser whose camera shows `image`:
- * login, the device checks and terms of env-setting. Returns the page, the examinee's test id (from the
- * page's own tester/detail) and the browser to close.
+ * From the start-up URL to /identification-ai in a new context of `browser` (whose camera is set): login, the
+ * device checks and terms of env-setting, then the step the sitting is at (`phase`: face, or idCard when it
+ * resumes after an accepted face). Returns the page, the examinee's test id (from the page's own
+ * tester/detail) and access token (from its login).
  */
-async function openFaceStep(baseURL: string | undefined, image: string, urlKey: string, loginId: string) {
-  const browser = await browserWithCamera(cameraClip(image));
+async function openAiCheck(
+  browser: Browser,
+  baseURL: string | undefined,
+  urlKey: string,
+  loginId: string,
+  phase: 'face' | 'idCard' = 'face',
+) {
   const ctx = await browser.newContext({ ...devices['Desktop Chrome'], baseURL, locale: 'ja-JP' });
   const page = await ctx.newPage();
   const detail = page.waitForResponse((r) => r.url().includes('/api/v1/tester/detail.php') && r.ok());
+  const login = page.waitForResponse((r) => r.url().includes('/api/v1/login.php') && r.ok());
   await page.goto(`/s/${urlKey}`);
   await expect(page).toHaveURL(/\/login$/);
   await new LoginPage(page).login(loginId);
+  const token = ((await (await login).json()) as { result: { access_token: string } }).result.access_token;
   await expect(page).toHaveURL(/\/env-setting$/);
   const testId = ((await (await detail).json()) as { result: { test_id: number } }).result.test_id;
   const env = new TesterEnvSettingPage(page);
@@ -82,34 +91,136 @@ async function openFaceStep(baseURL: string | undefined, image: string, urlKey: 
   // requests can be slow.
   await expect(page).toHaveURL(/\/identification-ai$/, { timeout: 30_000 });
   const ai = new AiIdentificationPage(page);
-  await ai.expectPhase('face', 20_000);
-  return { browser, page, ai, testId };
+  await ai.expectPhase(phase, 20_000);
+  return { ctx, page, ai, testId, token };
+}
+
+/**
+ * Registers an examinee start-up URL (as a system manager would on /create-shorturl) for an AI identity check
+ * with the given fallback and retry limits.
+ */
+async function registerAiStartupUrl(
+  request: APIRequestContext,
+  urlKey: string,
+  ai: { is_ai_faild_manual: number; ai_face_retry: number; ai_idcard_retry: number },
+) {
+  const admin = await request.post('/api/v1/login.php', {
+    data: { login_id: 'sysadmin01', password: 'demo-pass' },
+  });
+  const token = ((await admin.json()) as { result: { access_token: string } }).result.access_token;
+  const short = await request.post('/api/v1/shorten_url/insert.php', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: {
+      url_key: urlKey,
+      actor: 1,
+      param: {
+        lang: 'ja',
+        is_mobile: 0,
+        is_mc_startup: 1,
+        is_proctor: 0,
+        is_auth: 1,
+        is_record: 0,
+        exam_name: `AI ${urlKey}`,
+        region: 'Online',
+        is_ai_auth: 1,
+        is_ai_idcard_request: 1,
+        ai_all_retry: 5,
+        ai_idcard_type: '1,2,3',
+        ai_namematch: 80,
+        ...ai,
+      },
+    },
+  });
+  expect(short.status(), await short.text()).toBe(200);
+}
+
+/**
+ * The group's test manager opens the examinee detail of `testId`: returns the "AI identity check" section
+ * (after checking the page with axe) and the context to close.
+ */
+async function aiSectionAsManager(browser: Browser, testId: number) {
+  const ctx = await browser.newContext({ locale: 'ja-JP' });
+  const page = await ctx.newPage();
+  await new LoginPage(page).open();
+  await new LoginPage(page).login('manager01');
+  await expect(page).toHaveURL(/\/examinees$/);
+  await page.goto(`/examinees/${testId}`);
+  const section = page.getByRole('region', { name: 'AI本人認証' });
+  await expect(section.getByRole('table', { name: 'AI本人認証の判定（古い順）' })).toBeVisible();
+  await expectNoAxeViolations(page);
+  return { ctx, section, rows: section.getByTestId('ai-auth-attempt') };
 }
 
 test.describe('AI identity check with a real face (issue #6)', () => {
   test.skip(!!missing, `needs ${missing}`);
 
-  test('a real face passes the face step', async ({ baseURL }) => {
-    test.setTimeout(FIRST_CHECK_MS + 60_000);
-    const { browser, page, ai } = await openFaceStep(baseURL, 'astronaut.png', 'demo-tester-ai', 'tester05');
+  test('a real face passes the face step; without an ID card and with a forced-logout fallback the examinee is logged out, and a manager sees why', async ({
+    baseURL,
+    browser: managerBrowser,
+    request,
+  }) => {
+    test.setTimeout(2 * FIRST_CHECK_MS + 90_000);
+    const browser = await browserWithCamera(cameraClip('astronaut.png'));
+    let testId: number;
     try {
-      const r = await ai.takeAndRegister(FIRST_CHECK_MS);
+      const first = await openAiCheck(browser, baseURL, 'demo-tester-ai', 'tester05');
+      const r = await first.ai.takeAndRegister(FIRST_CHECK_MS);
       expect(r).toMatchObject({ ok: true, error: null, status: 0, process: 1 });
       // demo-tester-ai also asks for the ID card: an accepted face moves on to it.
-      await ai.expectPhase('idCard');
-      await expect(page.getByRole('alert')).toHaveCount(0);
-      await expect(page.getByTestId('ai-fixed-texts').locator('.text-danger')).toHaveCount(0);
+      await first.ai.expectPhase('idCard');
+      await expect(first.page.getByRole('alert')).toHaveCount(0);
+      await expect(first.page.getByTestId('ai-fixed-texts').locator('.text-danger')).toHaveCount(0);
+      await first.ctx.close();
+
+      // The examinee comes back through a start-up URL whose fallback is a forced logout (is_ai_faild_manual 0)
+      // with one ID attempt (every demo examinee is taken by a spec, so this one's sitting goes on): the check
+      // resumes at the ID step, and a camera that shows no ID card uses the attempt up.
+      await registerAiStartupUrl(request, 'e2e-ai-logout', {
+        is_ai_faild_manual: 0,
+        ai_face_retry: 3,
+        ai_idcard_retry: 1,
+      });
+      const again = await openAiCheck(browser, baseURL, 'e2e-ai-logout', 'tester05', 'idCard');
+      expect(again.testId).toBe(first.testId);
+      testId = again.testId;
+      const last = await again.ai.takeAndRegister(FIRST_CHECK_MS);
+      expect(last).toMatchObject({ ok: false, status: 3, error: { code: 'retry_limit_exceeded' } });
+      const dialog = again.page.getByRole('dialog');
+      await expect(dialog).toContainText('自動での本人確認ができなかったため、ログアウトします。');
+      await dialog.getByRole('button').click();
+      await expect(again.page).toHaveURL(/\/login$/);
+      await expect(again.page.locator('body#PRE00001')).toBeVisible();
+      // The server ended the examinee's session: its token no longer opens the examinee's own detail.
+      const own = await request.get('/api/v1/tester/detail.php', {
+        headers: { Authorization: `Bearer ${again.token}` },
+      });
+      expect(own.status()).toBe(401);
     } finally {
       await browser.close();
     }
+
+    // The manager sees the whole sitting: the accepted face, then the ID photo that led to the logout.
+    const { ctx, section, rows } = await aiSectionAsManager(managerBrowser, testId);
+    await expect(section.getByTestId('ai-auth-status')).toContainText('強制ログアウト');
+    await expect(section.getByTestId('ai-auth-status')).not.toContainText('要確認');
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(0)).toContainText('顔写真');
+    await expect(rows.nth(0)).toContainText('合格');
+    await expect(rows.nth(1)).toContainText('身分証を認識できない');
+    await expect(rows.nth(1).getByTestId('ai-auth-fallback')).toHaveText('この判定で強制ログアウト');
+    await ctx.close();
   });
 
   test('a camera without a face uses up the retries and falls back to monitor authentication', async ({
     baseURL,
+    browser: managerBrowser,
   }) => {
     test.setTimeout(FIRST_CHECK_MS + 90_000);
-    const { browser, page, ai } = await openFaceStep(baseURL, 'coffee.png', 'demo-tester-ai', 'tester06');
+    const browser = await browserWithCamera(cameraClip('coffee.png'));
+    let testId: number;
     try {
+      const { page, ai, ...opened } = await openAiCheck(browser, baseURL, 'demo-tester-ai', 'tester06');
+      testId = opened.testId;
       // demo-tester-ai: ai_face_retry 3. The first two failures ask for another photo, with the count.
       for (let attempt = 1; attempt <= 2; attempt += 1) {
         const r = await ai.takeAndRegister(FIRST_CHECK_MS);
@@ -130,6 +241,16 @@ test.describe('AI identity check with a real face (issue #6)', () => {
     } finally {
       await browser.close();
     }
+
+    // The manager sees the three refused photos; the last one handed the check to a monitor.
+    const { ctx, section, rows } = await aiSectionAsManager(managerBrowser, testId);
+    await expect(section.getByTestId('ai-auth-status')).toContainText('監視者による本人認証へ移行');
+    await expect(rows).toHaveCount(3);
+    for (let i = 0; i < 3; i += 1) await expect(rows.nth(i)).toContainText('顔を認識できない');
+    await expect(rows.nth(2).getByTestId('ai-auth-fallback')).toHaveText(
+      'この判定で監視者による本人認証へ移行',
+    );
+    await ctx.close();
   });
 
   test('"continue with the last photo": the exam goes on, and a manager sees why in the examinee detail', async ({
@@ -139,44 +260,16 @@ test.describe('AI identity check with a real face (issue #6)', () => {
   }) => {
     test.setTimeout(FIRST_CHECK_MS + 90_000);
     // A sitting whose fallback is "continue" (is_ai_faild_manual 2), with one face attempt allowed.
-    const admin = await request.post('/api/v1/login.php', {
-      data: { login_id: 'sysadmin01', password: 'demo-pass' },
+    await registerAiStartupUrl(request, 'e2e-ai-continue', {
+      is_ai_faild_manual: 2,
+      ai_face_retry: 1,
+      ai_idcard_retry: 3,
     });
-    const token = ((await admin.json()) as { result: { access_token: string } }).result.access_token;
-    const short = await request.post('/api/v1/shorten_url/insert.php', {
-      headers: { Authorization: `Bearer ${token}` },
-      data: {
-        url_key: 'e2e-ai-continue',
-        actor: 1,
-        param: {
-          lang: 'ja',
-          is_mobile: 0,
-          is_mc_startup: 1,
-          is_proctor: 0,
-          is_auth: 1,
-          is_record: 0,
-          exam_name: 'AI continue E2E',
-          region: 'Online',
-          is_ai_auth: 1,
-          is_ai_faild_manual: 2,
-          is_ai_idcard_request: 1,
-          ai_face_retry: 1,
-          ai_idcard_retry: 3,
-          ai_all_retry: 5,
-          ai_idcard_type: '1,2,3',
-          ai_namematch: 80,
-        },
-      },
-    });
-    expect(short.status(), await short.text()).toBe(200);
-
-    const { browser, page, ai, testId } = await openFaceStep(
-      baseURL,
-      'coffee.png',
-      'e2e-ai-continue',
-      'tester09',
-    );
+    const browser = await browserWithCamera(cameraClip('coffee.png'));
+    let testId: number;
     try {
+      const { page, ai, ...opened } = await openAiCheck(browser, baseURL, 'e2e-ai-continue', 'tester09');
+      testId = opened.testId;
       const last = await ai.takeAndRegister(FIRST_CHECK_MS);
       expect(last).toMatchObject({ ok: false, status: 4, error: { code: 'retry_limit_exceeded' } });
       const dialog = page.getByRole('dialog');
@@ -187,23 +280,19 @@ test.describe('AI identity check with a real face (issue #6)', () => {
       await browser.close();
     }
 
-    // A test manager of the group opens the examinee: the AI identity section says the examinee continued for
-    // review, and lists the attempt with its reason, in words.
-    const ctx = await managerBrowser.newContext({ locale: 'ja-JP' });
-    const mpage = await ctx.newPage();
-    await new LoginPage(mpage).open();
-    await new LoginPage(mpage).login('manager01');
-    await expect(mpage).toHaveURL(/\/examinees$/);
-    await mpage.goto(`/examinees/${testId}`);
-    const section = mpage.getByRole('region', { name: 'AI本人認証' });
+    // The AI identity section says the examinee continued for review, and lists the attempt with its reason
+    // and the photo kept for the review, in words.
+    const { ctx, section, rows } = await aiSectionAsManager(managerBrowser, testId);
     await expect(section.getByTestId('ai-auth-status')).toContainText('最後の写真で続行（管理者の確認待ち）');
     await expect(section.getByTestId('ai-auth-status')).toContainText('要確認');
-    const rows = section.getByTestId('ai-auth-attempt');
     await expect(rows).toHaveCount(1);
     await expect(rows.first()).toContainText('顔写真');
     await expect(rows.first()).toContainText('顔を認識できない');
     await expect(rows.first()).toContainText('顔が写っていない');
-    await expectNoAxeViolations(mpage);
+    await expect(rows.first()).toContainText('要確認');
+    await expect(rows.first().getByTestId('ai-auth-fallback')).toHaveText(
+      'この写真で受験を続行（管理者の確認待ち）',
+    );
     await ctx.close();
   });
 });

@@ -239,8 +239,21 @@ const DETAIL = {
   testers: [],
 };
 
+/** One stored AI identity-check attempt of tester/detail's ai_auth. */
+function aiAttempt(id: number, kind: string, outcome: string, reason: string, scores: object) {
+  return {
+    id,
+    kind,
+    outcome,
+    reason,
+    scores,
+    image_url: `/api/v1/tester/image.php?key=ai_${kind}/${id}.png`,
+    created_at: `2024-01-01T00:0${id}:00.000Z`,
+  };
+}
+
 /** /examinees/7 for a system manager, with no pass/fail decision stored yet. */
-function renderDetailWithoutDecision() {
+function renderDetailWithoutDecision(lang: 'ja' | 'en' = 'ja') {
   server.use(
     http.get('*/api/v1/test/pass.php', () =>
       HttpResponse.json({ status: 200, message: 'OK', result: { test_id: 7, pass: null } }),
@@ -250,7 +263,7 @@ function renderDetailWithoutDecision() {
     <Routes>
       <Route path="/examinees/:id" element={<ExamineeDetailPage />} />
     </Routes>,
-    { actor: 4, route: '/examinees/7' },
+    { actor: 4, route: '/examinees/7', lang },
   );
 }
 
@@ -289,15 +302,6 @@ describe('/examinees/{id}', () => {
   });
 
   it('shows the AI identity check: the outcome, each decision with its reason and scores, flagged for review', async () => {
-    const attempt = (id: number, kind: string, outcome: string, reason: string, scores: object) => ({
-      id,
-      kind,
-      outcome,
-      reason,
-      scores,
-      image_url: `/api/v1/tester/image.php?key=ai_${kind}/${id}.png`,
-      created_at: '2024-01-01T00:0' + id + ':00.000Z',
-    });
     server.use(
       ok(
         'tester/detail',
@@ -305,18 +309,31 @@ describe('/examinees/{id}', () => {
           ...DETAIL,
           ai_auth: {
             status: 4,
-            face_retry: 1,
+            face_retry: 2,
             id_card_retry: 0,
-            ai_all_retry: 2,
+            ai_all_retry: 3,
             attempts: [
-              attempt(1, 'face', 'rejected', 'too_dark', { faces: 1, luma: 13 }),
-              attempt(2, 'face', 'ok', '', { faces: 1 }),
-              attempt(3, 'id_card', 'mismatch', 'face_uncertain', {
+              aiAttempt(1, 'face', 'rejected', 'too_dark', {
+                faces: 1,
+                luma: 13,
+                sharpness: 35,
+                face_score: 0.912,
+                face_side: 180,
+                yaw: -4.6,
+                pitch: 2.2,
+              }),
+              aiAttempt(2, 'face', 'ok', '', { faces: 1 }),
+              aiAttempt(3, 'id_card', 'mismatch', 'face_uncertain', {
+                card_faces: 2,
+                card_face_side: 64,
                 cosine: 0.664,
                 match_class: 2,
+                live_cosine: 0.81,
+                ocr_confidence: 77,
                 name_match: 95,
                 id_type_read: 2,
               }),
+              aiAttempt(4, 'face', 'rejected', 'no_face', { faces: 0, luma: 120, sharpness: 300 }),
             ],
           },
         },
@@ -329,23 +346,78 @@ describe('/examinees/{id}', () => {
       '結果: 最後の写真で続行（管理者の確認待ち）要確認',
     );
     expect(
-      within(section).getByText('再撮影の回数：顔写真 1 回、身分証 0 回、全体 2 回'),
+      within(section).getByText('再撮影の回数：顔写真 2 回、身分証 0 回、全体 3 回'),
     ).toBeInTheDocument();
     const table = within(section).getByRole('table', { name: 'AI本人認証の判定（古い順）' });
+    for (const header of ['日時', '判定', '理由', '顔の数', '顔の類似度', '氏名一致率', '写真の品質'])
+      expect(within(table).getByRole('columnheader', { name: header })).toBeInTheDocument();
     const rows = within(table).getAllByTestId('ai-auth-attempt');
-    expect(rows).toHaveLength(3);
-    expect(within(rows[0]!).getByText('顔を認識できない')).toBeInTheDocument();
-    expect(within(rows[0]!).getByText('暗すぎる')).toBeInTheDocument();
-    const uncertain = rows[2]!;
-    // Marked in words, not colour only.
+    expect(rows).toHaveLength(4);
+    const [dark, accepted, uncertain, last] = rows as [HTMLElement, HTMLElement, HTMLElement, HTMLElement];
+    expect(within(dark).getByText('顔を認識できない')).toBeInTheDocument();
+    expect(within(dark).getByText('暗すぎる')).toBeInTheDocument();
+    // The quality figures the face gate looked at.
+    for (const figure of ['鮮明さ 35', '明るさ 13/255', '顔検出スコア 0.91', '顔の大きさ 180 px'])
+      expect(within(dark).getByText(figure)).toBeInTheDocument();
+    expect(within(dark).getByText('顔の向き：左右 5°、上下 2°')).toBeInTheDocument();
+    expect(within(accepted).getByText('合格')).toBeInTheDocument();
+    expect(within(accepted).queryByText('要確認')).toBeNull();
+    expect(accepted).not.toHaveClass('table-warning');
+    // An uncertain match is marked in words, not colour only.
+    expect(uncertain).toHaveClass('table-warning');
     expect(within(uncertain).getByText('要確認')).toBeInTheDocument();
     expect(within(uncertain).getByText('類似度が判定保留の範囲')).toBeInTheDocument();
     expect(within(uncertain).getByText('0.66 (判定保留)')).toBeInTheDocument();
+    expect(within(uncertain).getByText('身分証を持つ人物：0.81')).toBeInTheDocument();
+    expect(within(uncertain).getByText('2')).toBeInTheDocument();
     expect(within(uncertain).getByText('95')).toBeInTheDocument();
     expect(within(uncertain).getByText('パスポート')).toBeInTheDocument();
+    expect(within(uncertain).getByText('身分証の顔写真 64 px')).toBeInTheDocument();
+    expect(within(uncertain).getByText('文字認識の信頼度 77')).toBeInTheDocument();
     expect(within(uncertain).getByRole('link', { name: '身分証を開く' })).toHaveAttribute(
       'href',
       '/api/v1/tester/image.php?key=ai_id_card/3.png',
+    );
+    expect(within(uncertain).queryByTestId('ai-auth-fallback')).toBeNull();
+    // The photo the examinee continued with: marked for review, and says so.
+    expect(last).toHaveClass('table-warning');
+    expect(within(last).getByText('要確認')).toBeInTheDocument();
+    expect(within(last).getByTestId('ai-auth-fallback')).toHaveTextContent(
+      'この写真で受験を続行（管理者の確認待ち）',
+    );
+    expect(within(table).getAllByTestId('ai-auth-fallback')).toHaveLength(1);
+  });
+
+  it('says which decision led to a forced logout, in English too, without asking for a review', async () => {
+    server.use(
+      ok(
+        'tester/detail',
+        {
+          ...DETAIL,
+          ai_auth: {
+            status: 3,
+            face_retry: 1,
+            id_card_retry: 0,
+            ai_all_retry: 1,
+            attempts: [aiAttempt(1, 'face', 'rejected', 'blurred', { faces: 1, sharpness: 8, luma: 90 })],
+          },
+        },
+        'get',
+      ),
+    );
+    renderDetailWithoutDecision('en');
+    const section = await screen.findByRole('region', { name: 'AI identity check' });
+    expect(within(section).getByTestId('ai-auth-status')).toHaveTextContent('Result: Forced logout');
+    expect(within(section).queryByText('Needs review')).toBeNull();
+    const table = within(section).getByRole('table', { name: 'AI identity-check decisions (oldest first)' });
+    const [row] = within(table).getAllByTestId('ai-auth-attempt') as [HTMLElement];
+    expect(row).not.toHaveClass('table-warning');
+    expect(within(row).getByText('Face not recognised')).toBeInTheDocument();
+    expect(within(row).getByText('Blurred')).toBeInTheDocument();
+    expect(within(row).getByText('Sharpness 8')).toBeInTheDocument();
+    expect(within(row).getByText('Brightness 90/255')).toBeInTheDocument();
+    expect(within(row).getByTestId('ai-auth-fallback')).toHaveTextContent(
+      'This decision led to the forced logout',
     );
   });
 
