@@ -50,6 +50,12 @@ export const ERROR_CODES = [
   'kicked',
   'conflict',
   'invalid_transition',
+  /** The examinee logged in again in another window or browser: this session ended. */
+  'session_superseded',
+  /** The session was ended by the server (logout elsewhere, recording time exceeded, AI identity policy). */
+  'session_ended',
+  /** An exam-system token (get_mc_token) that was used already, expired, or whose sitting is finished. */
+  'mc_token_invalid',
   'internal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -103,10 +103,57 @@ export const Matching = Type.Object({
 });
 export type Matching = Static<typeof Matching>;
 
-/** matching.php result: the caller's matchings and the server-chosen poll interval in seconds. */
+/**
+ * Why a matching ended, for the checker who watched it (the pane says so in words instead of vanishing):
+ * the examinee logged out, was kicked out, finished the exam, was logged out by the AI identity policy or by
+ * the recording-time limit, closed the window, stopped answering, or the checker's video connection was lost.
+ */
+export const MATCHING_END_REASONS = [
+  'logout',
+  'kicked',
+  'finished',
+  'ai_forced_logout',
+  'recording_time_exceeded',
+  'window_closed',
+  'no_response',
+  'connection_lost',
+] as const;
+export type MatchingEndReason = (typeof MATCHING_END_REASONS)[number];
+
+/** A matching of the polling checker that ended recently for one of MATCHING_END_REASONS. */
+export const EndedMatching = Type.Object({
+  monitor_id: Type.Integer(),
+  tester_id: Type.Integer(),
+  test_id: Type.Integer(),
+  login_id: Type.String(),
+  exam_name: Type.String(),
+  reason: Type.Union([
+    Type.Literal('logout'),
+    Type.Literal('kicked'),
+    Type.Literal('finished'),
+    Type.Literal('ai_forced_logout'),
+    Type.Literal('recording_time_exceeded'),
+    Type.Literal('window_closed'),
+    Type.Literal('no_response'),
+    Type.Literal('connection_lost'),
+  ]),
+  /** ISO 8601. */
+  ended_at: Type.String(),
+});
+export type EndedMatching = Static<typeof EndedMatching>;
+
+/** How long a checker's poll keeps reporting a matching that ended (seconds). */
+export const ENDED_MATCHING_NOTICE_SECONDS = 120;
+
+/**
+ * matching.php result: the caller's matchings and the server-chosen poll interval in seconds. For a checker,
+ * `ended` lists its matchings that ended in the last ENDED_MATCHING_NOTICE_SECONDS (and whose examinee is not
+ * matched to it again); absent for testers and from servers that do not report it.
+ */
 export const MatchingResult = Type.Object({
   matchings: Type.Array(Matching),
   matching_timeout: Type.Integer({ minimum: 1 }),
+  ended: Type.Optional(Type.Array(EndedMatching)),
 });
 export type MatchingResult = Static<typeof MatchingResult>;
 
@@ -117,6 +164,11 @@ export type MatchingResult = Static<typeof MatchingResult>;
 export const DeleteMatchingBody = Type.Object({
   tester_id: Type.Optional(Id),
   monitor_id: Type.Optional(Id),
+  /**
+   * A checker that deletes because its video connection to the examinee was lost says so, so the console shows
+   * the ended matching as "connection lost" rather than letting it vanish.
+   */
+  reason: Type.Optional(Type.Literal('connection_lost')),
 });
 export type DeleteMatchingBody = Static<typeof DeleteMatchingBody>;
 

@@ -185,6 +185,13 @@ export const TesterDetail = Type.Object({
   records: Type.Array(TesterRecord),
   messages: Type.Array(WebrtcMessage),
   testers: Type.Array(RelatedTester),
+  /**
+   * When the sitting's first recording started (ISO 8601), or null before it: the maximum recording time
+   * (start-up max_rectime) counts from here, so a reload or a new login never resets it.
+   */
+  recording_started_at: Type.Optional(Timestamp),
+  /** Server time of this answer (ISO 8601), so a page can count the remaining recording time on its clock. */
+  server_time: Type.Optional(Type.String()),
 });
 export type TesterDetail = Static<typeof TesterDetail>;
 
@@ -236,8 +243,30 @@ export const McTokenResult = Type.Object({
   expires_in: Type.Integer(),
 });
 export type McTokenResult = Static<typeof McTokenResult>;
-/** Query parameter carrying the one-time token on window_open_url. */
-export const MC_TOKEN_PARAM = 'mc_token';
+/**
+ * Query parameter carrying the one-time token on window_open_url, by get_mc_token mode (spec §3): mode 1 a
+ * proctor token the exam system checks with redeem_mc_token (the examinee logs in there itself), mode 2 an MC+
+ * start-up token that logs the examinee in to the exam system.
+ */
+export const MC_TOKEN_PARAMS = { 1: 'proctor_token', 2: 'mc_token' } as const;
+
+/** redeem_mc_token.php body: the token from window_open_url; each token is accepted once. */
+export const McTokenRedeemBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 400 }) });
+export type McTokenRedeemBody = Static<typeof McTokenRedeemBody>;
+
+/** redeem_mc_token.php result: who the token was issued to, and whether the sitting is proctored now. */
+export const McTokenRedeemResult = Type.Object({
+  mode: Type.Union([Type.Literal(1), Type.Literal(2)]),
+  test_id: Type.Integer(),
+  login_id: Type.String(),
+  exam_user_name: Type.String(),
+  /** The exam's name (start-up exam_name, stored as the sitting's test name). */
+  test_name: Type.String(),
+  tester_status: Type.Integer(),
+  /** A checker watches the examinee now (a live matching with a checker), and whether video is connected. */
+  proctoring: Type.Object({ matched: Type.Boolean(), connected: Type.Boolean() }),
+});
+export type McTokenRedeemResult = Static<typeof McTokenRedeemResult>;
 
 // ---------------------------------------------------------------- kick_out, rejected
 

@@ -60,6 +60,7 @@ async function sitting(loginId: string) {
   const { rows } = await s.db.query<{
     id: number;
     status: number;
+    kicked: number;
     logout_at: Date | null;
     authenticated_at: Date | null;
     head_shot_key: string | null;
@@ -123,13 +124,22 @@ describe('AI identity check with the default (unavailable) provider', () => {
     expect(attempts.rows).toEqual([{ outcome: 'unavailable' }]);
   });
 
-  it('fallback 0 logs the tester out (sessions revoked)', async () => {
+  it('fallback 0 blocks the sitting at once, and the page leaves with PUT_MYSELF_AI (sessions ended)', async () => {
     await setStartup('tester02', { is_ai_faild_manual: 0 });
     const r = envelope<AiAuthAttemptResult>(await face('tester02')).result;
     expect(r).toMatchObject({ ok: false, status: 3 });
     expect(r.error!.message).toMatch(/logged out/);
+    // Blocked: kicked until a manager lifts it, so nothing more can be done with the sitting.
+    expect((await sitting('tester02')).kicked).toBe(1);
+    expect((await post('tester02', '/tester/status.php', { status: 4 })).statusCode).toBe(403);
+    // The spec's exit mode "kick out by oneself via AI" ends the session.
+    const exit = await post('tester02', '/tester/kick_out.php', { method: 'PUT_MYSELF_AI' });
+    expect(exit.statusCode).toBe(200);
     expect((await sitting('tester02')).logout_at).not.toBeNull();
-    expect((await post('tester02', '/ai_auth/status.php', {})).statusCode).toBe(401);
+    const after = await post('tester02', '/ai_auth/status.php', {});
+    expect(after.statusCode).toBe(401);
+    expect(envelope(after).code).toBe('session_ended');
+    expect(envelope(after).message).toMatch(/ai forced logout/);
   });
 
   it('fallback 2 continues to the exam with the last photo, unauthenticated, for manager review', async () => {

@@ -120,7 +120,7 @@ describe('login.php', () => {
       `SELECT event FROM examinee_logs WHERE test_id = $1 ORDER BY id`,
       [a.rows[0]!.id],
     );
-    expect(logs.rows.map((r) => r.event)).toEqual(['login', 'login']);
+    expect(logs.rows.map((r) => r.event)).toEqual(['login', 'relogin']);
 
     // A finished sitting (status 7) is not reused; the new one keeps the test name.
     await s.db.query(`UPDATE tests SET status = 7, test_name = 'Demo Exam' WHERE id = $1`, [a.rows[0]!.id]);

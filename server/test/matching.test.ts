@@ -226,9 +226,12 @@ describe('assignment', () => {
     expect(off.signaling_channel).toBeNull();
     await token('tester02');
     await s.db.query(`UPDATE tests SET kicked = 1 WHERE user_id = $1`, [id('tester02')]);
-    const kicked = await testerPoll('tester02');
-    expect(kicked.checker_id).toBeNull();
-    expect(kicked.kicked).toBe(1);
+    // A kicked examinee's poll answers no matching and leaves no matching row behind.
+    expect((await poll('tester02')).matchings).toEqual([]);
+    const rows = await s.db.query(`SELECT 1 FROM matchings WHERE tester_id = $1 AND deleted_at IS NULL`, [
+      id('tester02'),
+    ]);
+    expect(rows.rows).toHaveLength(0);
     await token('tester03');
     await s.db.query(`UPDATE tests SET rejected = 1 WHERE user_id = $1`, [id('tester03')]);
     expect((await testerPoll('tester03')).checker_id).toBeNull();

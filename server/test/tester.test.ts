@@ -227,21 +227,40 @@ describe('tester/detail.php', () => {
     expect((await s.app.inject({ method: 'GET', url: '/api/v1/tester/detail.php' })).statusCode).toBe(401);
   });
 
-  it('answers 405 to a tester whose sitting was logged out from another window (spec §8)', async () => {
+  it('ends the older window of a tester who logs in again, and every window at logout, saying why (401 code)', async () => {
     const a = await loginAs(s.app, 'tester12');
-    const b = await loginAs(s.app, 'tester12');
     expect((await injectAs(s.app, a, { method: 'GET', url: '/api/v1/tester/detail.php' })).statusCode).toBe(
       200,
     );
-    await injectAs(s.app, b, { method: 'POST', url: '/api/v1/logout.php?p=self', payload: {} });
+    const b = await loginAs(s.app, 'tester12');
+    const old = await injectAs(s.app, a, { method: 'GET', url: '/api/v1/tester/detail.php' });
+    expect(old.statusCode).toBe(401);
+    expect(envelope(old).code).toBe('session_superseded');
+    expect((await injectAs(s.app, b, { method: 'GET', url: '/api/v1/tester/detail.php' })).statusCode).toBe(
+      200,
+    );
+    // A third window logs out: every window of the examinee is ended with it.
+    const c = await loginAs(s.app, 'tester12');
+    await injectAs(s.app, c, { method: 'POST', url: '/api/v1/logout.php?p=self', payload: {} });
+    for (const t of [b, c]) {
+      const res = await injectAs(s.app, t, { method: 'GET', url: '/api/v1/tester/detail.php' });
+      expect(res.statusCode).toBe(401);
+    }
+    // Logging in again opens the same sitting.
+    const d = await loginAs(s.app, 'tester12');
+    expect((await injectAs(s.app, d, { method: 'GET', url: '/api/v1/tester/detail.php' })).statusCode).toBe(
+      200,
+    );
+  });
+
+  it('still answers 405 to a live session whose sitting was logged out after its login (spec §8)', async () => {
+    const a = await token('tester11');
+    await s.db.query(
+      `UPDATE tests SET logout_at = now() + interval '1 second' WHERE user_id = (SELECT id FROM users WHERE login_id = 'tester11') AND status < 7`,
+    );
     const res = await injectAs(s.app, a, { method: 'GET', url: '/api/v1/tester/detail.php' });
     expect(res.statusCode).toBe(405);
     expect(envelope(res).status).toBe(405);
-    // Logging in again clears it.
-    const c = await loginAs(s.app, 'tester12');
-    expect((await injectAs(s.app, c, { method: 'GET', url: '/api/v1/tester/detail.php' })).statusCode).toBe(
-      200,
-    );
   });
 });
 
@@ -390,16 +409,16 @@ describe('tester/kick_out.php and tester/rejected.php', () => {
     expect(u.rows[0]!.kicked).toBe(0);
   });
 
-  it('records DISCONNECT and ends the session on PUT_MYSELF / PUT_MYSELF_AI', async () => {
+  it('ends the matching on DISCONNECT and ends the sessions on PUT_MYSELF / PUT_MYSELF_AI', async () => {
     const t = 'tester06';
     await match(t, 'checker01');
     const d = await post(t, '/tester/kick_out.php', { method: 'DISCONNECT' });
     expect(d.statusCode).toBe(200);
-    const ch = await s.db.query<{ channel_status: string }>(
-      `SELECT channel_status FROM matchings WHERE tester_id = $1 AND deleted_at IS NULL`,
+    const ch = await s.db.query<{ delete_reason: string; deleted: boolean }>(
+      `SELECT delete_reason, deleted_at IS NOT NULL AS deleted FROM matchings WHERE tester_id = $1 ORDER BY id DESC LIMIT 1`,
       [ids[t]],
     );
-    expect(ch.rows[0]!.channel_status).toBe('close');
+    expect(ch.rows[0]).toEqual({ delete_reason: 'window_closed', deleted: true });
     expect(
       (await post('checker01', '/tester/kick_out.php', { tester_id: ids[t], method: 'PUT_MYSELF' }))
         .statusCode,
@@ -407,7 +426,9 @@ describe('tester/kick_out.php and tester/rejected.php', () => {
 
     const mine = await post(t, '/tester/kick_out.php', { tester_id: ids[t], method: 'PUT_MYSELF' });
     expect(envelope<KickOutResult>(mine).result.kicked).toBe(0);
-    expect((await get(t, '/tester/detail.php')).statusCode).toBe(401);
+    const after = await get(t, '/tester/detail.php');
+    expect(after.statusCode).toBe(401);
+    expect(envelope(after).code).toBe('session_ended');
 
     const t2 = 'tester07';
     await token(t2);
@@ -650,8 +671,11 @@ describe('get_mc_token.php', () => {
 
   it('falls back to the demo exam page, refuses unsafe URLs, other actors and bad modes', async () => {
     await setStartup('tester01', {});
+    // Mode 1 is a proctor token the exam system checks; mode 2 an MC+ start-up token that logs the examinee in.
     const r = envelope<McTokenResult>(await post('tester01', '/get_mc_token.php', { mode: 1 })).result;
-    expect(r.window_open_url).toMatch(/^\/demo-exam\/\?mc_token=/);
+    expect(r.window_open_url).toMatch(/^\/demo-exam\/\?proctor_token=/);
+    const r2 = envelope<McTokenResult>(await post('tester01', '/get_mc_token.php', { mode: 2 })).result;
+    expect(r2.window_open_url).toMatch(/^\/demo-exam\/\?mc_token=/);
     await setStartup('tester01', { exam_url: 'javascript:alert(1)' });
     expect((await post('tester01', '/get_mc_token.php', { mode: 1 })).statusCode).toBe(409);
     await setStartup('tester01', {});
@@ -666,6 +690,8 @@ describe('test/status.php and exam/status.php', () => {
     async (which) => {
       const url = `/${which}/status.php`;
       const t = 'tester02';
+      // A sitting whose start-up parameters named no exam or venue: the exam system's status fills them in.
+      await s.db.query(`UPDATE tests SET test_name = '', region = '' WHERE id = $1`, [await openTestId(t)]);
       const start = await post(t, url, {
         login_id: t,
         process: 0,
@@ -694,6 +720,13 @@ describe('test/status.php and exam/status.php', () => {
       ).rows[0]!;
       expect(row).toMatchObject({ test_name: 'Math', region: 'Tokyo', term_set_code: 'T1' });
       expect(row.test_at).not.toBeNull();
+      // Once set (by the start-up parameters or the first report), the examinee cannot rename them.
+      await post(t, url, { process: 1, test_name: 'Easy quiz', region: 'Home' });
+      const kept = await s.db.query<{ test_name: string; region: string }>(
+        `SELECT test_name, region FROM tests WHERE id = $1`,
+        [await openTestId(t)],
+      );
+      expect(kept.rows[0]).toEqual({ test_name: 'Math', region: 'Tokyo' });
       expect((await post(t, url, { login_id: 'tester01', process: 0 })).statusCode).toBe(403);
       expect((await post(t, url, { process: 7 })).statusCode).toBe(400);
       expect((await post(t, url, {})).statusCode).toBe(400);

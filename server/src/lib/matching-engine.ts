@@ -1,6 +1,10 @@
 import {
+  ENDED_MATCHING_NOTICE_SECONDS,
+  MATCHING_END_REASONS,
   MATCHING_STATS_MAX_BYTES,
   MAX_TESTERS_PER_CHECKER,
+  type EndedMatching,
+  type MatchingEndReason,
   type DeleteMatchingBody,
   type DeleteMatchingResult,
   type KvsReconnectQuery,
@@ -18,11 +22,22 @@ import {
   MATCHING_ROW_SQL,
   isProctored,
   matchingTimeoutOf,
+  paramInt,
   publicStartupParameters,
   retryLimitOf,
   type MatchingRow,
 } from './matching-rows';
 import type { MatchingSettings } from './matching-settings';
+import { endTesterMatching, revokeUserSessions, scheduleRecordingFinalize } from './sitting-exit';
+
+/**
+ * Seconds past the maximum recording time before the server logs an examinee out itself (the page does it at
+ * the limit, after sending what it recorded).
+ */
+export const RECORDING_TIME_GRACE_SECONDS = 60;
+
+/** How long an examinee who comes back is given to the checker who watched the sitting before (minutes). */
+export const PREVIOUS_CHECKER_MINUTES = 30;
 
 /** Per-request facts the engine needs: where the stand-in endpoint lives (`<protocol>://<host>`). */
 export interface PollContext {
@@ -41,6 +56,10 @@ interface Sitting {
   startup_parameters: unknown;
   kicked: number;
   rejected: number;
+  /** The sitting was logged out after its last login (logout, self kick-out, AI forced logout). */
+  logged_out: boolean;
+  /** When the sitting's first recording started, or null. */
+  recording_started_at: Date | string | null;
 }
 
 interface Current {
@@ -147,13 +166,22 @@ export class MatchingEngine {
     const sitting = await this.openSitting(auth.userId);
     if (!sitting) {
       // The sitting is over (status 7) or was never opened: nothing to match; close a leftover matching.
-      await this.db.query(
-        `UPDATE matchings SET deleted_at = now(), delete_reason = 'sitting_closed', ${closeConnectedSql()},
-                connected_at = NULL, updated_at = now()
-          WHERE tester_id = $1 AND deleted_at IS NULL`,
-        [auth.userId],
-      );
+      await endTesterMatching(this.db, auth.userId, 'finished');
       return { matchings: [], matching_timeout: this.settings.defaultTimeoutSeconds };
+    }
+    if (sitting.kicked || sitting.logged_out) {
+      // A kicked or logged-out examinee is watched by nobody and queued for nobody: no matching row at all.
+      await endTesterMatching(this.db, auth.userId, sitting.kicked ? 'kicked' : 'logout');
+      return {
+        matchings: [],
+        matching_timeout: matchingTimeoutOf(sitting.startup_parameters, this.settings),
+      };
+    }
+    if (await this.recordingTimeOver(auth.userId, sitting)) {
+      return {
+        matchings: [],
+        matching_timeout: matchingTimeoutOf(sitting.startup_parameters, this.settings),
+      };
     }
     const timeout = matchingTimeoutOf(sitting.startup_parameters, this.settings);
     const step = await this.db.transaction((tx) =>
@@ -218,15 +246,86 @@ export class MatchingEngine {
         }),
       );
     }
-    return { matchings, matching_timeout: timeout };
+    return { matchings, matching_timeout: timeout, ended: await this.endedFor(auth.userId) };
+  }
+
+  /**
+   * The checker's matchings that ended in the last ENDED_MATCHING_NOTICE_SECONDS for a reason the checker must
+   * see, newest first, one per examinee, leaving out examinees that are matched to this checker again.
+   */
+  private async endedFor(checkerId: number): Promise<EndedMatching[]> {
+    const { rows } = await this.db.query<{
+      id: number;
+      tester_id: number;
+      test_id: number;
+      login_id: string;
+      exam_name: string;
+      reason: MatchingEndReason;
+      deleted_at: Date | string;
+    }>(
+      `SELECT DISTINCT ON (m.tester_id) m.id, m.tester_id, m.test_id, u.login_id, t.exam_name,
+              m.delete_reason AS reason, m.deleted_at
+         FROM matchings m JOIN tests t ON t.id = m.test_id JOIN users u ON u.id = m.tester_id
+        WHERE m.checker_id = $1 AND m.deleted_at > now() - $2::int * interval '1 second'
+          AND m.delete_reason = ANY($3::text[])
+          AND NOT EXISTS (SELECT 1 FROM matchings x WHERE x.tester_id = m.tester_id AND x.checker_id = $1
+                            AND x.deleted_at IS NULL)
+        ORDER BY m.tester_id, m.deleted_at DESC`,
+      [checkerId, ENDED_MATCHING_NOTICE_SECONDS, [...MATCHING_END_REASONS]],
+    );
+    return rows
+      .map((r) => ({
+        monitor_id: r.id,
+        tester_id: r.tester_id,
+        test_id: r.test_id,
+        login_id: r.login_id,
+        exam_name: r.exam_name,
+        reason: r.reason,
+        ended_at: new Date(r.deleted_at).toISOString(),
+      }))
+      .sort((a, b) => b.ended_at.localeCompare(a.ended_at));
   }
 
   private async openSitting(userId: number): Promise<Sitting | undefined> {
     const { rows } = await this.db.query<Sitting>(
-      `SELECT id, startup_parameters, kicked, rejected FROM tests WHERE user_id = $1 AND status < 7 ORDER BY id DESC LIMIT 1`,
+      `SELECT t.id, t.startup_parameters, greatest(t.kicked, u.kicked)::int AS kicked, t.rejected,
+              (t.logout_at IS NOT NULL AND (t.login_at IS NULL OR t.logout_at >= t.login_at)) AS logged_out,
+              (SELECT min(r.start_at) FROM records r WHERE r.test_id = t.id) AS recording_started_at
+         FROM tests t JOIN users u ON u.id = t.user_id
+        WHERE t.user_id = $1 AND t.status < 7 ORDER BY t.id DESC LIMIT 1`,
       [userId],
     );
     return rows[0];
+  }
+
+  /**
+   * The server's side of the recording-time limit (spec §4, start-up max_rectime): counted from the sitting's
+   * first recording start, so neither a reload nor a new login resets it. The page logs itself out when the
+   * time is up; a page that has not done so RECORDING_TIME_GRACE_SECONDS later is logged out here (its sessions
+   * end with the reason, the checker is told, the recording is completed with what the store holds).
+   */
+  private async recordingTimeOver(userId: number, sitting: Sitting): Promise<boolean> {
+    const max = paramInt(sitting.startup_parameters, 'max_rectime', 0);
+    if (max <= 0 || sitting.recording_started_at === null) return false;
+    const deadline =
+      new Date(sitting.recording_started_at).getTime() + (max + RECORDING_TIME_GRACE_SECONDS) * 1000;
+    if (Date.now() < deadline) return false;
+    await this.db.transaction(async (tx) => {
+      const t = await tx.query(
+        `UPDATE tests SET logout_at = now(), updated_at = now()
+          WHERE id = $1 AND (logout_at IS NULL OR logout_at < coalesce(login_at, logout_at))`,
+        [sitting.id],
+      );
+      if (t.rowCount === 0) return;
+      await tx.query(`INSERT INTO examinee_logs (test_id, event, detail) VALUES ($1, 'logout', $2)`, [
+        sitting.id,
+        'recording_time_exceeded',
+      ]);
+      await endTesterMatching(tx, userId, 'recording_time_exceeded');
+      await revokeUserSessions(tx, userId, 'recording_time_exceeded');
+      await scheduleRecordingFinalize(tx, sitting.id, 0);
+    });
+    return true;
   }
 
   /** Upserts the tester's matching and applies its report, in one transaction; returns what to do next. */
@@ -446,9 +545,27 @@ export class MatchingEngine {
     return Math.max(0, MAX_TESTERS_PER_CHECKER - (rows[0]?.n ?? 0));
   }
 
-  /** Gives one waiting tester's matching to the best checker with room, if any; true when assigned. */
+  /**
+   * Gives one waiting tester's matching to the best checker with room, if any; true when assigned. An examinee
+   * who comes back (reload, crash, new login, a lost connection) goes first to the checker who watched the same
+   * sitting within the last PREVIOUS_CHECKER_MINUTES, when that checker is still eligible and has room.
+   */
   private async assignTester(matchingId: number): Promise<boolean> {
-    const candidates = (await this.eligibleCheckers()).filter((c) => c.load < MAX_TESTERS_PER_CHECKER);
+    let candidates = (await this.eligibleCheckers()).filter((c) => c.load < MAX_TESTERS_PER_CHECKER);
+    const prev = await this.db.query<{ checker_id: number }>(
+      `SELECT p.checker_id FROM matchings p JOIN matchings m ON m.id = $1
+        WHERE p.test_id = m.test_id AND p.id <> m.id AND p.checker_id IS NOT NULL
+          AND p.deleted_at > now() - $2::int * interval '1 minute'
+        ORDER BY p.deleted_at DESC LIMIT 1`,
+      [matchingId, PREVIOUS_CHECKER_MINUTES],
+    );
+    const previous = prev.rows[0]?.checker_id;
+    if (previous !== undefined) {
+      candidates = [
+        ...candidates.filter((c) => c.checker_id === previous),
+        ...candidates.filter((c) => c.checker_id !== previous),
+      ];
+    }
     for (const c of candidates) {
       // One transaction per candidate, each locking one checker row, so two polls never wait on each other's
       // locks in opposite orders.
@@ -563,7 +680,7 @@ export class MatchingEngine {
       }
     });
     await this.db.query(
-      `UPDATE matchings SET deleted_at = now(), delete_reason = 'tester_timeout', ${closeConnectedSql()},
+      `UPDATE matchings SET deleted_at = now(), delete_reason = 'no_response', ${closeConnectedSql()},
               connected_at = NULL, updated_at = now()
         WHERE deleted_at IS NULL AND tester_stale_at <= now()`,
     );
@@ -588,7 +705,9 @@ export class MatchingEngine {
         throw forbidden('This matching is not assigned to you.');
       // spec §4: a delayed deletion applies only if the same matching is still present.
       if (monitorId !== undefined && monitorId !== cur.id) return { deleted: false, monitor_id: cur.id };
-      await softDelete(tx, cur.id, auth.actor === 1 ? 'tester' : 'checker');
+      const reason =
+        auth.actor === 1 ? 'tester' : body.reason === 'connection_lost' ? 'connection_lost' : 'checker';
+      await softDelete(tx, cur.id, reason);
       return { deleted: true, monitor_id: cur.id };
     });
   }

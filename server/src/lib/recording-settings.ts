@@ -12,6 +12,11 @@ export interface RecordingSettings {
   credentialsTtlSeconds: number;
   /** RECORDING_URL_TTL_SECONDS, default 300: lifetime of a get_onetime_uri URL. */
   urlTtlSeconds: number;
+  /**
+   * RECORDING_FINALIZE_TICK_MS, default 5000: how often the server looks for recordings it must complete
+   * itself because their sitting ended without the page completing them.
+   */
+  finalizeTickMs: number;
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, dflt: number, max: number): number {
@@ -34,5 +39,6 @@ export function recordingSettings(env: NodeJS.ProcessEnv = process.env): Recordi
     // STS AssumeRole allows 900 s … 12 h; role chaining caps it at 1 h.
     credentialsTtlSeconds: positiveInt(env, 'RECORDING_CREDENTIALS_TTL_SECONDS', 3600, 43_200),
     urlTtlSeconds: positiveInt(env, 'RECORDING_URL_TTL_SECONDS', 300, 604_800),
+    finalizeTickMs: positiveInt(env, 'RECORDING_FINALIZE_TICK_MS', 5000, 600_000),
   };
 }

@@ -288,6 +288,11 @@ export async function buildTesterDetail(
     records,
     messages,
     testers: related,
+    recording_started_at: records.reduce<string | null>(
+      (first, r) => (first === null || r.start_at < first ? r.start_at : first),
+      null,
+    ),
+    server_time: new Date().toISOString(),
   };
 }
 

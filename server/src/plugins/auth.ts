@@ -59,6 +59,30 @@ export async function resolveAuth(
 }
 
 /**
+ * The 401 for a request without a live session. A token whose session was ended on purpose says why, so the
+ * page can tell the person in words: superseded by a login in another window, or ended by the server.
+ */
+async function unauthorized(app: FastifyInstance, request: FastifyRequest): Promise<ApiError> {
+  const token = bearer(request);
+  if (token) {
+    const { rows } = await app.db.query<{ revoke_reason: string | null }>(
+      `SELECT revoke_reason FROM sessions WHERE token_hash = $1 AND revoked_at IS NOT NULL`,
+      [hashToken(token)],
+    );
+    const reason = rows[0]?.revoke_reason;
+    if (reason === 'superseded')
+      return new ApiError(
+        401,
+        'session_superseded',
+        'This session ended because the examinee logged in again in another window or browser.',
+      );
+    if (reason && reason !== 'logout')
+      return new ApiError(401, 'session_ended', `The session was ended (${reason.replace(/_/g, ' ')}).`);
+  }
+  return new ApiError(401, 'unauthorized', 'Login required, or the session has expired.');
+}
+
+/**
  * Every /api route declares `config.access`: 'public' or the actors allowed. A route without it fails at
  * start-up, so no endpoint can be added without deciding who may call it.
  */
@@ -78,7 +102,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     if (access === undefined) return;
     request.auth = await resolveAuth(app, request);
     if (access === 'public') return;
-    if (!request.auth) throw new ApiError(401, 'unauthorized', 'Login required, or the session has expired.');
+    if (!request.auth) throw await unauthorized(app, request);
     if (!access.includes(request.auth.actor)) {
       throw new ApiError(403, 'forbidden', 'This endpoint is not available to your role.');
     }

@@ -12,6 +12,16 @@ interface Question {
 interface PageText {
   title: string;
   intro: string;
+  /** While the exam-system token is being checked. */
+  checking: string;
+  /** {name}, {loginId} and {exam} are filled in by exam.js from redeem_mc_token. */
+  signedIn: string;
+  /** The token was used already, expired, or the sitting is finished. */
+  tokenInvalid: string;
+  /** The page was opened without a token. */
+  noToken: string;
+  /** The token could not be checked (network). */
+  checkFailed: string;
   finish: string;
   /** Shown after finishing; {correct} and {total} are filled in by exam.js. */
   done: string;
@@ -24,6 +34,13 @@ const TEXT: Record<Lang, PageText> = {
     title: 'デモ試験',
     intro:
       'これは監視付き受験の流れを試すためのデモ試験です。問題に解答し、最後に「解答を終了する」ボタンを押してください。監視画面は閉じないでください。',
+    checking: '試験システムへのログインを確認しています…',
+    signedIn: '受験者：{name}（{loginId}）　試験：{exam}',
+    tokenInvalid:
+      'この試験システムへのリンクは使用済みか、有効期限が切れています。監視画面に戻り、「試験システムにログイン」から開き直してください。',
+    noToken: 'このページは、監視画面の「試験システムにログイン」から開いてください。',
+    checkFailed:
+      '試験システムへのログインを確認できませんでした。通信状態を確認し、監視画面から開き直してください。',
     finish: '解答を終了する',
     done: '解答を受け付けました（{total}問中{correct}問正解）。このウィンドウを閉じ、監視画面で終了の操作をしてください。',
     unanswered: '未解答の問題があります。すべての問題に解答してください。',
@@ -37,6 +54,13 @@ const TEXT: Record<Lang, PageText> = {
     title: 'Demo exam',
     intro:
       'This is a demo exam for trying the proctored exam flow. Answer the questions, then press "Finish". Do not close the monitoring window.',
+    checking: 'Checking your sign-in to the exam system…',
+    signedIn: 'Examinee: {name} ({loginId})   Exam: {exam}',
+    tokenInvalid:
+      'This link to the exam system was already used or has expired. Go back to the monitoring window and open it again with "Log in to the exam system".',
+    noToken: 'Open this page from the monitoring window with "Log in to the exam system".',
+    checkFailed:
+      'Your sign-in to the exam system could not be checked. Check your connection and open it again from the monitoring window.',
     finish: 'Finish',
     done: 'Your answers were received ({correct} of {total} correct). Close this window and end the session on the monitoring screen.',
     unanswered: 'Some questions are unanswered. Please answer every question.',
@@ -81,8 +105,9 @@ ${q.choices
 <body>
 <main>
 <h1>${esc(t.title)}</h1>
+<p id="who" role="status" aria-live="polite" data-checking="${esc(t.checking)}" data-signed-in="${esc(t.signedIn)}" data-invalid="${esc(t.tokenInvalid)}" data-no-token="${esc(t.noToken)}" data-failed="${esc(t.checkFailed)}">${esc(t.checking)}</p>
 <p>${esc(t.intro)}</p>
-<form id="exam" data-done="${esc(t.done)}" data-unanswered="${esc(t.unanswered)}" novalidate>
+<form id="exam" hidden data-done="${esc(t.done)}" data-unanswered="${esc(t.unanswered)}" novalidate>
 ${questions}
 <p><button type="submit" id="finish">${esc(t.finish)}</button></p>
 </form>
@@ -94,11 +119,58 @@ ${questions}
 }
 
 // Served as a file because the CSP allows scripts only from this origin (script-src 'self'), never inline.
+// The exam system's side of get_mc_token: the token in the address (mc_token for an MC+ start-up, proctor_token
+// for a proctor token) is taken out of the address at once and redeemed once with redeem_mc_token.php; only then
+// are the questions shown. A used or expired token shows why and keeps them hidden.
 const EXAM_JS = `'use strict';
 document.addEventListener('DOMContentLoaded', function () {
   var form = document.getElementById('exam');
   var result = document.getElementById('result');
-  if (!form || !result) return;
+  var who = document.getElementById('who');
+  if (!form || !result || !who) return;
+  var params = new URLSearchParams(window.location.search);
+  var token = params.get('mc_token') || params.get('proctor_token');
+  params.delete('mc_token');
+  params.delete('proctor_token');
+  var rest = params.toString();
+  window.history.replaceState(null, '', window.location.pathname + (rest ? '?' + rest : ''));
+  function refuse(key) {
+    who.textContent = who.getAttribute(key) || '';
+    who.className = 'error';
+    document.body.setAttribute('data-signed-in', '0');
+  }
+  if (!token) {
+    refuse('data-no-token');
+    return;
+  }
+  fetch('/api/v1/redeem_mc_token.php', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ token: token }),
+    credentials: 'omit',
+  })
+    .then(function (res) {
+      return res.json().then(function (body) {
+        return { ok: res.ok, body: body };
+      });
+    })
+    .then(function (r) {
+      if (!r.ok || !r.body || !r.body.result) {
+        refuse('data-invalid');
+        return;
+      }
+      var g = r.body.result;
+      who.textContent = (who.getAttribute('data-signed-in') || '')
+        .replace('{name}', g.exam_user_name)
+        .replace('{loginId}', g.login_id)
+        .replace('{exam}', g.test_name);
+      who.className = '';
+      form.hidden = false;
+      document.body.setAttribute('data-signed-in', '1');
+    })
+    .catch(function () {
+      refuse('data-failed');
+    });
   form.addEventListener('submit', function (event) {
     event.preventDefault();
     var sets = form.querySelectorAll('fieldset.question');
@@ -136,6 +208,8 @@ label { display: block; padding: 0.25rem 0; }
 button { font-size: 1rem; padding: 0.5rem 1.25rem; border: 0; border-radius: 0.375rem; background: #0d6efd; color: #fff; }
 button:disabled { background: #6c757d; }
 #result { font-weight: 600; }
+#who { font-weight: 600; }
+#who.error { color: #b02a37; }
 `;
 
 /**

@@ -30,6 +30,7 @@ import {
   targetTesterId,
   type SittingRow,
 } from '../../../../lib/tester-sittings';
+import { endTesterMatching } from '../../../../lib/sitting-exit';
 import { checkTransition } from '../../../../lib/tester-state';
 import { IMAGE_JSON_BODY_LIMIT, multipartToBody, requireUploadedImage } from '../../../../lib/tester-upload';
 
@@ -305,16 +306,14 @@ export default async function aiAuthRoutes(app: App): Promise<void> {
       } else if (status === AI_AUTH_STATUS.manual) {
         await logExamineeEvent(tx, s.id, 'ai_auth_manual', err?.code ?? '');
       } else if (status === AI_AUTH_STATUS.logout) {
-        // Forced logout (is_ai_faild_manual 0): end the sitting's login and every session of the tester.
-        await tx.query(`UPDATE tests SET logout_at = now(), updated_at = now() WHERE id = $1`, [s.id]);
-        await tx.query(`UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, [
-          auth.userId,
-        ]);
-        await tx.query(
-          `UPDATE matchings SET deleted_at = now(), updated_at = now() WHERE tester_id = $1 AND deleted_at IS NULL`,
-          [auth.userId],
-        );
-        await logExamineeEvent(tx, s.id, 'logout', `ai_auth ${err?.code ?? ''}`);
+        // Forced logout (is_ai_faild_manual 0): the sitting is blocked at once (kicked, so only a manager can
+        // let the examinee continue; nothing else can be done with it), the checker is told, and the page then
+        // leaves with the spec's exit mode "kick out by oneself via AI" (kick_out PUT_MYSELF_AI), which ends the
+        // examinee's sessions.
+        await tx.query(`UPDATE tests SET kicked = 1, updated_at = now() WHERE id = $1`, [s.id]);
+        await tx.query(`UPDATE users SET kicked = 1, updated_at = now() WHERE id = $1`, [auth.userId]);
+        await endTesterMatching(tx, auth.userId, 'ai_forced_logout');
+        await logExamineeEvent(tx, s.id, 'ai_forced_logout', `ai_auth ${err?.code ?? ''}`);
       } else if (ok && kind === 'face') {
         await tx.query(
           `UPDATE tests SET head_shot_key = $2, head_shot_at = now(), updated_at = now() WHERE id = $1`,

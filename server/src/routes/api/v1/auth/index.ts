@@ -5,6 +5,11 @@ import { ApiError } from '../../../../lib/api-error';
 import type { App } from '../../../../lib/app-types';
 import { audit } from '../../../../lib/audit';
 import { dummyHash, verifyPassword } from '../../../../lib/passwords';
+import {
+  endTesterMatching,
+  revokeUserSessions,
+  scheduleRecordingFinalize,
+} from '../../../../lib/sitting-exit';
 import { hashToken, newToken } from '../../../../lib/tokens';
 import type { Db } from '../../../../db/db';
 
@@ -66,16 +71,22 @@ async function recordFailure(app: App, loginId: string): Promise<number> {
   });
 }
 
+/** The start-up parameters of a short URL, and its key. */
+interface BoundParameters {
+  urlKey: string;
+  params: Record<string, unknown>;
+}
+
 /**
- * The start-up parameters bound to a tester's sitting: those of the short URL the start-up came through
- * (when it is a tester URL), else those of the configured default tester URL. Never the browser's own query,
- * which the examinee could edit to switch recording or proctoring off.
+ * The start-up parameters a new sitting is bound to: those of the short URL the start-up came through (when it
+ * is a tester URL), else those of the configured default tester URL. Never the browser's own query, which the
+ * examinee could edit to switch recording or proctoring off.
  */
 async function testerStartupParameters(
   tx: Db,
   urlKey: string | undefined,
   fallbackKey: string,
-): Promise<Record<string, unknown> | null> {
+): Promise<BoundParameters | null> {
   for (const key of [urlKey, fallbackKey]) {
     if (!key) continue;
     const { rows } = await tx.query<{ param: Record<string, unknown> | string }>(
@@ -84,8 +95,11 @@ async function testerStartupParameters(
     );
     const row = rows[0];
     if (row)
-      return typeof row.param === 'string' ? (JSON.parse(row.param) as Record<string, unknown>) : row.param;
-    if (key === urlKey) continue;
+      return {
+        urlKey: key,
+        params:
+          typeof row.param === 'string' ? (JSON.parse(row.param) as Record<string, unknown>) : row.param,
+      };
   }
   return null;
 }
@@ -94,51 +108,86 @@ function text(v: unknown): string {
   return typeof v === 'string' ? v.slice(0, 200) : typeof v === 'number' ? String(v) : '';
 }
 
+interface OpenSitting {
+  id: number;
+  kicked: number;
+  status: number;
+  url_key: string | null;
+  bound: boolean;
+}
+
+/** What a login did to the tester's sitting. */
+interface SittingLogin {
+  testId: number;
+  kicked: number;
+  status: number;
+  /** The login came back to a sitting that was already open (a new tab, a crash, a reload, a JT start-up). */
+  resumed: boolean;
+  /** The login named another tester URL than the one the open sitting is bound to; the binding was kept. */
+  rebindRefused: string | null;
+}
+
 /**
- * Opens (or resumes) the tester's sitting: the newest `tests` row not finished (status < 7), or a new one.
- * Marks it logged in (spec §4: status 1 login, log 'login'). The exam's name, venue and date come from the
- * start-up parameters (spec §3: exam_name, region, exam_datetime); the sitting's exam_name column holds the
- * examinee's name (the search of spec §2 filters examinees by it).
+ * Opens the tester's sitting, or continues the open one (the newest `tests` row not finished, status < 7).
+ *
+ * A new sitting starts at 1 (login) and is bound to the start-up parameters of `bound`: the exam's name,
+ * venue and date come from them (spec §3: exam_name, region, exam_datetime); the sitting's exam_name column
+ * holds the examinee's name (the search of spec §2 filters examinees by it).
+ *
+ * An open sitting is continued as it stands: its state (an examinee at 5 examing stays at 5), its matching,
+ * its kick-out and rejection, and the start-up parameters it was first bound to — a login through another
+ * short URL never rebinds proctoring, recording, identity checking or AI settings. Only a sitting that was
+ * never bound (opened before any tester URL existed) takes the parameters now.
  */
 async function openTesterSitting(
   tx: Db,
   user: UserRow,
-  params: Record<string, unknown> | null,
-): Promise<{ testId: number; kicked: number }> {
-  const open = await tx.query<{ id: number; kicked: number }>(
-    `SELECT id, kicked FROM tests WHERE user_id = $1 AND status < 7 ORDER BY id DESC LIMIT 1`,
+  bound: BoundParameters | null,
+): Promise<SittingLogin> {
+  const open = await tx.query<OpenSitting>(
+    `SELECT id, kicked, status, url_key,
+            (startup_parameters IS NOT NULL AND startup_parameters <> '{}'::jsonb) AS bound
+       FROM tests WHERE user_id = $1 AND status < 7 ORDER BY id DESC LIMIT 1 FOR UPDATE`,
     [user.id],
   );
-  let test = open.rows[0];
-  if (!test) {
-    const created = await tx.query<{ id: number; kicked: number }>(
+  let sitting = open.rows[0];
+  const resumed = sitting !== undefined;
+  if (!sitting) {
+    const created = await tx.query<OpenSitting>(
       `INSERT INTO tests (user_id, group_id, login_id, exam_name, status, test_at)
-       VALUES ($1, $2, $3, $4, 1, now()) RETURNING id, kicked`,
+       VALUES ($1, $2, $3, $4, 1, now()) RETURNING id, kicked, status, url_key, false AS bound`,
       [user.id, user.group_id, user.login_id, user.name],
     );
-    test = created.rows[0]!;
+    sitting = created.rows[0]!;
   }
-  if (params) {
-    const examAt = Date.parse(text(params.exam_datetime));
+  let rebindRefused: string | null = null;
+  if (bound && !sitting.bound) {
+    const p = bound.params;
+    const examAt = Date.parse(text(p.exam_datetime));
     await tx.query(
-      `UPDATE tests SET startup_parameters = $2::jsonb, test_name = $3, region = $4,
-              test_at = coalesce($5::timestamptz, test_at), is_mc_startup = $6
+      `UPDATE tests SET startup_parameters = $2::jsonb, url_key = $3, test_name = $4, region = $5,
+              test_at = coalesce($6::timestamptz, test_at), is_mc_startup = $7
         WHERE id = $1`,
       [
-        test.id,
-        JSON.stringify(params),
-        text(params.exam_name),
-        text(params.region),
+        sitting.id,
+        JSON.stringify(p),
+        bound.urlKey,
+        text(p.exam_name),
+        text(p.region),
         Number.isNaN(examAt) ? null : new Date(examAt).toISOString(),
-        Number(params.is_mc_startup) === 0 ? 0 : 1,
+        Number(p.is_mc_startup) === 0 ? 0 : 1,
       ],
     );
+  } else if (bound && sitting.url_key !== bound.urlKey) {
+    rebindRefused = bound.urlKey;
   }
-  await tx.query(`UPDATE tests SET status = 1, login_at = now(), updated_at = now() WHERE id = $1`, [
-    test.id,
+  await tx.query(`UPDATE tests SET login_at = now(), updated_at = now() WHERE id = $1`, [sitting.id]);
+  await tx.query(`INSERT INTO examinee_logs (test_id, event, detail) VALUES ($1, $2, $3)`, [
+    sitting.id,
+    resumed ? 'relogin' : 'login',
+    resumed ? `state ${sitting.status}` : '',
   ]);
-  await tx.query(`INSERT INTO examinee_logs (test_id, event) VALUES ($1, 'login')`, [test.id]);
-  return { testId: test.id, kicked: test.kicked };
+  return { testId: sitting.id, kicked: sitting.kicked, status: sitting.status, resumed, rebindRefused };
 }
 
 /** login.php and logout.php (spec §7). */
@@ -231,21 +280,29 @@ export default async function authRoutes(app: App): Promise<void> {
         // Serialises concurrent logins of one account (one open sitting per tester).
         await tx.query(`SELECT id FROM users WHERE id = $1 FOR UPDATE`, [user.id]);
         await tx.query(`DELETE FROM login_failures WHERE login_id = $1`, [loginId]);
-        await tx.query(
+        const session = await tx.query<{ id: number }>(
           `INSERT INTO sessions (user_id, token_hash, ip, expires_at)
-           VALUES ($1, $2, $3, now() + $4::int * interval '1 second')`,
+           VALUES ($1, $2, $3, now() + $4::int * interval '1 second') RETURNING id`,
           [user.id, hashToken(token), ip, app.config.tokenTtlSeconds],
         );
-        await tx.query(`UPDATE users SET status = 1, updated_at = now() WHERE id = $1`, [user.id]);
         let kicked: number | null = null;
+        let sitting: SittingLogin | null = null;
         if (user.actor === 1) {
-          const params = await testerStartupParameters(
+          const bound = await testerStartupParameters(
             tx,
             request.body.url_key,
             app.config.defaultTesterUrlKey,
           );
-          const sitting = await openTesterSitting(tx, user, params);
+          sitting = await openTesterSitting(tx, user, bound);
           kicked = Math.max(user.kicked, sitting.kicked) > 0 ? 1 : 0;
+          // One live session per sitting: the older window is told it was superseded at its next call.
+          await revokeUserSessions(tx, user.id, 'superseded', session.rows[0]!.id);
+          await tx.query(`UPDATE users SET status = $2, updated_at = now() WHERE id = $1`, [
+            user.id,
+            sitting.status,
+          ]);
+        } else {
+          await tx.query(`UPDATE users SET status = 1, updated_at = now() WHERE id = $1`, [user.id]);
         }
         const r: LoginResult = {
           access_token: token,
@@ -256,10 +313,29 @@ export default async function authRoutes(app: App): Promise<void> {
           group_id: user.group_id,
           group: user.group_code,
         };
-        return r;
+        return { r, sitting };
       });
-      await audit(app.db, { type: 'auth.login', userId: user.id, actor: user.actor, loginId, ip });
-      return reply.ok(result);
+      if (result.sitting?.rebindRefused) {
+        await audit(app.db, {
+          type: 'tester.startup_rebind_refused',
+          userId: user.id,
+          actor: user.actor,
+          loginId,
+          ip,
+          level: 'warn',
+          target: `test:${result.sitting.testId}`,
+          details: `url_key ${result.sitting.rebindRefused}`,
+        });
+      }
+      await audit(app.db, {
+        type: 'auth.login',
+        userId: user.id,
+        actor: user.actor,
+        loginId,
+        ip,
+        ...(result.sitting?.resumed ? { details: `resumed test:${result.sitting.testId}` } : {}),
+      });
+      return reply.ok(result.r);
     },
   );
 
@@ -273,21 +349,28 @@ export default async function authRoutes(app: App): Promise<void> {
     async (request, reply) => {
       const auth = request.auth!;
       await app.db.transaction(async (tx) => {
-        await tx.query(`UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [
-          auth.sessionId,
-        ]);
+        await tx.query(
+          `UPDATE sessions SET revoked_at = now(), revoke_reason = 'logout' WHERE id = $1 AND revoked_at IS NULL`,
+          [auth.sessionId],
+        );
         if (auth.actor === 1) {
           // spec §4: examinee log event 'logout' on the sitting the tester is in (the newest one).
-          const t = await tx.query<{ id: number }>(
+          const t = await tx.query<{ id: number; status: number }>(
             `UPDATE tests SET logout_at = now(), updated_at = now()
               WHERE id = (SELECT id FROM tests WHERE user_id = $1 ORDER BY (status < 7) DESC, id DESC LIMIT 1)
-              RETURNING id`,
+              RETURNING id, status`,
             [auth.userId],
           );
           if (t.rows[0])
             await tx.query(`INSERT INTO examinee_logs (test_id, event) VALUES ($1, 'logout')`, [
               t.rows[0].id,
             ]);
+          // The examinee has left: the checker sees it at once (not after the tester-timeout sweep), and no
+          // other window of the same examinee can bring the sitting back into the queue.
+          await endTesterMatching(tx, auth.userId, 'logout');
+          await revokeUserSessions(tx, auth.userId, 'logout');
+          // A recording the page could not finish before logging out is completed from what the store holds.
+          if (t.rows[0]) await scheduleRecordingFinalize(tx, t.rows[0].id);
           await tx.query(`UPDATE users SET updated_at = now() WHERE id = $1`, [auth.userId]);
         } else {
           await tx.query(`UPDATE users SET status = 0, updated_at = now() WHERE id = $1`, [auth.userId]);

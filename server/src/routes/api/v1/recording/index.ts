@@ -301,6 +301,102 @@ export default async function recordingRoutes(app: App): Promise<void> {
     });
   }
 
+  /**
+   * Completes a recording whose page did not (kick-out, logout, exam end, recording time exceeded, a closed
+   * window): from the parts the store holds, the run numbered 1, 2, 3 … without a gap (a gap would put a hole
+   * in the middle of the video; the parts after it are named in the record's detail). Nothing stored: the upload
+   * is aborted and the record closed with that said. Idempotent and safe on several instances (the same
+   * per-record lock as the page's own end).
+   */
+  async function finalizeOnServer(recordId: number): Promise<void> {
+    await mutex.run(`record:${recordId}`, async () => {
+      const rec = await findRecord(app.db, recordId);
+      if (!rec || isCompleted(rec)) return;
+      const closeWithout = async (detail: string) => {
+        await app.db.query(
+          `UPDATE records SET stop_at = now(), size_bytes = 0, part_count = 0, movie_status = '08', detail = $2,
+                  finalize_at = NULL, updated_at = now()
+            WHERE id = $1 AND stop_at IS NULL`,
+          [rec.id, detail],
+        );
+        await app.db.query(
+          `INSERT INTO record_status_logs (record_id, movie_status, detail) VALUES ($1, '08', $2)`,
+          [rec.id, detail],
+        );
+      };
+      if (!rec.upload_id) return closeWithout('The recording had no upload; nothing was stored.');
+      const ref = { bucket: rec.bucket, key: rec.object_key };
+      const s = store();
+      let parts: StorePart[];
+      try {
+        parts = await s.listParts(ref, rec.upload_id);
+      } catch (err) {
+        if (isNoSuchUpload(err)) {
+          if (await adoptCompletedObject(rec, [])) return;
+          return closeWithout('The upload no longer exists in the storage; nothing could be kept.');
+        }
+        throw err;
+      }
+      let run = 0;
+      while (parts[run]?.partNumber === run + 1) run++;
+      const kept = parts.slice(0, run);
+      if (kept.length === 0) {
+        await s.abortMultipartUpload(ref, rec.upload_id).catch(() => undefined);
+        return closeWithout('No recorded data reached the storage before the sitting ended.');
+      }
+      let etag: string;
+      try {
+        etag = await s.completeMultipartUpload(ref, rec.upload_id, kept);
+      } catch (err) {
+        if (isNoSuchUpload(err) && (await adoptCompletedObject(rec, kept))) return;
+        throw err;
+      }
+      const size = kept.reduce((n, p) => n + p.size, 0);
+      if (await markCompleted(app.db, { id: rec.id, testId: rec.test_id, size, etag, parts: kept })) {
+        const dropped = parts.slice(run).map((p) => p.partNumber);
+        await app.db.query(
+          `INSERT INTO record_status_logs (record_id, movie_status, detail) VALUES ($1, '01', $2)`,
+          [
+            rec.id,
+            `completed by the server after the sitting ended (${kept.length} parts${
+              dropped.length ? `; parts after a gap left out: ${dropped.join(', ')}` : ''
+            })`,
+          ],
+        );
+        converter.enqueue(rec.id);
+      }
+    });
+  }
+
+  /** Completes every recording whose finalize time has come (see finalizeOnServer). */
+  async function finalizeDue(): Promise<void> {
+    const { rows } = await app.db.query<{ id: number | string }>(
+      `SELECT id FROM records WHERE stop_at IS NULL AND finalize_at <= now() ORDER BY finalize_at LIMIT 20`,
+    );
+    for (const r of rows) {
+      await finalizeOnServer(Number(r.id)).catch((err: unknown) =>
+        app.log.error({ err, recordId: r.id }, 'completing a recording after the sitting ended failed'),
+      );
+    }
+  }
+
+  let finalizeTimer: ReturnType<typeof setInterval> | null = null;
+  let finalizing: Promise<void> | null = null;
+  app.addHook('onReady', async () => {
+    finalizeTimer = setInterval(() => {
+      finalizing ??= finalizeDue()
+        .catch((err: unknown) => app.log.error({ err }, 'recording finalize sweep failed'))
+        .finally(() => {
+          finalizing = null;
+        });
+    }, settings.finalizeTickMs);
+    finalizeTimer.unref();
+  });
+  app.addHook('onClose', async () => {
+    if (finalizeTimer) clearInterval(finalizeTimer);
+    await finalizing;
+  });
+
   app.post(
     '/tester/recording.php',
     {

@@ -52,13 +52,14 @@ export default async function testRoutes(app: App): Promise<void> {
       if (!s)
         throw new ApiError(409, 'invalid_transition', 'The exam is finished or the tester is not logged in.');
       // group_id / group are accepted but not applied: a tester must not move its sitting to another group
-      // (that would change which test manager can see it).
+      // (that would change which test manager can see it). test_name and region fill in only what the start-up
+      // parameters left empty: an exam's name and venue fixed by its short URL are not the examinee's to change.
       await tx.query(
         `UPDATE tests SET exam_process = $2::smallint, test_status = $3::smallint,
                 term_set_code = coalesce(nullif($4, ''), term_set_code),
                 eai = coalesce(nullif($5, ''), eai),
-                test_name = coalesce(nullif($6, ''), test_name),
-                region = coalesce(nullif($7, ''), region),
+                test_name = CASE WHEN test_name = '' THEN $6 ELSE test_name END,
+                region = CASE WHEN region = '' THEN $7 ELSE region END,
                 test_at = CASE WHEN $2::smallint = 0 THEN coalesce(test_at, now()) ELSE test_at END,
                 updated_at = now()
           WHERE id = $1`,

@@ -11,7 +11,9 @@ import {
   LATEST_MODE,
   MarkingBody,
   MarkingResult,
-  MC_TOKEN_PARAM,
+  MC_TOKEN_PARAMS,
+  McTokenRedeemBody,
+  McTokenRedeemResult,
   McTokenBody,
   McTokenResult,
   RejectedBody,
@@ -28,7 +30,7 @@ import type { App, AuthContext } from '../../../../lib/app-types';
 import { audit } from '../../../../lib/audit';
 import { readImage, saveImage, signedImageUrl, verifyImageSignature } from '../../../../lib/images';
 import { buildTesterDetail, markingTotalScore } from '../../../../lib/tester-detail';
-import { issueMcToken, MC_TOKEN_TTL_SECONDS } from '../../../../lib/tester-mc-token';
+import { consumeMcToken, issueMcToken, MC_TOKEN_TTL_SECONDS } from '../../../../lib/tester-mc-token';
 import {
   assertCanView,
   findCurrentSitting,
@@ -48,6 +50,11 @@ import {
   type SittingRow,
 } from '../../../../lib/tester-sittings';
 import { checkTransition, eventForStatus, type StatusChanger } from '../../../../lib/tester-state';
+import {
+  endTesterMatching,
+  revokeUserSessions,
+  scheduleRecordingFinalize,
+} from '../../../../lib/sitting-exit';
 import {
   IMAGE_JSON_BODY_LIMIT,
   multipartToBody,
@@ -93,8 +100,11 @@ async function pickSitting(
   return s.id;
 }
 
-/** exam_url of the sitting with the one-time token added; only http(s) URLs or same-origin paths. */
-function windowOpenUrl(examUrl: string, token: string): string | null {
+/**
+ * exam_url of the sitting with the one-time token added under the mode's parameter name; only http(s) URLs or
+ * same-origin paths.
+ */
+function windowOpenUrl(examUrl: string, token: string, mode: 1 | 2): string | null {
   const u = examUrl.trim();
   if (!u) return null;
   const relative = u.startsWith('/') && !u.startsWith('//');
@@ -106,16 +116,8 @@ function windowOpenUrl(examUrl: string, token: string): string | null {
   }
   if (!relative && parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return null;
   if (!relative && !/^https?:\/\//i.test(u)) return null;
-  parsed.searchParams.set(MC_TOKEN_PARAM, token);
+  parsed.searchParams.set(MC_TOKEN_PARAMS[mode], token);
   return relative ? `${parsed.pathname}${parsed.search}${parsed.hash}` : parsed.toString();
-}
-
-/** Soft-deletes the tester's live matching (kick-out and self exit end the monitoring). */
-async function endMatching(db: Db, testerId: number): Promise<void> {
-  await db.query(
-    `UPDATE matchings SET deleted_at = now(), updated_at = now() WHERE tester_id = $1 AND deleted_at IS NULL`,
-    [testerId],
-  );
 }
 
 /**
@@ -235,6 +237,12 @@ export default async function testerRoutes(app: App): Promise<void> {
           [s.id, to],
         );
         await tx.query(`UPDATE users SET status = $2, updated_at = now() WHERE id = $1`, [testerId, to]);
+        if (to === TESTER_STATUS.finishExam) {
+          // The exam is over: the checker sees "finished" at once, and a recording the page does not complete
+          // itself is completed by the server from what it holds.
+          await endTesterMatching(tx, testerId, 'finished');
+          await scheduleRecordingFinalize(tx, s.id);
+        }
         const event = eventForStatus(s.status, to);
         if (event) await logExamineeEvent(tx, s.id, event, `by ${by} ${auth.loginId}`);
         if (to === TESTER_STATUS.identificated && by !== 'tester') {
@@ -285,7 +293,7 @@ export default async function testerRoutes(app: App): Promise<void> {
         userId: auth.userId,
         mode: request.body.mode,
       });
-      const url = windowOpenUrl(examUrl, token);
+      const url = windowOpenUrl(examUrl, token, request.body.mode);
       if (url === null) {
         await app.db.query(
           `DELETE FROM mc_tokens WHERE test_id = $1 AND used_at IS NULL AND expires_at > now()`,
@@ -294,6 +302,56 @@ export default async function testerRoutes(app: App): Promise<void> {
         throw new ApiError(409, 'conflict', 'No valid exam URL (exam_url) is configured for this sitting.');
       }
       return reply.ok({ access_token: token, window_open_url: url, expires_in: MC_TOKEN_TTL_SECONDS });
+    },
+  );
+
+  app.post(
+    '/redeem_mc_token.php',
+    {
+      config: {
+        // Called by the exam system (the page opened with window_open_url, or its back end): the token is the
+        // credential. Limited per address, so tokens cannot be guessed in bulk.
+        access: 'public',
+        skipIpLimit: true,
+        rateLimit: { max: 60, timeWindow: 60_000 },
+      },
+      schema: { body: McTokenRedeemBody, response: { 200: Envelope(McTokenRedeemResult) } },
+    },
+    async (request, reply) => {
+      const grant = await consumeMcToken(app.db, request.body.token.trim());
+      if (!grant) {
+        throw new ApiError(
+          410,
+          'mc_token_invalid',
+          'This exam-system link was already used, has expired, or belongs to a finished sitting.',
+        );
+      }
+      const { rows } = await app.db.query<{
+        login_id: string;
+        name: string;
+        test_name: string;
+        status: number;
+        checker_id: number | null;
+        matching_status: number | null;
+      }>(
+        `SELECT u.login_id, u.name, t.test_name, t.status, m.checker_id, m.matching_status
+           FROM tests t JOIN users u ON u.id = t.user_id
+           LEFT JOIN matchings m ON m.test_id = t.id AND m.deleted_at IS NULL
+          WHERE t.id = $1`,
+        [grant.testId],
+      );
+      const r = rows[0]!;
+      await logExamineeEvent(app.db, grant.testId, 'exam_system_login', `mode ${grant.mode}`);
+      reply.header('Cache-Control', 'no-store');
+      return reply.ok({
+        mode: grant.mode,
+        test_id: grant.testId,
+        login_id: r.login_id,
+        exam_user_name: r.name,
+        test_name: r.test_name,
+        tester_status: r.status,
+        proctoring: { matched: r.checker_id !== null, connected: r.matching_status === 2 },
+      });
     },
   );
 
@@ -325,7 +383,9 @@ export default async function testerRoutes(app: App): Promise<void> {
         let kicked = 0;
         switch (method) {
           case 'PUT': {
-            // spec §4 kick-out: flag the sitting and the account, end the matching, tell the examinee.
+            // spec §4 kick-out: flag the sitting and the account, end the matching, tell the examinee. The
+            // examinee's session stays, so its page can still send the recording it holds; the server completes
+            // the recording with what it has after a grace period in any case.
             await tx.query(`UPDATE users SET kicked = 1, updated_at = now() WHERE id = $1`, [testerId]);
             if (s) {
               await tx.query(`UPDATE tests SET kicked = 1, updated_at = now() WHERE id = $1`, [s.id]);
@@ -339,15 +399,17 @@ export default async function testerRoutes(app: App): Promise<void> {
                 message: MESSAGE_COMMANDS.kickOut,
               });
               await logExamineeEvent(tx, s.id, 'kicked', `by ${auth.loginId}`);
+              await scheduleRecordingFinalize(tx, s.id);
             }
-            await endMatching(tx, testerId);
+            await endTesterMatching(tx, testerId, 'kicked');
             kicked = 1;
             break;
           }
           case 'PUT_MYSELF':
           case 'PUT_MYSELF_AI': {
-            // spec §4 window exit modes: a self kick-out replaces the logout call, so it ends this session.
-            // The AI variant (the AI check failed) also flags the sitting kicked, so a person reviews it.
+            // spec §4 window exit modes: a self kick-out replaces the logout call, so it ends the examinee's
+            // sessions. The AI variant (the AI identity policy is a forced logout) also flags the sitting kicked,
+            // so a person reviews it before the examinee may continue.
             const ai = method === 'PUT_MYSELF_AI';
             if (s) {
               await tx.query(
@@ -355,14 +417,13 @@ export default async function testerRoutes(app: App): Promise<void> {
                 [s.id, ai],
               );
               await logExamineeEvent(tx, s.id, 'logout', ai ? 'self_kick_out_ai' : 'self_kick_out');
+              await scheduleRecordingFinalize(tx, s.id);
               kicked = ai ? 1 : s.kicked;
             }
             if (ai)
               await tx.query(`UPDATE users SET kicked = 1, updated_at = now() WHERE id = $1`, [testerId]);
-            await endMatching(tx, testerId);
-            await tx.query(`UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [
-              auth.sessionId,
-            ]);
+            await endTesterMatching(tx, testerId, ai ? 'ai_forced_logout' : 'logout');
+            await revokeUserSessions(tx, testerId, ai ? 'ai_forced_logout' : 'self_kick_out');
             break;
           }
           case 'DELETE': {
@@ -375,15 +436,14 @@ export default async function testerRoutes(app: App): Promise<void> {
             return { tester_id: testerId, test_id: cur?.id ?? null, method, kicked: 0 };
           }
           case 'DISCONNECT': {
-            // spec §4 disconnect flag: record it; the matching engine sees the channel as closed.
+            // spec §4 disconnect: the examinee's window is closing (or reloading). The checker sees it at once;
+            // a page that comes back (reload, new login) is queued again and goes back to the same checker if
+            // it has room.
             if (s) {
               await logExamineeEvent(tx, s.id, 'disconnect');
               kicked = s.kicked;
             }
-            await tx.query(
-              `UPDATE matchings SET channel_status = 'close', updated_at = now() WHERE tester_id = $1 AND deleted_at IS NULL`,
-              [testerId],
-            );
+            await endTesterMatching(tx, testerId, 'window_closed');
             break;
           }
         }

@@ -1,0 +1,71 @@
+import type { MatchingEndReason } from '../../../contract/matching';
+import type { Db } from '../db/db';
+import { closeConnectedSql } from './matching-rows';
+
+/**
+ * The ways a live sitting's parts end, in one place, so every exit (logout, kick-out, finish, re-login, the
+ * recording-time limit, the AI identity policy) leaves the matching, the sessions and the recording in the
+ * same state whichever route caused it.
+ */
+
+/** Why sessions end (sessions.revoke_reason); a request with such a token is told why. */
+export type SessionEndReason =
+  'logout' | 'superseded' | 'self_kick_out' | 'ai_forced_logout' | 'recording_time_exceeded';
+
+/**
+ * Seconds a recording that the page may still be finishing (kick-out, exam end, logout) is left to it before
+ * the server completes it from the parts it holds.
+ */
+export const RECORDING_FINALIZE_GRACE_SECONDS = 30;
+
+/**
+ * Closes the examinee's live matching at once with a reason the checker's console shows (soft delete; the
+ * connected time is closed). Returns the closed matching's id, or null when there was none.
+ */
+export async function endTesterMatching(
+  db: Db,
+  testerId: number,
+  reason: MatchingEndReason,
+): Promise<number | null> {
+  const { rows } = await db.query<{ id: number }>(
+    `UPDATE matchings SET deleted_at = now(), delete_reason = $2, ${closeConnectedSql()}, connected_at = NULL,
+            updated_at = now()
+      WHERE tester_id = $1 AND deleted_at IS NULL
+      RETURNING id`,
+    [testerId, reason],
+  );
+  return rows[0]?.id ?? null;
+}
+
+/** Ends every live session of a user (optionally all but one), with the reason. Returns how many ended. */
+export async function revokeUserSessions(
+  db: Db,
+  userId: number,
+  reason: SessionEndReason,
+  exceptSessionId?: number,
+): Promise<number> {
+  const r = await db.query(
+    `UPDATE sessions SET revoked_at = now(), revoke_reason = $2
+      WHERE user_id = $1 AND revoked_at IS NULL AND ($3::bigint IS NULL OR id <> $3::bigint)`,
+    [userId, reason, exceptSessionId ?? null],
+  );
+  return r.rowCount;
+}
+
+/**
+ * Gives the sitting's unfinished recordings to the server to complete after `graceSeconds` (the page normally
+ * sends what it still holds and completes them first; then nothing is left to do).
+ */
+export async function scheduleRecordingFinalize(
+  db: Db,
+  testId: number,
+  graceSeconds = RECORDING_FINALIZE_GRACE_SECONDS,
+): Promise<number> {
+  const r = await db.query(
+    `UPDATE records SET finalize_at = least(coalesce(finalize_at, 'infinity'), now() + $2::int * interval '1 second'),
+            updated_at = now()
+      WHERE test_id = $1 AND stop_at IS NULL`,
+    [testId, graceSeconds],
+  );
+  return r.rowCount;
+}
