@@ -54,6 +54,10 @@ export function messageKeyFor(status: number, code: string | null): string {
       return 'errors:tooManyRequests';
     case 'ip_not_allowed':
       return 'errors:ipNotAllowed';
+    case 'session_superseded':
+      return 'errors:sessionSuperseded';
+    case 'session_ended':
+      return 'errors:sessionEnded';
     default:
       break;
   }

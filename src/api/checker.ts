@@ -3,6 +3,7 @@ import type {
   KvsReconnectResult,
   Matching,
   MatchingHistoriesResult,
+  MatchingEndReason,
   MatchingResult,
   MonitorActivateListResult,
   MonitorActivateResult,
@@ -56,11 +57,25 @@ export interface CheckerMatching {
   channel: ViewerChannelCredentials | null;
 }
 
+/** A matching of this checker that ended recently, and why (the pane says so instead of vanishing). */
+export interface EndedExaminee {
+  monitorId: number;
+  testerId: number;
+  testId: number;
+  loginId: string;
+  examName: string;
+  reason: MatchingEndReason;
+  /** ISO 8601. */
+  endedAt: string;
+}
+
 /** Result of a checker's matching poll. */
 export interface CheckerPoll {
   matchings: CheckerMatching[];
   /** Poll interval in seconds (spec §3 matchingTimeout). */
   matchingTimeout: number;
+  /** Recently ended matchings (empty from a server that does not report them). */
+  ended: EndedExaminee[];
 }
 
 /** A report about one examinee's viewer channel, sent with a poll. */
@@ -116,18 +131,33 @@ export async function pollCheckerMatchings(report?: ViewerReport): Promise<Check
   return {
     matchings: (r?.matchings ?? []).map(toCheckerMatching),
     matchingTimeout: r?.matching_timeout > 0 ? r.matching_timeout : DEFAULT_MATCHING_TIMEOUT,
+    ended: (r?.ended ?? []).map((e) => ({
+      monitorId: e.monitor_id,
+      testerId: e.tester_id,
+      testId: e.test_id,
+      loginId: e.login_id,
+      examName: e.exam_name,
+      reason: e.reason,
+      endedAt: e.ended_at,
+    })),
   };
 }
 
 /**
  * POST delete_matching for one matched examinee. With `monitorId`, only that matching is deleted (spec §4: a
- * delayed deletion happens only if the same matching is still present). Resolves whether one was deleted.
+ * delayed deletion happens only if the same matching is still present). `connectionLost`: the viewer's
+ * connection was lost (the console then shows the examinee as "connection lost"). Resolves whether one was
+ * deleted.
  */
-export async function deleteCheckerMatching(testerId: number, monitorId?: number): Promise<boolean> {
-  const r = await call<DeleteMatchingResult>('delete_matching', {
-    method: 'POST',
-    data: monitorId === undefined ? { tester_id: testerId } : { tester_id: testerId, monitor_id: monitorId },
-  });
+export async function deleteCheckerMatching(
+  testerId: number,
+  monitorId?: number,
+  connectionLost = false,
+): Promise<boolean> {
+  const data: Record<string, unknown> = { tester_id: testerId };
+  if (monitorId !== undefined) data.monitor_id = monitorId;
+  if (connectionLost) data.reason = 'connection_lost';
+  const r = await call<DeleteMatchingResult>('delete_matching', { method: 'POST', data });
   return r?.deleted === true;
 }
 

@@ -156,6 +156,26 @@ export async function call<T>(endpoint: string, opts: CallOptions = {}): Promise
   );
 }
 
+/**
+ * Sends a POST that must outlive the page (a window being closed or reloaded): `fetch` with `keepalive`, so the
+ * browser delivers it after the document is gone; nothing is waited for and a failure is ignored (the server's
+ * timeouts cover a request that never arrives).
+ */
+export function sendOnUnload(endpoint: string, data: Record<string, unknown>): void {
+  const token = tokenProvider();
+  if (!token || typeof fetch !== 'function') return;
+  try {
+    void fetch(endpointUrl(endpoint, false), {
+      method: 'POST',
+      keepalive: true,
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: JSON.stringify(data),
+    }).catch(() => undefined);
+  } catch {
+    // The page is going away; nothing more to do.
+  }
+}
+
 /** spec §8: the message of a download whose error body is not JSON (status 500). */
 export const PARSE_FAILED_MESSAGE = 'レスポンスデータの解析に失敗しました。';
 

@@ -10,7 +10,7 @@ import type {
 import type { TemplateResult } from '../../contract/templates';
 import { camelize, type Camelize } from '../lib/case';
 import { ApiError } from './api-error';
-import { call } from './client';
+import { call, sendOnUnload } from './client';
 
 /** Tester detail of spec §3, camelCase (startup parameters kept as sent). */
 export type TesterDetail = Omit<Camelize<WireDetail>, 'startupParameters'> & {
@@ -67,6 +67,14 @@ export async function kickOut(method: KickOutMethod, testerId?: number): Promise
   const data: Record<string, unknown> = { method };
   if (testerId !== undefined) data.tester_id = testerId;
   return camelize(await call<KickOutResult>('tester/kick_out', { data }));
+}
+
+/**
+ * kick_out.php DISCONNECT sent while the window closes or reloads (spec §3 kick-out methods): the checker sees at
+ * once that the examinee's window went away; a page that comes back is matched again.
+ */
+export function disconnectOnUnload(): void {
+  sendOnUnload('tester/kick_out', { method: 'DISCONNECT' });
 }
 
 /** POST tester/head_shot.php with a JPEG photo (base64); returns the stored image URL. */

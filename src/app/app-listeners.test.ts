@@ -59,6 +59,22 @@ describe('401, 405 and 500 (spec §6, §8)', () => {
     expect(navigate).toHaveBeenCalledWith('/login', { replace: true });
   });
 
+  it.each([
+    ['session_superseded', 'errors:sessionSuperseded'],
+    ['session_ended', 'errors:sessionEnded'],
+  ])('a 401 with code %s says why the session ended (%s)', async (code, key) => {
+    const store = storeAs(1);
+    server.use(
+      http.get('*/api/v1/tester/detail.php', () =>
+        HttpResponse.json({ status: 401, message: 'ended', result: null, code }, { status: 401 }),
+      ),
+    );
+    await call('tester/detail').catch(() => undefined);
+    expect(store.getState().session.login).toBeNull();
+    expect(store.getState().session.endedReasonKey).toBe(key);
+    expect(navigate).toHaveBeenCalledWith('/login', { replace: true });
+  });
+
   it('a 401 before login (a wrong password) does not navigate', async () => {
     storeAs(null);
     await failing('login', 401, 'post');

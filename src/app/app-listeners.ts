@@ -30,7 +30,13 @@ export function addAppListeners(
     if ((state.startup.params.isDebug ?? 0) > 0) sendDebugLog(err);
     const actor = state.session.login?.actor ?? null;
     if (err.status === 401 && state.session.login) {
-      store.dispatch(loggedOut({ reasonKey: 'errors:sessionExpired' }));
+      // A session ended on purpose (a login in another window, logout elsewhere, the recording-time limit)
+      // says so in words; otherwise it expired.
+      const reasonKey =
+        err.code === 'session_superseded' || err.code === 'session_ended'
+          ? err.messageKey
+          : 'errors:sessionExpired';
+      store.dispatch(loggedOut({ reasonKey }));
       navigateTo(href('login'), { replace: true });
     } else if (err.status === 405 && err.endpoint === 'tester/detail' && state.session.login) {
       store.dispatch(loggedOut({ reasonKey: 'errors:testerLoggedOut' }));

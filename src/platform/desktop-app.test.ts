@@ -60,14 +60,14 @@ describe('desktop application (spec §1)', () => {
       isDesktopAppEnvelope({
         source: DESKTOP_APP_SOURCE,
         direction: 'toApp',
-        message: { type: 'examEnded' },
+        message: { type: 'closing' },
       }),
     ).toBe(true);
     expect(
       isDesktopAppEnvelope({
         source: DESKTOP_APP_SOURCE,
         direction: 'sideways',
-        message: { type: 'examEnded' },
+        message: { type: 'closing' },
       }),
     ).toBe(false);
     expect(isDesktopAppEnvelope(null)).toBe(false);

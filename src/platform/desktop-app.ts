@@ -12,23 +12,41 @@ import type { RuntimeConfig } from '../lib/runtime-config';
 /** The fixed `source` of every envelope. */
 export const DESKTOP_APP_SOURCE = 'proctor-desktop-app';
 
-/** The messages exchanged with the desktop application. */
+/** Why a sitting ended, as the page tells the application. */
+export type DesktopAppEndReason =
+  'finished' | 'logout' | 'recordingTimeExceeded' | 'aiForcedLogout' | 'sessionEnded';
+
+/**
+ * The messages exchanged with the desktop application (README "Desktop proctoring application"). The page
+ * tells the application when the exam starts and ends and when the examinee is kicked out (it may lock the desktop
+ * down while the exam runs); the application tells the page it is closing, and the page answers closingReady
+ * once it has told the checker and sent what it could.
+ */
 export type DesktopAppMessage =
-  /** Page → app: the exam started (the app may lock the desktop down). */
-  | { type: 'examStarted'; examName?: string; loginId?: string }
-  /** Page → app: the exam ended (the app may lift the lockdown). */
-  | { type: 'examEnded'; loginId?: string }
+  /** Page → app: the exam started (or a running exam was resumed in this window). */
+  | { type: 'sittingStarted'; loginId: string; examName?: string }
+  /** Page → app: the sitting ended for this window. */
+  | { type: 'sittingEnded'; loginId: string; reason: DesktopAppEndReason }
+  /** Page → app: a checker removed the examinee from the exam. */
+  | { type: 'kickedOut'; loginId: string }
   /** Page → app: turn the lockdown on or off. */
   | { type: 'lockdownRequest'; enabled: boolean }
+  /** App → page: the application is about to close (the examinee closes it, or the system shuts down). */
+  | { type: 'closing' }
+  /** Page → app: the page is ready for the application to close. */
+  | { type: 'closingReady' }
   /** App → page (or page → app as a query): the application's state. */
   | { type: 'status'; status: string; detail?: string };
 
 export type DesktopAppMessageType = DesktopAppMessage['type'];
 
 const MESSAGE_TYPES: readonly DesktopAppMessageType[] = [
-  'examStarted',
-  'examEnded',
+  'sittingStarted',
+  'sittingEnded',
+  'kickedOut',
   'lockdownRequest',
+  'closing',
+  'closingReady',
   'status',
 ];
 
@@ -38,6 +56,11 @@ export interface DesktopAppEnvelope {
   /** 'toApp' when the page sends, 'fromApp' when the application sends. */
   direction: 'toApp' | 'fromApp';
   message: DesktopAppMessage;
+}
+
+/** Whether this deployment requires the application and this browser is it (so messages are worth sending). */
+export function desktopAppPresent(userAgent: string, desktopApp: RuntimeConfig['desktopApp']): boolean {
+  return !!desktopApp && hasDesktopAppToken(userAgent, desktopApp.userAgentToken);
 }
 
 /** Whether the user agent carries the desktop application's token. */

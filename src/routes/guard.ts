@@ -1,4 +1,5 @@
-import { redirect } from 'react-router-dom';
+import { redirect, redirectDocument } from 'react-router-dom';
+import { desktopAppSetupFor } from '../app/desktop-app-guard';
 import { decideAccess, type PageId } from '../app/permissions';
 import type { AppStore } from '../app/store';
 import { selectActor } from '../features/session/session-slice';
@@ -16,9 +17,15 @@ export function notFoundResponse(): Response {
  * The one guard (STYLE habit 8): open pages pass; without login only open pages (else to /login); a page
  * outside the actor's list is a 403.
  */
-export function requirePage(store: Pick<AppStore, 'getState'>, page: PageId): null {
+export function requirePage(
+  store: Pick<AppStore, 'getState'>,
+  page: PageId,
+  userAgent: string = typeof navigator === 'undefined' ? '' : navigator.userAgent,
+): null {
   const decision = decideAccess(page, selectActor(store.getState()));
   if (decision === 'login') throw redirect(href('login'));
   if (decision === 'forbidden') throw forbiddenResponse();
+  const setup = desktopAppSetupFor(page, userAgent);
+  if (setup) throw redirectDocument(setup);
   return null;
 }

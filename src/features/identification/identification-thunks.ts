@@ -8,7 +8,6 @@ import * as aiApi from '../../api/ai-auth';
 import { postMessage } from '../../api/messages';
 import { captureStill } from '../../media/devices';
 import { showAlert, type ShowAlertArgs } from '../layout/layout-thunks';
-import { loggedOut } from '../session/session-slice';
 import { networkErrorOccurred } from '../live/live-slice';
 import {
   TESTER_PATHS,
@@ -16,12 +15,12 @@ import {
   aiFixedTextsSet,
   aiNoticeChanged,
   aiRetryCounted,
-  chatReceived,
   identityCheckRequested,
   photoTaken,
   stepReached,
   testerDetailLoaded,
   testerExitRequested,
+  testerExited,
   testerPageEntered,
   testerStateChanged,
   type AiFixedText,
@@ -116,30 +115,6 @@ export const authenticationRequested = (): Thunk => async (dispatch, getState) =
     );
   }
 };
-
-/** Sends a chat text to the monitor; returns whether it was stored. */
-export const chatSent =
-  (text: string, messageType: 1 | 3 = 1): Thunk<boolean> =>
-  async (dispatch, getState) => {
-    const testerId = getState().tester.testerId;
-    const message = text.trim();
-    if (testerId === null || !message) return false;
-    try {
-      const m = await postMessage({ testerId, messageType, message });
-      if (m)
-        dispatch(
-          chatReceived([{ id: m.id, sendType: m.sendType, message: m.message, createdAt: m.createdAt }]),
-        );
-      return true;
-    } catch (e) {
-      if (isNetwork(e)) dispatch(networkErrorOccurred());
-      void alertModal(dispatch, {
-        type: 'error',
-        messageKey: isNetwork(e) ? 'identification:errors.network' : 'identification:errors.send',
-      });
-      return false;
-    }
-  };
 
 // ---------------------------------------------------------------- AI identity check
 
@@ -307,12 +282,18 @@ export const applyAiFallback =
   async (dispatch) => {
     dispatch(aiPhaseChanged('fallback'));
     const messageKey = `identification:ai.fallback.${fallback}`;
+    if (fallback === 'logout') {
+      // Forced logout: the server has blocked the sitting. The page says so like a kick-out by a monitor, then
+      // leaves with the spec's exit mode "kick out by oneself via AI" (kick_out PUT_MYSELF_AI ends the session).
+      const notice = 'identification:ai.forcedOut';
+      dispatch(testerExited({ exit: 'kickedOut', messageKey: notice }));
+      if (!silent) await alertModal(dispatch, { type: 'caution', messageKey });
+      dispatch(
+        testerExitRequested({ mode: 'kickOutMyselfAi', after: { exit: 'kickedOut', messageKey: notice } }),
+      );
+      return;
+    }
     if (!silent) await alertModal(dispatch, { type: 'caution', messageKey });
     if (fallback === 'manual') navigateTo(TESTER_PATHS.identification);
-    else if (fallback === 'continue') navigateTo(TESTER_PATHS.examining);
-    else {
-      // The server already ended the sitting's login (forced logout); end it here and leave.
-      dispatch(loggedOut({ reasonKey: messageKey }));
-      dispatch(testerExitRequested({ mode: 'none', after: { exit: 'loggedOut', messageKey } }));
-    }
+    else navigateTo(TESTER_PATHS.examining);
   };

@@ -3,7 +3,7 @@ import type { AppStartListening } from '../../app/listener';
 import { isApiError, NETWORK_ERROR_STATUS } from '../../api/api-error';
 import * as matchingApi from '../../api/matching';
 import { postMessage } from '../../api/messages';
-import { postTesterStatus } from '../../api/tester';
+import { disconnectOnUnload, postTesterStatus } from '../../api/tester';
 import { acquireLocalMedia } from '../../media/devices';
 import { startMaster, type KvsChannel, type MasterHandle } from '../../media/master';
 import {
@@ -174,6 +174,12 @@ export function addLiveListeners(startListening: AppStartListening): void {
         }
       };
 
+      // A window closed (or reloaded) while transmitting: the checker is told at once (kick_out DISCONNECT).
+      const onPageHide = (e: PageTransitionEvent) => {
+        if (!e.persisted) disconnectOnUnload();
+      };
+      window.addEventListener('pagehide', onPageHide);
+
       const loop = api.fork(async (task) => {
         for (;;) {
           try {
@@ -188,6 +194,7 @@ export function addLiveListeners(startListening: AppStartListening): void {
 
       const end = await api.condition((a) => liveStopRequested.match(a) || loggedOut.match(a));
       void end;
+      window.removeEventListener('pagehide', onPageHide);
       stopped = true;
       loop.cancel();
       // spec §4: stop waits up to 10 s for pending requests; the master close waits 2 × matchingTimeout.

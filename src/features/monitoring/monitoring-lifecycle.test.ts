@@ -99,7 +99,7 @@ describe('viewer lifecycle listener', () => {
     const store = started();
     store.dispatch(viewerStateChanged({ testerId: 11, monitorId: 111, state: 'disconnected' }));
     await vi.advanceTimersByTimeAsync(0);
-    expect(api.deleteCheckerMatching).toHaveBeenCalledWith(11, 111);
+    expect(api.deleteCheckerMatching).toHaveBeenCalledWith(11, 111, true);
     expect(selectPane(store.getState(), 11)).toBeUndefined();
   });
 
@@ -146,7 +146,7 @@ describe('viewer lifecycle listener', () => {
     expect(api.deleteCheckerMatching).not.toHaveBeenCalled();
     expect(selectPane(store.getState(), 11)?.connection).toBe('connecting');
     await vi.advanceTimersByTimeAsync(200);
-    expect(api.deleteCheckerMatching).toHaveBeenCalledWith(11, 111);
+    expect(api.deleteCheckerMatching).toHaveBeenCalledWith(11, 111, true);
   });
 
   it('after BEFORE_CLOSE does not delete when the matching changed meanwhile', async () => {

@@ -148,11 +148,19 @@ export async function pollMessages(store: Store, testerId: number): Promise<void
   }
 }
 
-/** Deletes a pane's matching (only that matching) and drops the pane. */
-export async function deletePaneMatching(store: Store, testerId: number, monitorId: number): Promise<void> {
+/**
+ * Deletes a pane's matching (only that matching) and drops the pane; `connectionLost` when the viewer's
+ * connection was lost (the console then lists the examinee as "connection lost" until it is matched again).
+ */
+export async function deletePaneMatching(
+  store: Store,
+  testerId: number,
+  monitorId: number,
+  connectionLost = false,
+): Promise<void> {
   stopPaneViewer(testerId);
   try {
-    await deleteCheckerMatching(testerId, monitorId);
+    await deleteCheckerMatching(testerId, monitorId, connectionLost);
   } catch {
     // Already gone or not ours any more: the next poll shows the truth.
   }
@@ -237,7 +245,7 @@ export function addMonitoringListeners(startListening: AppStartListening): void 
         if (!selectMonitoringRunning(api.getState())) return;
         if (!stillSameMatching(selectPane(api.getState(), testerId), monitorId)) return;
       }
-      await deletePaneMatching(store, testerId, monitorId);
+      await deletePaneMatching(store, testerId, monitorId, true);
     },
   });
 
@@ -247,7 +255,7 @@ export function addMonitoringListeners(startListening: AppStartListening): void 
       // spec §4: signaling start-up is retried 3 times, then the matching is deleted.
       const { testerId, monitorId } = action.payload;
       void reportViewerFailed(testerId);
-      await deletePaneMatching({ dispatch: api.dispatch, getState: api.getState }, testerId, monitorId);
+      await deletePaneMatching({ dispatch: api.dispatch, getState: api.getState }, testerId, monitorId, true);
     },
   });
 }

@@ -8,6 +8,7 @@ import {
 import type {
   ChatMessage,
   CheckerMatching,
+  EndedExaminee,
   FixedNotification,
   MatchingHistoryEntry,
 } from '../../api/checker';
@@ -77,6 +78,10 @@ export interface MonitoringState {
   history: { open: boolean; status: LoadStatus; users: MatchingHistoryEntry[] };
   /** The examinee whose identity check modal is open. */
   authTesterId: number | null;
+  /** Examinees whose matching with this checker ended recently (logout, kick-out, finished, lost, …). */
+  ended: EndedExaminee[];
+  /** Ended matchings the checker dismissed (monitor ids). */
+  dismissedEnded: number[];
 }
 
 export const DEFAULT_MATCHING_TIMEOUT_SECONDS = 5;
@@ -92,6 +97,8 @@ const initialState: MonitoringState = {
   marking: null,
   history: { open: false, status: 'idle', users: [] },
   authTesterId: null,
+  ended: [],
+  dismissedEnded: [],
 };
 
 function newPane(m: CheckerMatching, now: number): Pane {
@@ -144,10 +151,18 @@ const monitoringSlice = createSlice({
      */
     matchingsPolled(
       state,
-      action: PayloadAction<{ matchings: CheckerMatching[]; matchingTimeout: number; at: number }>,
+      action: PayloadAction<{
+        matchings: CheckerMatching[];
+        matchingTimeout: number;
+        at: number;
+        ended?: EndedExaminee[];
+      }>,
     ) {
       const { matchings, matchingTimeout, at } = action.payload;
       state.matchingTimeout = matchingTimeout;
+      const ended = action.payload.ended ?? [];
+      state.ended = ended;
+      state.dismissedEnded = state.dismissedEnded.filter((id) => ended.some((e) => e.monitorId === id));
       const seen = new Set<number>();
       for (const m of matchings) {
         seen.add(m.testerId);
@@ -267,6 +282,10 @@ const monitoringSlice = createSlice({
     activationFailed(state) {
       if (state.activation) state.activation.status = 'idle';
     },
+    /** The checker closed the notice of an ended matching. */
+    endedDismissed(state, action: PayloadAction<number>) {
+      if (!state.dismissedEnded.includes(action.payload)) state.dismissedEnded.push(action.payload);
+    },
     /** The marking modal opened with the still captured at that moment. */
     markingOpened(
       state,
@@ -330,6 +349,7 @@ export const {
   historyLoaded,
   historyFailed,
   historyClosed,
+  endedDismissed,
 } = monitoringSlice.actions;
 export default monitoringSlice.reducer;
 
@@ -355,3 +375,13 @@ export const selectFixedNotifications = (s: WithMonitoring) => s.monitoring.fixe
 export const selectMarking = (s: WithMonitoring) => s.monitoring.marking;
 export const selectHistory = (s: WithMonitoring) => s.monitoring.history;
 export const selectAuthTesterId = (s: WithMonitoring) => s.monitoring.authTesterId;
+/** Ended matchings to show: not dismissed, and not an examinee who has a pane (matched again) now. */
+export const selectEnded = createSelector(
+  [
+    (s: WithMonitoring) => s.monitoring.ended,
+    (s: WithMonitoring) => s.monitoring.dismissedEnded,
+    (s: WithMonitoring) => s.monitoring.panes.ids,
+  ],
+  (ended, dismissed, paneIds) =>
+    ended.filter((e) => !dismissed.includes(e.monitorId) && !paneIds.includes(e.testerId)),
+);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setupStore } from '../../app/store';
 import { loginState } from '../../../tests/render';
-import { examPhaseChanged, testerStateChanged } from '../tester/tester-slice';
+import { examPhaseChanged, sittingClosing, testerExited, testerStateChanged } from '../tester/tester-slice';
 import { loggedOut } from '../session/session-slice';
 import { examRecordingRequested, uploadRetryRequested } from './recording-slice';
 import { resetRecordingRuntime } from './recording-listeners';
@@ -189,6 +189,39 @@ describe('recording listeners', () => {
     await until(() => s.getState().recording.phase === 'error');
     expect(s.getState().layout.modals[0]).toMatchObject({ messageKey: 'recording:startFailed' });
     expect(session.dispose).toHaveBeenCalled();
+  });
+
+  it('a kick-out stops the recorder, sends what it holds and completes it (not left "recording")', async () => {
+    const session = fakeSession();
+    m.createRecordingSession.mockReturnValue(session);
+    const s = store();
+    s.dispatch(examPhaseChanged('examing'));
+    await until(() => s.getState().recording.phase === 'recording');
+    // What kickedOut() dispatches: the exit is shown and the page closes the sitting.
+    s.dispatch(testerExited({ exit: 'kickedOut', messageKey: 'examining:kick.removed' }));
+    s.dispatch(sittingClosing());
+    await until(() => s.getState().recording.phase === 'done');
+    expect(session.stop).toHaveBeenCalledTimes(1);
+    expect(m.endRecording).toHaveBeenCalledWith(41, [{ PartNumber: 1, ETag: '"e1"' }]);
+    expect(session.complete).toHaveBeenCalled();
+    expect(session.dispose).not.toHaveBeenCalled();
+    expect(s.getState().recording.recorderRunning).toBe(false);
+  });
+
+  it('learns the recording-time deadline from the server once the recording started', async () => {
+    m.createRecordingSession.mockReturnValue(fakeSession());
+    const s = store();
+    const started = new Date(Date.now() - 10_000).toISOString();
+    m.getTesterDetail.mockResolvedValue({
+      startupParameters: { is_record: 1, max_rectime: 120 },
+      recordingStartedAt: started,
+      serverTime: new Date().toISOString(),
+    });
+    s.dispatch(examPhaseChanged('examing'));
+    await until(() => s.getState().tester.recordingDeadline !== null);
+    const left = s.getState().tester.recordingDeadline! - Date.now();
+    expect(left).toBeGreaterThan(105_000);
+    expect(left).toBeLessThanOrEqual(111_000);
   });
 
   it('logout disposes the session and keeps the data', async () => {

@@ -37,7 +37,8 @@ import { showAlert } from '../layout/layout-thunks';
 import { uploadFinished, uploadStarted } from '../layout/layout-slice';
 import type { AppDispatch } from '../../app/store';
 import { loggedOut } from '../session/session-slice';
-import { examPhaseChanged, testerExited, testerStateChanged, TESTER_STATE } from '../tester/tester-slice';
+import { examPhaseChanged, sittingClosing, testerStateChanged, TESTER_STATE } from '../tester/tester-slice';
+import { recordingDeadlineFrom } from '../tester/tester-thunks';
 import { drainStoredRecording, recordOfKey, recoverStored } from './recording-backlog';
 import {
   backlogChanged,
@@ -441,6 +442,10 @@ async function runStart(api: EffectApi): Promise<void> {
         durable,
       }),
     );
+    // The recording-time limit counts from the sitting's first recording start on the server.
+    void getTesterDetail()
+      .then((d) => dispatch(recordingDeadlineFrom(d)))
+      .catch(() => undefined);
   } catch (e) {
     const key: RecordingErrorKey =
       e instanceof RecordingError ? (e.messageKey as RecordingErrorKey) : RECORDING_START_FAILED;
@@ -532,10 +537,12 @@ export function addRecordingListeners(startListening: AppStartListening): void {
     },
   });
 
-  // End: finishing the exam (before the live channel releases the camera), tester state 7, or explicit.
+  // End: finishing the exam (before the live channel releases the camera), tester state 7, a planned exit or a
+  // kick-out (the page sends what it holds while its session lasts), or explicit.
   startListening({
     predicate: (action, state) =>
       examRecordingStopRequested.match(action) ||
+      sittingClosing.match(action) ||
       (examPhaseChanged.match(action) &&
         (state.tester.examPhase === 'finishing' || state.tester.examPhase === 'finished')) ||
       (testerStateChanged.match(action) && action.payload === TESTER_STATE.finishExam),
@@ -545,12 +552,13 @@ export function addRecordingListeners(startListening: AppStartListening): void {
     },
   });
 
-  // Logout, kick-out: dispose (data kept).
+  // The session ended without a planned exit (another window's login, an expired session): dispose, the data
+  // stays on the device for the page that continues the sitting.
   startListening({
-    predicate: (action) =>
-      loggedOut.match(action) || (testerExited.match(action) && action.payload.exit === 'kickedOut'),
-    effect: async () => {
+    actionCreator: loggedOut,
+    effect: async (_action, api) => {
       await disposeAll();
+      api.dispatch(recordingDisposed());
     },
   });
 

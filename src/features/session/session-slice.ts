@@ -1,4 +1,4 @@
-import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { createAction, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { Actor } from '../../app/permissions';
 
 /** The login result of spec §3, camelCase. */
@@ -50,6 +50,12 @@ const sessionSlice = createSlice({
 
 export const { loginStarted, loggedIn, loginFailed, loggedOut } = sessionSlice.actions;
 export default sessionSlice.reducer;
+
+/**
+ * An examinee pressed the header's logout: the tester pages run the exit sequence of spec §4 (tell the checker,
+ * send the recording, log out, leave to /close or the start-up URL) instead of a bare logout.
+ */
+export const testerLogoutRequested = createAction('session/testerLogoutRequested');
 
 type WithSession = { session: SessionState };
 export const selectLogin = (s: WithSession) => s.session.login;

@@ -3,23 +3,28 @@ import type { AppStartListening } from '../../app/listener';
 import { MESSAGE_COMMANDS, parseCommand } from '../../../contract/messages';
 import { isApiError, NETWORK_ERROR_STATUS } from '../../api/api-error';
 import { getMessages } from '../../api/messages';
-import { loggedOut } from '../session/session-slice';
+import { loggedOut, testerLogoutRequested } from '../session/session-slice';
+import { playCue, windowHasAttention } from '../../platform/attention';
 import { alertModal } from './tester-modals';
 import { networkErrorOccurred } from '../live/live-slice';
 import {
   authErrorOccurred,
   chatReceived,
+  chatRead,
   commandReceived,
   examPhaseChanged,
   messagePollStarted,
   messagePollStopped,
   messagesSeen,
+  recordingDeadlineKnown,
   testerExitRequested,
   testerExited,
   testerPageEntered,
 } from './tester-slice';
 import { closeExamWindow, examWindowClosed, stopUnloadWarning } from './exam-window';
+import { listenToDesktopApp, notifyDesktopApp, stopListeningToDesktopApp } from './desktop-app-bridge';
 import {
+  desktopAppClosing,
   ensureLive,
   examInterrupted,
   exitRequested,
@@ -30,6 +35,13 @@ import {
 
 /** How often the chat and the signalling markers are fetched. */
 export const MESSAGE_POLL_MS = 2000;
+/** Reasons a 401 gives for the session's end (app-listeners.ts) that end monitoring on the exam page. */
+const SESSION_LOSS_REASONS = new Set([
+  'errors:sessionExpired',
+  'errors:sessionSuperseded',
+  'errors:sessionEnded',
+]);
+
 /** How often the exam window is checked for being closed. */
 export const EXAM_WINDOW_CHECK_MS = 1000;
 
@@ -51,7 +63,7 @@ export function addTesterListeners(startListening: AppStartListening): void {
               const msgs = await task.pause(getMessages(testerId, lastMessageId));
               const ordered = [...msgs].sort((a, b) => a.id - b.id);
               const chat = ordered.filter((m) => m.kind !== 'command');
-              if (chat.length > 0)
+              if (chat.length > 0) {
                 api.dispatch(
                   chatReceived(
                     chat.map((m) => ({
@@ -62,6 +74,12 @@ export function addTesterListeners(startListening: AppStartListening): void {
                     })),
                   ),
                 );
+                // What was there before this page (a reload, a new login) was seen already.
+                if (initial) api.dispatch(chatRead(chat[chat.length - 1]!.id));
+                // A new message from the monitor while the exam window covers this one: a sound, so it is
+                // not missed (the window title shows the unread count).
+                else if (chat.some((m) => m.sendType === 0) && !windowHasAttention()) playCue();
+              }
               for (const m of ordered.filter((x) => x.kind === 'command')) {
                 const { command, payload } = parseCommand(m.message);
                 api.dispatch(commandReceived({ command, payload, id: m.id, initial }));
@@ -89,10 +107,46 @@ export function addTesterListeners(startListening: AppStartListening): void {
     },
   });
 
+  // The desktop proctoring application (spec §1): listened to while the sitting's pages run; told when the
+  // exam starts in this window.
+  startListening({
+    actionCreator: messagePollStarted,
+    effect: (_a, api) => {
+      listenToDesktopApp(() => void api.dispatch(desktopAppClosing()));
+    },
+  });
+  startListening({
+    actionCreator: loggedOut,
+    effect: () => stopListeningToDesktopApp(),
+  });
+  startListening({
+    predicate: (action, state, prev) =>
+      examPhaseChanged.match(action) &&
+      state.tester.examPhase === 'examing' &&
+      prev.tester.examPhase !== 'examing' &&
+      prev.tester.examPhase !== 'interrupted',
+    effect: (_a, api) => {
+      const s = api.getState();
+      notifyDesktopApp({
+        type: 'sittingStarted',
+        loginId: s.session.login?.loginId ?? s.startup.params.loginId,
+        examName: s.startup.params.examName || undefined,
+      });
+    },
+  });
+
   startListening({
     actionCreator: testerExitRequested,
     effect: async (a, api) => {
       await api.dispatch(exitRequested(a.payload.mode, a.payload.after));
+    },
+  });
+
+  // The header's logout on a tester page (spec §4: exit mode logout, in order).
+  startListening({
+    actionCreator: testerLogoutRequested,
+    effect: async (_a, api) => {
+      await api.dispatch(exitRequested('logout'));
     },
   });
 
@@ -131,18 +185,21 @@ export function addTesterListeners(startListening: AppStartListening): void {
     },
   });
 
+  // spec §4 recording time exceeded: counted from the sitting's first recording start on the server, so neither
+  // a reload nor a new login resets it (recordingDeadline, set from tester/detail).
   startListening({
-    predicate: (action, state, prev) =>
-      examPhaseChanged.match(action) &&
-      state.tester.examPhase === 'examing' &&
-      prev.tester.examPhase !== 'examing' &&
-      prev.tester.examPhase !== 'interrupted',
-    effect: async (_action, api) => {
-      const max = api.getState().startup.params.maxRectime;
-      if (!max || max <= 0) return;
+    actionCreator: recordingDeadlineKnown,
+    effect: async (action, api) => {
+      api.cancelActiveListeners();
+      const deadline = action.payload;
+      if (deadline === null) return;
       const ended = await api.condition(
-        (a, s) => loggedOut.match(a) || s.tester.examPhase === 'finished' || s.tester.exit !== 'none',
-        max * 1000,
+        (a, s) =>
+          loggedOut.match(a) ||
+          s.tester.examPhase === 'finished' ||
+          s.tester.exit !== 'none' ||
+          s.tester.recordingDeadline !== deadline,
+        Math.max(0, deadline - Date.now()),
       );
       if (!ended) await api.dispatch(recordingTimeExceeded());
     },
@@ -154,14 +211,23 @@ export function addTesterListeners(startListening: AppStartListening): void {
     effect: async (action, api) => {
       const before = api.getOriginalState().tester;
       const monitoring = ['opening', 'examing', 'interrupted'].includes(before.examPhase);
-      if (action.payload?.reasonKey === 'errors:sessionExpired' && monitoring) {
+      const reason = action.payload?.reasonKey;
+      if (reason && SESSION_LOSS_REASONS.has(reason) && monitoring) {
+        // Expired: spec §8 "authentication error, monitoring ends". Ended on purpose (another window's login,
+        // the recording-time limit): the reason itself.
+        const messageKey = reason === 'errors:sessionExpired' ? 'examining:errors.authError' : reason;
+        notifyDesktopApp({
+          type: 'sittingEnded',
+          loginId: api.getOriginalState().session.login?.loginId ?? '',
+          reason: 'sessionEnded',
+        });
         api.dispatch(authErrorOccurred());
-        api.dispatch(testerExited({ exit: 'monitoringEnded', messageKey: 'examining:errors.authError' }));
+        api.dispatch(testerExited({ exit: 'monitoringEnded', messageKey }));
         api.dispatch(messagePollStopped());
         stopUnloadWarning();
         closeExamWindow();
         stopWakeLock();
-        await alertModal(api.dispatch, { type: 'error', messageKey: 'examining:errors.authError' });
+        await alertModal(api.dispatch, { type: 'error', messageKey });
       }
     },
   });

@@ -74,8 +74,9 @@ export interface RecordItem {
   stopAt: string | null;
 }
 
-/** Where the exam on /examining stands. */
-export type ExamPhase = 'notes' | 'ready' | 'opening' | 'examing' | 'interrupted' | 'finishing' | 'finished';
+/** Where the exam on /examining stands; 'ended' when the sitting ended otherwise (kick-out, a lost session). */
+export type ExamPhase =
+  'notes' | 'ready' | 'opening' | 'examing' | 'interrupted' | 'finishing' | 'finished' | 'ended';
 
 /** How a tester page left (spec §4 window exit modes). */
 export type ExitState = 'none' | 'kickedOut' | 'loggedOut' | 'monitoringEnded';
@@ -103,8 +104,17 @@ export interface TesterState {
   /** Identity-check flags of spec §4. */
   identity: { pending: boolean; finished: boolean; ng: boolean };
   chatItems: ChatItem[];
+  /** The newest chat message the examinee has seen (messages from the checker after it are unread). */
+  chatReadUpTo: number;
   lastMessageId: number;
   loggedInToTestSystem: boolean;
+  /** This page holds the exam window (false after a reload or a new login: it can be opened again). */
+  examWindowAttached: boolean;
+  /**
+   * When the maximum recording time runs out, in this browser's clock (epoch ms), counted from the sitting's
+   * first recording start on the server; null while unknown or unlimited.
+   */
+  recordingDeadline: number | null;
   testerState: number;
   examPhase: ExamPhase;
   /** i18n key of an exam-page error (network, exam URL, …) or null. */
@@ -142,8 +152,11 @@ export const initialTesterState: TesterState = {
   envNext: 'idle',
   identity: { pending: false, finished: false, ng: false },
   chatItems: [],
+  chatReadUpTo: 0,
   lastMessageId: 0,
   loggedInToTestSystem: false,
+  examWindowAttached: false,
+  recordingDeadline: null,
   testerState: TESTER_STATE.login,
   examPhase: 'notes',
   examErrorKey: null,
@@ -254,6 +267,10 @@ const testerSlice = createSlice({
       state.chatItems = [...fresh, ...state.chatItems].sort((a, b) => b.id - a.id);
       for (const c of action.payload) state.lastMessageId = Math.max(state.lastMessageId, c.id);
     },
+    /** The examinee has seen the chat up to this message (opened, focused, or answered it). */
+    chatRead(state, action: PayloadAction<number>) {
+      state.chatReadUpTo = Math.max(state.chatReadUpTo, action.payload);
+    },
     /**
      * A signalling marker arrived through webrtc_message (KICK_OUT, ACCEPTED, REJECTED, MARKING_ALERT:…).
      * `initial`: it was already there when the page started polling (history, not news).
@@ -287,6 +304,19 @@ const testerSlice = createSlice({
     loggedInToTestSystem(state) {
       state.loggedInToTestSystem = true;
     },
+    /** Whether this page holds the exam window. */
+    examWindowAttachedChanged(state, action: PayloadAction<boolean>) {
+      state.examWindowAttached = action.payload;
+    },
+    /** The recording-time limit is known (or changed): see `recordingDeadline`. */
+    recordingDeadlineKnown(state, action: PayloadAction<number | null>) {
+      state.recordingDeadline = action.payload;
+    },
+    /**
+     * The page is leaving the sitting on purpose (finish, logout, kick-out, an exit mode): what runs must finish
+     * what it can — the recording stops and sends what it recorded.
+     */
+    sittingClosing() {},
     summaryLoadStarted(state) {
       state.summaryStatus = 'loading';
     },
@@ -367,6 +397,7 @@ export const {
   identityAccepted,
   identityRejected,
   chatReceived,
+  chatRead,
   commandReceived,
   testerPageEntered,
   testerExitRequested,
@@ -376,6 +407,9 @@ export const {
   examPhaseChanged,
   examErrorOccurred,
   loggedInToTestSystem,
+  examWindowAttachedChanged,
+  recordingDeadlineKnown,
+  sittingClosing,
   summaryLoadStarted,
   summaryLoaded,
   summaryLoadFailed,
@@ -393,6 +427,30 @@ export const selectTester = (s: WithTester) => s.tester;
 export const selectTesterId = (s: WithTester) => s.tester.testerId;
 export const selectTesterState = (s: WithTester) => s.tester.testerState;
 export const selectChatItems = (s: WithTester) => s.tester.chatItems;
+/**
+ * The recording-time deadline in this browser's clock: the sitting's first recording start plus the maximum
+ * recording time (seconds), moved from the server's clock to this one with the server time of the same answer.
+ * Null when there is no limit or no recording yet.
+ */
+export function recordingDeadlineOf(
+  recordingStartedAt: string | null | undefined,
+  serverTime: string | null | undefined,
+  maxRectimeSeconds: number | null,
+  now: number,
+): number | null {
+  if (!recordingStartedAt || !maxRectimeSeconds || maxRectimeSeconds <= 0) return null;
+  const start = Date.parse(recordingStartedAt);
+  if (Number.isNaN(start)) return null;
+  const server = serverTime ? Date.parse(serverTime) : NaN;
+  const offset = Number.isNaN(server) ? 0 : now - server;
+  return start + maxRectimeSeconds * 1000 + offset;
+}
+
+/** Checker messages the examinee has not seen yet. */
+export const selectChatUnread = (s: WithTester) =>
+  s.tester.chatItems.filter((c) => c.sendType === 0 && c.id > s.tester.chatReadUpTo).length;
+/** The newest chat message id (0 without any). */
+export const selectNewestChatId = (s: WithTester) => s.tester.chatItems[0]?.id ?? 0;
 /** Spec §2 Next: camera and microphone allowed, popup ok, terms agreed. */
 export const selectCanProceedEnv = (s: WithTester) =>
   s.tester.camera === DEVICE.allowed &&

@@ -7,14 +7,18 @@ import type { TesterDetail } from '../../api/tester';
 import { acquireLocalMedia } from '../../media/devices';
 import { getMessages, postMessage } from '../../api/messages';
 import { MESSAGE_COMMANDS, parseCommand } from '../../../contract/messages';
+import { unlockSound } from '../../platform/attention';
 import { checkPopupAllowed } from '../../platform/popup-check';
 import { logoutRequested } from '../session/session-thunks';
 import { loggedOut } from '../session/session-slice';
+import { headerLogoutDisabledChanged } from '../layout/layout-slice';
 import { alertModal, confirmModal } from './tester-modals';
-import { liveStartRequested, liveStopRequested } from '../live/live-slice';
+import { liveStartRequested, liveStopRequested, networkErrorOccurred } from '../live/live-slice';
 import {
   TESTER_PATHS,
   TESTER_STATE,
+  chatRead,
+  chatReceived,
   devicesChecked,
   envNextFailed,
   envNextStarted,
@@ -23,6 +27,11 @@ import {
   envTermLoaded,
   examErrorOccurred,
   examPhaseChanged,
+  examTermAgreementChanged,
+  examWindowAttachedChanged,
+  recordingDeadlineKnown,
+  recordingDeadlineOf,
+  sittingClosing,
   examiningTermLoadStarted,
   examiningTermLoaded,
   loggedInToTestSystem,
@@ -47,6 +56,8 @@ import {
   stopUnloadWarning,
 } from './exam-window';
 import { keepScreenAwake } from './wake-lock';
+import { notifyDesktopApp } from './desktop-app-bridge';
+import type { DesktopAppEndReason } from '../../platform/desktop-app';
 
 type GetState = () => RootState;
 type Thunk<R = void> = (dispatch: AppDispatch, getState: GetState) => Promise<R>;
@@ -115,6 +126,34 @@ export const announceBeforeClose = (): Thunk<boolean> => async (_dispatch, getSt
   return false;
 };
 
+/**
+ * Sends a chat text to the monitor (webrtc_message type 1 during the identity check, 3 during the exam);
+ * returns whether it was stored. Sending counts as having read the chat.
+ */
+export const chatSent =
+  (text: string, messageType: 1 | 3): Thunk<boolean> =>
+  async (dispatch, getState) => {
+    const testerId = getState().tester.testerId;
+    const message = text.trim();
+    if (testerId === null || !message) return false;
+    try {
+      const m = await postMessage({ testerId, messageType, message });
+      if (m)
+        dispatch(
+          chatReceived([{ id: m.id, sendType: m.sendType, message: m.message, createdAt: m.createdAt }]),
+        );
+      dispatch(chatRead(getState().tester.chatItems[0]?.id ?? 0));
+      return true;
+    } catch (e) {
+      if (isNetwork(e)) dispatch(networkErrorOccurred());
+      void alertModal(dispatch, {
+        type: 'error',
+        messageKey: isNetwork(e) ? 'tester:chat.errors.network' : 'tester:chat.errors.send',
+      });
+      return false;
+    }
+  };
+
 /** A start-up flag of the sitting (server copy first, then the client's start-up parameters). */
 function flag(
   detail: TesterDetail | null,
@@ -126,6 +165,22 @@ function flag(
   if (server !== null) return server;
   return num(state.startup.params[camel]);
 }
+
+/**
+ * The recording-time limit of spec §4 from a tester/detail answer: the sitting's maximum recording time (the
+ * server's copy of max_rectime first) counted from its first recording start, so a reload or a new login does not
+ * reset it.
+ */
+export const recordingDeadlineFrom =
+  (detail: TesterDetail) =>
+  (dispatch: AppDispatch, getState: GetState): void => {
+    const max = flag(detail, getState(), 'max_rectime', 'maxRectime');
+    dispatch(
+      recordingDeadlineKnown(
+        recordingDeadlineOf(detail.recordingStartedAt, detail.serverTime, max, Date.now()),
+      ),
+    );
+  };
 
 /** Loads tester/detail and stores who the examinee is; returns the detail. */
 export const loadTesterDetail = (): Thunk<TesterDetail> => async (dispatch) => {
@@ -159,7 +214,25 @@ export const checkPopup = (): Thunk => async (dispatch) => {
   dispatch(popupChecked(checkPopupAllowed()));
 };
 
-/** /env-setting opened: who am I, the terms, the device and popup checks. */
+/**
+ * Where a sitting that is already under way continues (a new tab, a crashed browser, a reload, a JT start-up
+ * again): past the identity check → the exam page; matched and waiting for the identity check → the check the
+ * sitting uses; otherwise null (the examinee starts at /env-setting). A kicked or finished sitting has its own
+ * pages (the exam page says the examinee was removed; a finished one opens a new sitting at login).
+ */
+export function resumePath(detail: TesterDetail, state: RootState): string | null {
+  if (detail.status >= TESTER_STATE.finishExam || detail.status < TESTER_STATE.matched) return null;
+  if (detail.kicked === 1 || detail.status >= TESTER_STATE.identificated) return TESTER_PATHS.examining;
+  if (flag(detail, state, 'is_auth', 'isAuth') === 0) return TESTER_PATHS.examining;
+  return flag(detail, state, 'is_ai_auth', 'isAiAuth') === 1
+    ? TESTER_PATHS.identificationAi
+    : TESTER_PATHS.identification;
+}
+
+/**
+ * /env-setting opened: who am I — and, for a sitting already under way, straight back to where it was — then
+ * the terms, the device and popup checks.
+ */
 export const envSettingEntered = (): Thunk => async (dispatch, getState) => {
   dispatch(stepReached(1));
   const { termTemplateId, envSettingTerm, lang } = getState().startup.params;
@@ -170,10 +243,15 @@ export const envSettingEntered = (): Thunk => async (dispatch, getState) => {
     .getEnvSettingTerm(templateId, lang || 'ja')
     .then((body) => dispatch(envTermLoaded({ body, failed: false })))
     .catch(() => dispatch(envTermLoaded({ body: '', failed: true })));
-  const detail = dispatch(loadTesterDetail()).catch(() => undefined);
+  const detail = await dispatch(loadTesterDetail()).catch(() => undefined);
+  const resume = detail ? resumePath(detail, getState()) : null;
+  if (resume) {
+    navigateTo(resume, { replace: true });
+    return;
+  }
   await dispatch(checkDevices());
   await dispatch(checkPopup());
-  await Promise.all([term, detail]);
+  await term;
 };
 
 /**
@@ -242,6 +320,7 @@ export const examiningEntered = (): Thunk => async (dispatch, getState) => {
     navigateTo(TESTER_PATHS.examEnd, { replace: true });
     return;
   }
+  dispatch(recordingDeadlineFrom(detail));
   await dispatch(ensureLive());
   startWakeLock();
   if (detail.status === TESTER_STATE.identificated || detail.status < TESTER_STATE.identificated) {
@@ -251,13 +330,11 @@ export const examiningEntered = (): Thunk => async (dispatch, getState) => {
     } catch {
       // The state stays; opening the exam system retries the transition.
     }
-  } else if (detail.status === TESTER_STATE.examing) {
+  } else if (detail.status === TESTER_STATE.examing || detail.status === TESTER_STATE.interruptionExam) {
+    // Back to a running exam (a reload, a crash, a new login): the notes were agreed to before it started.
+    dispatch(examTermAgreementChanged(true));
     dispatch(loggedInToTestSystem());
-    dispatch(examPhaseChanged('examing'));
-    startUnloadWarning();
-  } else if (detail.status === TESTER_STATE.interruptionExam) {
-    dispatch(loggedInToTestSystem());
-    dispatch(examPhaseChanged('interrupted'));
+    dispatch(examPhaseChanged(detail.status === TESTER_STATE.examing ? 'examing' : 'interrupted'));
     startUnloadWarning();
   }
   await term;
@@ -271,18 +348,23 @@ export const examiningEntered = (): Thunk => async (dispatch, getState) => {
 export const examSystemLoginRequested = (): Thunk => async (dispatch, getState) => {
   const s = getState();
   if (!s.tester.examTermAgreed) return;
+  // A click: from now on a monitor's message can be heard while the exam window covers this one.
+  unlockSound();
   dispatch(examErrorOccurred(null));
   dispatch(examPhaseChanged('opening'));
   const resuming = s.tester.testerState === TESTER_STATE.interruptionExam;
+  // The exam is running but this page lost its window (a reload, a crash, a new login): log in again.
+  const relogin = s.tester.testerState === TESTER_STATE.examing;
   const mode: 1 | 2 = s.startup.params.isMcStartup === 1 ? 2 : 1;
   try {
     const token = await testerApi.getMcToken(mode);
     if (!openExamWindow(token.windowOpenUrl)) {
       dispatch(examErrorOccurred('examining:errors.popupBlocked'));
-      dispatch(examPhaseChanged(resuming ? 'interrupted' : 'ready'));
+      dispatch(examPhaseChanged(resuming ? 'interrupted' : relogin ? 'examing' : 'ready'));
       return;
     }
     dispatch(loggedInToTestSystem());
+    dispatch(examWindowAttachedChanged(true));
     if (getState().tester.testerState < TESTER_STATE.beforeExam) {
       const r = await testerApi.postTesterStatus(TESTER_STATE.beforeExam);
       dispatch(testerStateChanged(r.status));
@@ -290,7 +372,9 @@ export const examSystemLoginRequested = (): Thunk => async (dispatch, getState) 
     const r = await testerApi.postTesterStatus(TESTER_STATE.examing);
     dispatch(testerStateChanged(r.status));
     const p = s.startup.params;
-    const body = { process: resuming ? 1 : 0, loginId: p.loginId, termSetCode: p.termSetCode, eai: p.eai };
+    // spec §3 exam process: start 0, restart 1, relogin 4.
+    const process = resuming ? 1 : relogin ? 4 : 0;
+    const body = { process, loginId: p.loginId, termSetCode: p.termSetCode, eai: p.eai };
     await testerApi.postExamProcess('test', body);
     await testerApi.postExamProcess('exam', body);
     dispatch(examPhaseChanged('examing'));
@@ -338,6 +422,7 @@ export const examFinishRequested = (): Thunk => async (dispatch, getState) => {
     return;
   }
   dispatch(examPhaseChanged('finished'));
+  notifyDesktopApp({ type: 'sittingEnded', loginId: loginIdOf(getState()), reason: 'finished' });
   stopUnloadWarning();
   // Transmission stops as planned: the checker is told before the master closes.
   await dispatch(announceBeforeClose());
@@ -348,49 +433,120 @@ export const examFinishRequested = (): Thunk => async (dispatch, getState) => {
   navigateTo(TESTER_PATHS.examEnd);
 };
 
+/** Recording phases in which the recorder or its uploads still work. */
+const RECORDING_BUSY = ['starting', 'recording', 'uploading', 'waiting-network'];
+/** How long a planned exit waits for the recording to be sent before it leaves anyway. */
+export const EXIT_RECORDING_WAIT_MS = 60_000;
+const EXIT_RECORDING_POLL_MS = 200;
+
+function recordingPhase(state: RootState): string | null {
+  return (state as Partial<Pick<RootState, 'recording'>>).recording?.phase ?? null;
+}
+
 /**
- * Leaves the tester pages in the order of spec §4 (after announcing BEFORE_CLOSE to the checker, while
- * the session still exists): end the session per the mode (nothing; kick-out
- * PUT_MYSELF / PUT_MYSELF_AI; or logout), stop the unload warning, run the pre-close handlers (stop
- * transmission and polls, close the exam window, release the wake lock), then navigate: a JT start-up
- * window goes to /close, otherwise the original start-up URL is loaded again.
+ * A planned close stops the recording and sends what it recorded while the session still exists (the server
+ * completes it from what arrived otherwise): waits at most EXIT_RECORDING_WAIT_MS, with the upload alert shown.
+ */
+const finishRecordingBeforeExit = (): Thunk => async (dispatch, getState) => {
+  dispatch(sittingClosing());
+  const deadline = Date.now() + EXIT_RECORDING_WAIT_MS;
+  while (RECORDING_BUSY.includes(recordingPhase(getState()) ?? '') && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, EXIT_RECORDING_POLL_MS));
+  }
+};
+
+let exiting = false;
+
+/** The examinee's login id (the session's, else the start-up's). */
+function loginIdOf(state: RootState): string {
+  return state.session.login?.loginId ?? state.startup.params.loginId;
+}
+
+/** How an exit is told to the desktop application. */
+function endReasonOf(mode: ExitMode, after?: { messageKey: string }): DesktopAppEndReason {
+  if (mode === 'kickOutMyselfAi') return 'aiForcedLogout';
+  if (after?.messageKey === 'examining:errors.recordingTimeExceeded') return 'recordingTimeExceeded';
+  if (mode === 'logout' || mode === 'kickOutMyself') return 'logout';
+  return 'sessionEnded';
+}
+
+/** How long the page may keep a closing desktop application waiting. */
+export const DESKTOP_CLOSING_WAIT_MS = 10_000;
+
+/**
+ * The desktop application announced it closes: tell the checker the disconnect is planned, mark a running exam
+ * interrupted (it can be resumed), stop the recording and send what fits in the time the application gives
+ * (the rest stays on the device for the next page), then let the application close.
+ */
+export const desktopAppClosing = (): Thunk => async (dispatch, getState) => {
+  await dispatch(announceBeforeClose());
+  if (getState().tester.examPhase === 'examing') await dispatch(examInterrupted());
+  dispatch(sittingClosing());
+  const deadline = Date.now() + DESKTOP_CLOSING_WAIT_MS;
+  while (RECORDING_BUSY.includes(recordingPhase(getState()) ?? '') && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, EXIT_RECORDING_POLL_MS));
+  }
+  notifyDesktopApp({ type: 'closingReady' });
+};
+
+/**
+ * Leaves the tester pages in the order of spec §4 (after announcing BEFORE_CLOSE to the checker and sending the
+ * recording, while the session still exists): end the session per the mode (nothing; kick-out PUT_MYSELF /
+ * PUT_MYSELF_AI; or logout), stop the unload warning, run the pre-close handlers (stop transmission and polls,
+ * close the exam window, release the wake lock), then navigate: a JT start-up window goes to /close, otherwise
+ * the original start-up URL is loaded again. The header's logout stays disabled meanwhile; a second request
+ * while one runs is ignored.
  */
 export const exitRequested =
   (mode: ExitMode, after?: { exit: ExitState; messageKey: string }): Thunk =>
   async (dispatch, getState) => {
-    const s = getState();
-    const isJt = s.startup.params.loginId !== '';
-    const raw = s.startup.params.rawStartupUrl;
-    // A planned close: tell the checker first (needs the session, so before it ends).
-    await dispatch(announceBeforeClose());
-    if (mode === 'kickOutMyself' || mode === 'kickOutMyselfAi') {
-      try {
-        await testerApi.kickOut(mode === 'kickOutMyself' ? 'PUT_MYSELF' : 'PUT_MYSELF_AI');
-      } catch {
-        // The session ends locally either way.
+    if (exiting) return;
+    exiting = true;
+    dispatch(headerLogoutDisabledChanged(true));
+    try {
+      const s = getState();
+      const isJt = s.startup.params.loginId !== '';
+      const raw = s.startup.params.rawStartupUrl;
+      // A planned close: tell the checker first and send the recording (both need the session).
+      await dispatch(announceBeforeClose());
+      await dispatch(finishRecordingBeforeExit());
+      notifyDesktopApp({ type: 'sittingEnded', loginId: loginIdOf(s), reason: endReasonOf(mode, after) });
+      if (mode === 'kickOutMyself' || mode === 'kickOutMyselfAi') {
+        try {
+          await testerApi.kickOut(mode === 'kickOutMyself' ? 'PUT_MYSELF' : 'PUT_MYSELF_AI');
+        } catch {
+          // The session ends locally either way.
+        }
+        dispatch(loggedOut(after ? { reasonKey: after.messageKey } : undefined));
+      } else if (mode === 'logout') {
+        await dispatch(logoutRequested());
       }
-      dispatch(loggedOut(after ? { reasonKey: after.messageKey } : undefined));
-    } else if (mode === 'logout') {
-      await dispatch(logoutRequested());
+      stopUnloadWarning();
+      dispatch(messagePollStopped());
+      dispatch(liveStopRequested());
+      closeExamWindow();
+      stopWakeLock();
+      if (after) dispatch(testerExited(after));
+      if (isJt) navigateTo(TESTER_PATHS.close, { replace: true });
+      else if (raw) window.location.assign(raw);
+      else navigateTo(TESTER_PATHS.login, { replace: true });
+    } finally {
+      exiting = false;
+      dispatch(headerLogoutDisabledChanged(false));
     }
-    stopUnloadWarning();
-    dispatch(messagePollStopped());
-    dispatch(liveStopRequested());
-    closeExamWindow();
-    stopWakeLock();
-    if (after) dispatch(testerExited(after));
-    if (isJt) navigateTo(TESTER_PATHS.close, { replace: true });
-    else if (raw) window.location.assign(raw);
-    else navigateTo(TESTER_PATHS.login, { replace: true });
   };
 
 /**
  * KICK_OUT arrived (spec §4): stop matching, the forced close alert (JT start-up) or forced logout alert,
- * window cleanup; the page then says the examinee was forcibly removed.
+ * window cleanup; the page then says the examinee was forcibly removed. The recording stops and sends what it
+ * holds (the session is still valid for that); the server completes it with what it has in any case.
  */
 export const kickedOut = (): Thunk => async (dispatch, getState) => {
   if (getState().tester.exit === 'kickedOut') return;
   dispatch(testerExited({ exit: 'kickedOut', messageKey: 'examining:kick.removed' }));
+  dispatch(examPhaseChanged('ended'));
+  notifyDesktopApp({ type: 'kickedOut', loginId: loginIdOf(getState()) });
+  dispatch(sittingClosing());
   dispatch(messagePollStopped());
   dispatch(liveStopRequested());
   stopUnloadWarning();
@@ -405,10 +561,10 @@ export const kickedOut = (): Thunk => async (dispatch, getState) => {
 
 /** Recording time exceeded (maxRectime): logged out with a message (spec §4, §8). */
 export const recordingTimeExceeded = (): Thunk => async (dispatch) => {
+  void alertModal(dispatch, { type: 'caution', messageKey: 'examining:errors.recordingTimeExceeded' });
   await dispatch(
     exitRequested('logout', { exit: 'loggedOut', messageKey: 'examining:errors.recordingTimeExceeded' }),
   );
-  void alertModal(dispatch, { type: 'caution', messageKey: 'examining:errors.recordingTimeExceeded' });
 };
 
 /** /exam-end opened: the monitoring-info summary from tester/detail. */

@@ -188,9 +188,31 @@ describe('exit modes on /examining', () => {
     expect(logouts).toBe(1);
   });
 
+  it("the header's logout runs the exit sequence: BEFORE_CLOSE, logout, then /close for a JT start-up", async () => {
+    const posted = messageServer();
+    server.use(ok('tester/detail', testerDetail({ status: 4 }), 'get'));
+    const { Header } = await import('../../features/layout/components/header');
+    render(
+      <>
+        <Header page="examining" loginHref="/login" />
+        <ExaminingPage />
+      </>,
+      { loginId: 'JT-9' },
+    );
+    const logout = await screen.findByRole('button', { name: t('layout:logout') });
+    await waitFor(() => expect(logout).toBeEnabled());
+    await userEvent.click(logout);
+    await waitFor(() => expect(navigations).toEqual(['/close']), { timeout: 5000 });
+    expect(posted.map((p) => p.message)).toEqual(['BEFORE_CLOSE']);
+    expect(logouts).toBe(1);
+  });
+
   it('recording time exceeded logs out with the message (BEFORE_CLOSE first)', async () => {
     const posted = messageServer();
-    server.use(ok('tester/detail', testerDetail({ status: 5 }), 'get'));
+    const now = new Date().toISOString();
+    server.use(
+      ok('tester/detail', testerDetail({ status: 5, recording_started_at: now, server_time: now }), 'get'),
+    );
     render(<ExaminingPage />, { maxRectime: 1 });
     expect(
       await screen.findByText(t('examining:errors.recordingTimeExceeded'), {}, { timeout: 6000 }),
@@ -198,6 +220,51 @@ describe('exit modes on /examining', () => {
     expect(logouts).toBe(1);
     expect(posted.map((p) => p.message)).toEqual(['BEFORE_CLOSE']);
     expect(navigations).toEqual(['/login']);
+  });
+
+  it('counts the recording time from the first recording start on the server: a reload does not reset it', async () => {
+    messageServer();
+    // The server's clock is 10 minutes ahead of this browser's; the recording started 61 s ago by the server.
+    const server10 = Date.now() + 600_000;
+    server.use(
+      ok(
+        'tester/detail',
+        testerDetail({
+          status: 5,
+          recording_started_at: new Date(server10 - 61_000).toISOString(),
+          server_time: new Date(server10).toISOString(),
+          startup_parameters: { is_proctor: 1, memo: '', is_auth: 1, max_rectime: 60 },
+        }),
+        'get',
+      ),
+    );
+    // The page's own start-up parameters say nothing (a new login): the server's max_rectime counts.
+    render(<ExaminingPage />);
+    expect(await screen.findByText(t('examining:errors.recordingTimeExceeded'))).toBeVisible();
+    expect(logouts).toBe(1);
+  });
+
+  it('does not end a sitting whose recording time is not used up, whatever the page load', async () => {
+    messageServer();
+    const now = Date.now();
+    server.use(
+      ok(
+        'tester/detail',
+        testerDetail({
+          status: 5,
+          recording_started_at: new Date(now - 30_000).toISOString(),
+          server_time: new Date(now).toISOString(),
+          startup_parameters: { is_proctor: 1, memo: '', is_auth: 1, max_rectime: 3600 },
+        }),
+        'get',
+      ),
+    );
+    const { store } = render(<ExaminingPage />);
+    await waitFor(() => expect(store.getState().tester.recordingDeadline).not.toBeNull());
+    const left = store.getState().tester.recordingDeadline! - Date.now();
+    expect(left).toBeGreaterThan(3_500_000);
+    expect(left).toBeLessThanOrEqual(3_570_000 + 1000);
+    expect(logouts).toBe(0);
   });
 
   it('a 401 while examining says authentication error, monitoring ends, and offers Close', async () => {
@@ -345,13 +412,23 @@ describe('/identification-ai photo cycle', () => {
     expect(logouts).toBe(0);
   });
 
-  it('is_ai_faild_manual 0: says so and logs the examinee out', async () => {
+  it('is_ai_faild_manual 0: shows the kick-out notice, then leaves with PUT_MYSELF_AI (spec exit mode)', async () => {
+    const kicks: unknown[] = [];
+    server.use(
+      http.post('*/api/v1/tester/kick_out.php', async ({ request }) => {
+        kicks.push(await request.json());
+        return HttpResponse.json({ status: 200, message: 'OK', result: { tester_id: 7, kicked: 1 } });
+      }),
+    );
     lastRetry(3, 0);
     const { store } = await registerOnePhoto();
     expect(await screen.findByText(t('identification:ai.fallback.logout'))).toBeVisible();
+    // Like a kick-out by a monitor, the page says the examinee left the exam.
+    expect(screen.getByTestId('exit-notice')).toHaveTextContent(t('identification:ai.forcedOut'));
     await userEvent.click(screen.getAllByRole('button', { name: t('common:close') }).at(-1)!);
     await waitFor(() => expect(store.getState().session.status).toBe('loggedOut'));
-    expect(navigations).not.toContain('/examining');
-    expect(navigations).not.toContain('/identification');
+    expect(kicks).toEqual([{ method: 'PUT_MYSELF_AI' }]);
+    expect(logouts).toBe(0);
+    expect(navigations).toEqual(['/login']);
   });
 });

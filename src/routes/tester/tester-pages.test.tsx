@@ -235,7 +235,111 @@ describe('/identification-ai (PRE00003, AI)', () => {
   });
 });
 
+describe('/env-setting for a sitting already under way (re-login, crash, reload)', () => {
+  const navigations: string[] = [];
+  beforeEach(async () => {
+    navigations.length = 0;
+    const { setNavigator } = await import('../../app/navigation');
+    setNavigator((to) => navigations.push(to));
+  });
+  afterEach(async () => {
+    const { setNavigator } = await import('../../app/navigation');
+    setNavigator(null);
+  });
+
+  it.each([
+    [5, { is_auth: 1 }, '/examining'],
+    [6, { is_auth: 1 }, '/examining'],
+    [3, { is_auth: 1 }, '/examining'],
+    [2, { is_auth: 1, is_ai_auth: 0 }, '/identification'],
+    [2, { is_auth: 1, is_ai_auth: 1 }, '/identification-ai'],
+    [2, { is_auth: 0 }, '/examining'],
+  ])('state %i (%o) goes straight back to %s, without the device checks', async (status, sp, to) => {
+    server.use(
+      ok(
+        'tester/detail',
+        testerDetail({ status, startup_parameters: { is_proctor: 1, memo: '', ...sp } }),
+        'get',
+      ),
+    );
+    render(<EnvSettingPage />);
+    await waitFor(() => expect(navigations).toEqual([to]));
+    expect(navigator.mediaDevices.getUserMedia).not.toHaveBeenCalled();
+  });
+
+  it('state 1 (just logged in) stays on /env-setting', async () => {
+    render(<EnvSettingPage />);
+    await waitFor(() => expect(screen.getByTestId('popup-state')).toHaveAttribute('data-state', 'ok'));
+    expect(navigations).toEqual([]);
+  });
+});
+
 describe('/examining (PRE00004)', () => {
+  const chat = (...items: [number, number, string][]) =>
+    ok(
+      'webrtc_message',
+      {
+        messages: items.map(([id, sendType, message]) => ({
+          id,
+          send_type: sendType,
+          message_type: 3,
+          kind: 'message',
+          message,
+          created_at: '2026-01-01T00:00:00.000Z',
+        })),
+      },
+      'get',
+    );
+
+  it('shows the chat for the whole exam: earlier messages read, a new one counted, announced and in the title', async () => {
+    server.use(chat([1, 0, '前のメッセージ'], [2, 1, '返信']));
+    const { store } = render(<ExaminingPage />);
+    const panel = await screen.findByTestId('tester-chat');
+    await waitFor(() => expect(within(panel).getByText('前のメッセージ')).toBeVisible());
+    // What was there before this page is not news.
+    expect(screen.queryByTestId('chat-unread')).toBeNull();
+    document.title = '受験';
+    server.use(chat([3, 0, '画面を確認してください'], [1, 0, '前のメッセージ'], [2, 1, '返信']));
+    expect(await screen.findByTestId('chat-unread', {}, { timeout: 5000 })).toHaveTextContent('未読 1 件');
+    expect(screen.getByTestId('chat-announcement')).toHaveTextContent(
+      '監視者から未読のメッセージが 1 件あります。',
+    );
+    expect(document.title).toBe('(1) 受験');
+    const items = within(within(panel).getByTestId('chat-items')).getAllByRole('listitem');
+    expect(items[0]).toHaveTextContent('画面を確認してください');
+    await userEvent.click(within(panel).getByRole('button', { name: '既読にする' }));
+    expect(screen.queryByTestId('chat-unread')).toBeNull();
+    expect(document.title).toBe('受験');
+    expect(store.getState().tester.chatReadUpTo).toBe(3);
+  });
+
+  it('answers the monitor from /examining (message type 3)', async () => {
+    const sent: unknown[] = [];
+    server.use(
+      http.post('*/api/v1/webrtc_message.php', async ({ request }) => {
+        const b = (await request.json()) as Record<string, unknown>;
+        sent.push(b);
+        return HttpResponse.json({
+          status: 200,
+          message: 'OK',
+          result: {
+            messages: [
+              { id: 9, send_type: 1, message_type: 3, kind: 'message', message: b.message, created_at: '' },
+            ],
+          },
+        });
+      }),
+    );
+    render(<ExaminingPage />);
+    const input = await screen.findByLabelText('監視者へのメッセージ');
+    await userEvent.type(input, 'カメラを直しました');
+    await userEvent.click(screen.getByRole('button', { name: '送信' }));
+    await waitFor(() =>
+      expect(sent).toEqual([expect.objectContaining({ message: 'カメラを直しました', message_type: 3 })]),
+    );
+    expect(await screen.findByText('カメラを直しました')).toBeVisible();
+  });
+
   it('shows the notes, the monitoring label, recording not started yet; login waits for the agreement', async () => {
     render(<ExaminingPage />);
     expect(await screen.findByText('受験上の注意本文')).toBeInTheDocument();
@@ -296,6 +400,35 @@ describe('/examining (PRE00004)', () => {
       await screen.findByText('監視者により強制ログアウトされました。', {}, { timeout: 4000 }),
     ).toBeInTheDocument();
     expect(screen.getByTestId('exit-notice')).toHaveTextContent('強制的に退出させられました');
+    // The page no longer says the exam is running.
+    expect(screen.getByTestId('exam-phase')).toHaveAttribute('data-phase', 'ended');
+    expect(screen.getByTestId('exam-phase')).not.toHaveTextContent('受験中');
+    expect(screen.getByTestId('exam-phase')).toHaveTextContent('このウィンドウでの監視は終了しました。');
+  });
+
+  it('back to a running exam after a reload: the exam state stays, and the exam window can be opened again', async () => {
+    const processes: unknown[] = [];
+    server.use(
+      ok('tester/detail', testerDetail({ status: 5 }), 'get'),
+      ok('get_mc_token', { access_token: 't', window_open_url: '/demo-exam/?mc_token=t', expires_in: 60 }),
+      http.post('*/api/v1/:which/status.php', async ({ request, params }) => {
+        processes.push([params.which, await request.json()]);
+        return HttpResponse.json({
+          status: 200,
+          message: 'OK',
+          result: { test_id: 1, test_status: 1, exam_process: 4 },
+        });
+      }),
+      ok('tester/status', { tester_id: 7, test_id: 1, status: 5, previous_status: 5, changed: false }),
+    );
+    render(<ExaminingPage />);
+    await waitFor(() => expect(screen.getByTestId('exam-phase')).toHaveAttribute('data-phase', 'examing'));
+    const reopen = screen.getByTestId('exam-reopen');
+    await userEvent.click(reopen);
+    expect(window.open).toHaveBeenCalledWith('/demo-exam/?mc_token=t', 'proctor-exam-system');
+    // spec §3 exam process relogin (4).
+    await waitFor(() => expect(processes).toContainEqual(['test', expect.objectContaining({ process: 4 })]));
+    await waitFor(() => expect(screen.queryByTestId('exam-reopen')).toBeNull());
   });
 
   it('MARKING_ALERT shows the alert text', async () => {

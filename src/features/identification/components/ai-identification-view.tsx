@@ -7,6 +7,7 @@ import { useText } from '../../../components/ui/use-text';
 import { LiveStatus } from '../../live/components/live-status';
 import { CameraPreview } from '../../tester/components/camera-preview';
 import { DisconnectBanner } from '../../tester/components/disconnect-banner';
+import { ExitNotice } from '../../tester/components/exit-notice';
 import { StepBar } from '../../tester/components/step-bar';
 import { selectAi } from '../identification-slice';
 import {
@@ -39,6 +40,7 @@ export function AiIdentificationView() {
         <span id="page-title">{t('ai.title')}</span>
       </PageTitle>
       <StepBar />
+      <ExitNotice />
       <DisconnectBanner />
       <LiveStatus />
       <div role="status" aria-live="polite" data-testid="ai-state" data-phase={phase}>

@@ -6,12 +6,12 @@ import { PageTitle } from '../../../components/layout/page-title';
 import { useText } from '../../../components/ui/use-text';
 import { LiveStatus } from '../../live/components/live-status';
 import { CameraPreview } from '../../tester/components/camera-preview';
+import { ChatPanel } from '../../tester/components/chat-panel';
 import { DisconnectBanner } from '../../tester/components/disconnect-banner';
 import { ExitNotice } from '../../tester/components/exit-notice';
 import { StepBar } from '../../tester/components/step-bar';
 import { CHECKLIST_SIZE, checklistItemToggled, selectMonitorCheck } from '../identification-slice';
 import { authenticationRequested, identificationEntered } from '../identification-thunks';
-import { ChatPanel } from './chat-panel';
 
 const TOUCH = { minHeight: 44, minWidth: 44 };
 const ITEMS = Array.from({ length: CHECKLIST_SIZE }, (_, i) => i);
@@ -101,7 +101,7 @@ export function MonitorIdentificationView() {
             {check.status === 'sending' ? t('monitor.requestBusy') : t('monitor.request')}
           </Button>
           <div className="mt-3">
-            <ChatPanel />
+            <ChatPanel messageType={1} disabled={removed} />
           </div>
         </div>
       </div>

@@ -7,7 +7,7 @@ import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import type { Actor, PageId } from '../../../app/permissions';
 import type { RootState } from '../../../app/store';
 import { IconButton, CLOSE_ICON } from '../../../components/ui/icon-button';
-import { selectLogin } from '../../session/session-slice';
+import { selectLogin, testerLogoutRequested } from '../../session/session-slice';
 import { logoutRequested } from '../../session/session-thunks';
 import { selectStartupParams } from '../../startup/startup-slice';
 import { selectHeaderLogoutDisabled } from '../layout-slice';
@@ -77,6 +77,11 @@ export function Header({ page, loginHref }: HeaderProps) {
   const showLogout = isLogoutVisible(actor, page, testerState);
 
   const onLogout = async () => {
+    if (actor === 1 && testerState !== null) {
+      // The examinee's logout is the exit sequence of spec §4; the tester pages carry it out and navigate.
+      dispatch(testerLogoutRequested());
+      return;
+    }
     if (actor === 2) {
       // spec §2: a checker's logout warns that the connections to matched examinees will be cut.
       const ok = await dispatch(

@@ -54,6 +54,7 @@ function matching(testerId: number, over: Partial<Matching> = {}): Matching {
 }
 
 let matchings: Matching[] = [];
+let ended: unknown[] = [];
 let messages: Record<
   number,
   { id: number; send_type: number; message_type: number; kind: string; message: string; created_at: string }[]
@@ -62,7 +63,7 @@ let messages: Record<
 function baseHandlers() {
   server.use(
     http.post('*/api/v1/matching.php', () =>
-      HttpResponse.json({ status: 200, message: 'OK', result: { matchings, matching_timeout: 5 } }),
+      HttpResponse.json({ status: 200, message: 'OK', result: { matchings, matching_timeout: 5, ended } }),
     ),
     http.get('*/api/v1/tester/detail.php', ({ request }) => {
       const id = Number(new URL(request.url).searchParams.get('tester_id'));
@@ -119,6 +120,7 @@ function baseHandlers() {
 
 beforeEach(() => {
   matchings = [matching(11)];
+  ended = [];
   messages = {};
   viewerMock.calls.length = 0;
   baseHandlers();
@@ -221,6 +223,56 @@ describe('MonitoringConsole', () => {
       });
       await waitFor(() => expect(screen.queryByTestId('monitor-pane-11')).not.toBeInTheDocument());
       expect(screen.getByTestId('monitoring-empty')).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('says why a pane ended (logged out, kicked, finished …) on the next poll, until closed or matched again', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      await renderConsole();
+      const endedAt = '2026-11-25T01:02:03.000Z';
+      matchings = [];
+      ended = [
+        {
+          monitor_id: 111,
+          tester_id: 11,
+          test_id: 211,
+          login_id: 'tester11',
+          exam_name: 'Exam 11',
+          reason: 'logout',
+          ended_at: endedAt,
+        },
+        {
+          monitor_id: 112,
+          tester_id: 12,
+          test_id: 212,
+          login_id: 'tester12',
+          exam_name: 'Exam 12',
+          reason: 'kicked',
+          ended_at: endedAt,
+        },
+      ];
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(5100);
+      });
+      const list = await screen.findByTestId('ended-examinees');
+      await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(2));
+      expect(screen.getByRole('heading', { name: '終了した受験者' })).toBeInTheDocument();
+      expect(screen.getByTestId('ended-11')).toHaveTextContent('tester11');
+      expect(screen.getByTestId('ended-11')).toHaveTextContent('ログアウトしました');
+      expect(screen.getByTestId('ended-11')).toHaveTextContent(formatDateTime(endedAt));
+      expect(screen.getByTestId('ended-12')).toHaveTextContent('強制退出しました');
+      await userEvent.click(screen.getByRole('button', { name: 'tester12 の通知を閉じる' }));
+      expect(screen.queryByTestId('ended-12')).toBeNull();
+      // tester11 is matched again: its pane comes back and the notice goes.
+      matchings = [matching(11, { monitor_id: 311 })];
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(5100);
+      });
+      await screen.findByTestId('monitor-pane-11');
+      expect(screen.queryByTestId('ended-11')).toBeNull();
     } finally {
       vi.useRealTimers();
     }

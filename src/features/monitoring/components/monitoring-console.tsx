@@ -6,6 +6,7 @@ import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { monitoringStarted, monitoringStopped, selectActivation, selectPaneIds } from '../monitoring-slice';
 import { activationToggled, historyModalOpened } from '../monitoring-thunks';
 import { AuthModal } from './auth-modal';
+import { EndedExaminees } from './ended-examinees';
 import { HistoryModal } from './history-modal';
 import { MarkingModal } from './marking-modal';
 import { MonitorPane } from './monitor-pane';
@@ -57,6 +58,7 @@ export function MonitoringConsole() {
           {t('actions.history')}
         </Button>
       </div>
+      <EndedExaminees />
       {ids.length === 0 ? (
         <p className="text-body-secondary" data-testid="monitoring-empty">
           {t('empty')}

@@ -13,6 +13,7 @@ import {
   examiningEntered,
   stopWakeLock,
 } from '../tester-thunks';
+import { ChatPanel } from './chat-panel';
 import { DisconnectBanner } from './disconnect-banner';
 import { ExitNotice } from './exit-notice';
 import { StepBar } from './step-bar';
@@ -126,8 +127,25 @@ export function ExaminingView() {
         </section>
       )}
 
+      {!removed && phase === 'examing' && !tester.examWindowAttached && (
+        <p className="small" id="reopen-hint">
+          {t('reopenHint')}
+        </p>
+      )}
       {!removed && inExam && (
         <div className="d-flex flex-wrap gap-2">
+          {phase === 'examing' && !tester.examWindowAttached && (
+            <Button
+              size="lg"
+              variant="outline-primary"
+              style={TOUCH}
+              aria-describedby="reopen-hint"
+              onClick={() => void dispatch(examSystemLoginRequested())}
+              data-testid="exam-reopen"
+            >
+              {t('reopen')}
+            </Button>
+          )}
           {phase === 'interrupted' && (
             <Button
               size="lg"
@@ -150,6 +168,10 @@ export function ExaminingView() {
           </Button>
         </div>
       )}
+
+      <div className="mt-4">
+        <ChatPanel messageType={3} disabled={removed} />
+      </div>
     </section>
   );
 }
