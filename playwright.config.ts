@@ -29,18 +29,25 @@ export default defineConfig({
     trace: 'retain-on-failure',
     locale: 'ja-JP',
   },
-  // The checker-console spec switches checkers' activation while its examinees start (so they land on its
-  // checker): it runs alone, after every other spec, so no other spec's examinee is caught in that window.
+  // The checker-console and live-sitting specs switch checkers' activation while their examinees start (so they
+  // land on their own checker): each runs alone, after every other spec, so no other spec's examinee is caught in
+  // that window.
   projects: [
     {
       name: 'chromium',
-      testIgnore: /checker-monitoring\.spec\.ts/,
+      testIgnore: /(checker-monitoring|live-sitting)\.spec\.ts/,
       use: chromiumUse,
     },
     {
       name: 'chromium-checker-console',
       testMatch: /checker-monitoring\.spec\.ts/,
       dependencies: ['chromium'],
+      use: chromiumUse,
+    },
+    {
+      name: 'chromium-live-sitting',
+      testMatch: /live-sitting\.spec\.ts/,
+      dependencies: ['chromium-checker-console'],
       use: chromiumUse,
     },
   ],

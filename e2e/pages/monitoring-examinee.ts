@@ -21,13 +21,29 @@ export class RealExaminee {
 
   constructor(readonly loginId: string) {}
 
-  /** Logs in through /s/demo-tester and stops on /env-setting once the devices are ready. */
-  async openToEnvSetting(browser: Browser): Promise<void> {
-    this.context = await browser.newContext({ permissions: ['camera', 'microphone'] });
-    this.page = await this.context.newPage();
+  /** The examinee's browser context and page (made once), for init scripts before the first navigation. */
+  async beforeNavigation(
+    browser: Browser,
+    prepare?: (ctx: BrowserContext) => Promise<unknown>,
+  ): Promise<void> {
+    if (!this.context) {
+      this.context = await browser.newContext({ permissions: ['camera', 'microphone'] });
+      if (prepare) await prepare(this.context);
+      this.page = await this.context.newPage();
+    }
+  }
+
+  /** Starts up through /s/demo-tester and logs in; where the page goes next is the caller's to check. */
+  async loginOnly(browser: Browser, password = 'demo-pass'): Promise<void> {
+    await this.beforeNavigation(browser);
     await this.page.goto('/s/demo-tester');
     await expect(this.page).toHaveURL(/\/login$/);
-    await new LoginPage(this.page).login(this.loginId);
+    await new LoginPage(this.page).login(this.loginId, password);
+  }
+
+  /** Logs in through /s/demo-tester and stops on /env-setting once the devices are ready. */
+  async openToEnvSetting(browser: Browser, password = 'demo-pass'): Promise<void> {
+    await this.loginOnly(browser, password);
     await expect(this.page).toHaveURL(/\/env-setting$/);
     await new TesterEnvSettingPage(this.page).expectReady();
   }

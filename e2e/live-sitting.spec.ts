@@ -1,0 +1,407 @@
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { LoginPage } from './pages/login-page';
+import { AdminApi, RealExaminee } from './pages/monitoring-examinee';
+import { MonitoringConsolePage } from './pages/monitoring-console';
+import { TesterExaminingPage } from './pages/tester-pages';
+import { RecordingPlayer } from './pages/manager-search';
+import { expectNoAxeViolations } from './helpers';
+
+// What a real sitting meets off the happy path (README "How a sitting behaves"): chat on the exam page, the
+// exam-system token, logout, kick-out with the recording kept, a crashed browser coming back, and the desktop
+// proctoring application. Its own examinees and checker (imported as a system manager would), and it runs after
+// every other spec (playwright.config.ts), so nobody else's checker takes its examinees.
+
+const PASSWORD = 'live-Pass-2026';
+const CHECKER = 'live-checker';
+const EXAMINEES = ['live-a', 'live-b', 'live-c', 'live-d'] as const;
+
+async function apiToken(request: APIRequestContext, loginId: string, password = PASSWORD): Promise<string> {
+  const r = await request.post('/api/v1/login.php', { data: { login_id: loginId, password } });
+  expect(r.status(), await r.text()).toBe(200);
+  return ((await r.json()) as { result: { access_token: string } }).result.access_token;
+}
+
+/** The accounts of this spec, imported through the accounts API like a term's CSV (idempotent). */
+async function importAccounts(request: APIRequestContext): Promise<void> {
+  const admin = await apiToken(request, 'sysadmin01', 'demo-pass');
+  const rows = [
+    'login_id,name,actor,group_code,password',
+    `${CHECKER},ライブ監視者,2,,${PASSWORD}`,
+    ...EXAMINEES.map((id, i) => `${id},ライブ受験者${i + 1},1,DEMO,${PASSWORD}`),
+  ];
+  const r = await request.post('/api/v1/accounts/import.php', {
+    headers: { Authorization: `Bearer ${admin}` },
+    data: { csv: rows.join('\r\n') },
+  });
+  expect(r.status(), await r.text()).toBe(200);
+}
+
+/** A checker on /monitoring, and the activation trick that makes the examinees land on it. */
+class LiveChecker {
+  console_!: MonitoringConsolePage;
+  private admin!: AdminApi;
+  private others: { monitor_id: number; activation: boolean }[] = [];
+
+  async open(browser: Browser, request: APIRequestContext): Promise<void> {
+    this.admin = new AdminApi(request);
+    await this.admin.login();
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    await MonitoringConsolePage.hookPeerConnections(page);
+    this.console_ = new MonitoringConsolePage(page);
+    await page.goto('/s/demo-checker');
+    await expect(page).toHaveURL(/\/login$/);
+    await new LoginPage(page).login(CHECKER, PASSWORD);
+    await expect(page).toHaveURL(/\/monitoring$/);
+  }
+
+  get page(): Page {
+    return this.console_.page;
+  }
+
+  /** Runs `fn` while every other checker is inactive (their activation is put back afterwards). */
+  async alone<T>(fn: () => Promise<T>): Promise<T> {
+    const monitors = await this.admin.monitors();
+    this.others = monitors.filter((m) => m.login_id !== CHECKER);
+    for (const m of this.others) await this.admin.setActivation(m.monitor_id, false);
+    try {
+      return await fn();
+    } finally {
+      for (const m of this.others)
+        await this.admin.setActivation(m.monitor_id, m.activation).catch(() => undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.page.context().close();
+  }
+}
+
+/** An examinee from /s/demo-tester through the identity check (accepted on the console) to a running exam. */
+async function toRunningExam(
+  e: RealExaminee,
+  checker: LiveChecker,
+  browser: Browser,
+): Promise<{ testerId: number; exam: TesterExaminingPage; popup: Page }> {
+  await e.openToEnvSetting(browser, PASSWORD);
+  await checker.alone(async () => {
+    await e.startTransmission();
+    await expect(checker.console_.paneOf(e.loginId)).toBeVisible({ timeout: 30_000 });
+  });
+  const testerId = await checker.console_.testerIdOf(e.loginId);
+  await e.requestCheck();
+  await expect(checker.console_.pane(testerId)).toHaveAttribute('data-auth', 'authenticating', {
+    timeout: 15_000,
+  });
+  await checker.console_.decide(testerId, '承認');
+  await expect(e.page).toHaveURL(/\/examining$/, { timeout: 20_000 });
+  const exam = new TesterExaminingPage(e.page);
+  await exam.agreeNotes();
+  const popup = await exam.openExamSystem();
+  return { testerId, exam, popup };
+}
+
+test.describe('a live sitting off the happy path', () => {
+  test.skip(!!process.env.E2E_NO_NETNS, 'WebRTC needs the loopback-only network namespace');
+  test.describe.configure({ mode: 'serial' });
+
+  test.beforeAll(async ({ request }) => {
+    await importAccounts(request);
+  });
+
+  test('chat both ways on /examining, the exam-system token used once, and a logout the checker sees at once', async ({
+    browser,
+    request,
+  }) => {
+    test.setTimeout(240_000);
+    const checker = new LiveChecker();
+    const e = new RealExaminee(EXAMINEES[0]);
+    try {
+      await checker.open(browser, request);
+      // Counts the page's sounds: the cue for a monitor's message while the exam window has the focus.
+      await e.beforeNavigation(browser, (ctx) =>
+        ctx.addInitScript(() => {
+          const w = window as unknown as { __cues: number };
+          w.__cues = 0;
+          const orig = AudioContext.prototype.createOscillator;
+          AudioContext.prototype.createOscillator = function (this: AudioContext) {
+            w.__cues += 1;
+            return orig.call(this);
+          };
+        }),
+      );
+      const tokenAnswer = e.page.waitForResponse((r) => r.url().includes('/api/v1/get_mc_token.php'));
+      const { testerId, popup } = await toRunningExam(e, checker, browser);
+
+      // The demo exam page redeemed its token once: the examinee is signed in, the questions show.
+      await expect(popup.locator('#who')).toContainText(`（${EXAMINEES[0]}）`, { timeout: 15_000 });
+      await expect(popup.locator('#exam')).toBeVisible();
+      expect(popup.url()).not.toContain('token=');
+      // The same link a second time (copied, replayed) is refused and shows no questions.
+      const url = ((await (await tokenAnswer).json()) as { result: { window_open_url: string } }).result
+        .window_open_url;
+      const replay = await popup.context().newPage();
+      await replay.goto(url);
+      await expect(replay.locator('#who')).toContainText('使用済みか、有効期限が切れています');
+      await expect(replay.locator('#exam')).toBeHidden();
+      await replay.close();
+
+      // The monitor writes while the exam window has the focus: the exam page counts it, says it, sounds.
+      await popup.bringToFront();
+      await checker.console_.chat(testerId, '手元を映してください');
+      const chat = e.page.getByTestId('tester-chat');
+      await expect(chat.getByTestId('chat-items')).toContainText('手元を映してください', { timeout: 15_000 });
+      await expect(chat.getByTestId('chat-unread')).toHaveText('未読 1 件');
+      await expect(chat.getByTestId('chat-announcement')).toHaveText(
+        '監視者から未読のメッセージが 1 件あります。',
+      );
+      await expect.poll(() => e.page.title()).toMatch(/^\(1\) /);
+      await expect
+        .poll(() => e.page.evaluate(() => (window as unknown as { __cues: number }).__cues))
+        .toBeGreaterThan(0);
+      await expectNoAxeViolations(e.page);
+      // The examinee answers from the exam page.
+      await e.page.bringToFront();
+      await e.page.locator('#chat-input').fill('はい、映しました');
+      await e.page.locator('#chat-input').press('Enter');
+      await expect(chat.getByTestId('chat-unread')).toBeHidden();
+      await expect(checker.console_.pane(testerId).getByTestId('chat-list')).toContainText(
+        'はい、映しました',
+        {
+          timeout: 15_000,
+        },
+      );
+
+      // The exam window closes (interruption: logout is offered again), and the examinee logs out from the
+      // header: the checker's console says so within one poll.
+      await popup.close();
+      await expect(e.page.getByTestId('exam-phase')).toHaveAttribute('data-phase', 'interrupted', {
+        timeout: 10_000,
+      });
+      await e.page.getByRole('button', { name: 'ログアウト' }).click();
+      await expect(e.page).toHaveURL(/\/login$/, { timeout: 60_000 });
+      const ended = checker.page.getByTestId(`ended-${testerId}`);
+      await expect(ended).toContainText('ログアウトしました', { timeout: 10_000 });
+      await expect(checker.console_.pane(testerId)).toBeHidden();
+      await expectNoAxeViolations(checker.page);
+    } finally {
+      await e.close();
+      await checker.close();
+    }
+  });
+
+  test('kick-out: the page stops recording and says so; a manager plays the recording up to the kick', async ({
+    browser,
+    request,
+  }) => {
+    test.setTimeout(240_000);
+    const checker = new LiveChecker();
+    const e = new RealExaminee(EXAMINEES[1]);
+    try {
+      await checker.open(browser, request);
+      const { testerId } = await toRunningExam(e, checker, browser);
+      await expect(e.page.getByTestId('recording-state')).toHaveText('録画中', { timeout: 20_000 });
+      // Some seconds of video reach the store.
+      await e.page.waitForTimeout(6000);
+      await checker.console_.kickOut(testerId);
+      await expect(e.page.getByTestId('exit-notice')).toContainText('強制的に退出', { timeout: 20_000 });
+      await expect(e.page.getByTestId('exam-phase')).toHaveAttribute('data-phase', 'ended');
+      await expect(e.page.getByTestId('exam-phase')).not.toContainText('受験中');
+      await expect(e.page.getByTestId('recording-state')).toHaveText('録画を終了しました', {
+        timeout: 60_000,
+      });
+      await expect(checker.page.getByTestId(`ended-${testerId}`)).toContainText('強制退出しました', {
+        timeout: 10_000,
+      });
+
+      // The group's test manager opens the sitting: the recording plays, and its bytes are WebM.
+      const manager = await apiToken(request, 'manager01', 'demo-pass');
+      const detail = await request.get(`/api/v1/tester/detail.php?tester_id=${testerId}`, {
+        headers: { Authorization: `Bearer ${manager}` },
+      });
+      const d = (await detail.json()) as { result: { test_id: number; records: { id: number }[] } };
+      expect(d.result.records.length).toBeGreaterThan(0);
+      const uri = await request.get(`/api/v1/get_onetime_uri.php?record_id=${d.result.records[0]!.id}`, {
+        headers: { Authorization: `Bearer ${manager}` },
+      });
+      expect(uri.status(), await uri.text()).toBe(200);
+      const { url } = ((await uri.json()) as { result: { url: string } }).result;
+      const bytes = await (await request.get(url)).body();
+      expect(bytes.subarray(0, 4).toString('hex')).toBe('1a45dfa3');
+      expect(bytes.length).toBeGreaterThan(50_000);
+
+      const mgr = await browser.newContext();
+      const mpage = await mgr.newPage();
+      await new LoginPage(mpage).open();
+      await new LoginPage(mpage).login('manager01');
+      await expect(mpage).toHaveURL(/\/examinees$/);
+      await mpage.goto(`/examinees/${d.result.test_id}`);
+      const player = new RecordingPlayer(mpage);
+      await expect(player.video()).toBeVisible({ timeout: 30_000 });
+      expect(await player.duration()).toBeGreaterThan(2);
+      await mgr.close();
+    } finally {
+      await e.close();
+      await checker.close();
+    }
+  });
+
+  test('a crashed browser comes back: the same exam, the older window told it ended, live video on the checker again', async ({
+    browser,
+    request,
+  }) => {
+    test.setTimeout(300_000);
+    const checker = new LiveChecker();
+    const first = new RealExaminee(EXAMINEES[2]);
+    const second = new RealExaminee(EXAMINEES[2]);
+    try {
+      await checker.open(browser, request);
+      const { testerId } = await toRunningExam(first, checker, browser);
+      await expect.poll(() => checker.console_.videoWidth(testerId), { timeout: 30_000 }).toBeGreaterThan(0);
+
+      // The examinee opens the exam again in another browser (the first one hangs): straight back to the
+      // running exam, not to the device checks or the identity check.
+      await checker.alone(async () => {
+        await second.loginOnly(browser, PASSWORD);
+        await expect(second.page).toHaveURL(/\/examining$/, { timeout: 30_000 });
+        await expect(second.page.getByTestId('exam-phase')).toHaveAttribute('data-phase', 'examing');
+        // The examinee's pane comes back on the same checker, with video decoding.
+        await expect(checker.console_.paneOf(second.loginId)).toBeVisible({ timeout: 60_000 });
+      });
+      await expect(second.page.getByTestId('exam-reopen')).toBeVisible();
+      const again = await checker.console_.testerIdOf(second.loginId);
+      expect(again).toBe(testerId);
+      await expect.poll(() => checker.console_.videoWidth(again), { timeout: 60_000 }).toBeGreaterThan(0);
+      const f0 = await checker.console_.framesDecoded();
+      await expect.poll(() => checker.console_.framesDecoded(), { timeout: 20_000 }).toBeGreaterThan(f0 + 10);
+
+      // The older window learns at its next call that it no longer takes part, in words.
+      await expect(first.page.getByText('別のウィンドウまたはブラウザで再度ログインしたため')).toBeVisible({
+        timeout: 30_000,
+      });
+      await expectNoAxeViolations(second.page);
+
+      // The examinee opens the exam system again from the new window.
+      const popup = second.page.waitForEvent('popup');
+      await second.page.getByTestId('exam-reopen').click();
+      await expect((await popup).locator('#who')).toContainText(`（${EXAMINEES[2]}）`, { timeout: 15_000 });
+    } finally {
+      await first.close();
+      await second.close();
+      await checker.close();
+    }
+  });
+
+  test('the desktop proctoring application: required on every tester page, told of the exam, and closed politely', async ({
+    browser,
+    request,
+  }) => {
+    test.setTimeout(180_000);
+    // A deployment that requires the application (its /config.json), and a short URL without identity check
+    // or proctoring, so the exam starts without a checker.
+    const admin = await apiToken(request, 'sysadmin01', 'demo-pass');
+    const short = await request.post('/api/v1/shorten_url/insert.php', {
+      headers: { Authorization: `Bearer ${admin}` },
+      data: {
+        url_key: 'e2e-desktop',
+        actor: 1,
+        param: {
+          lang: 'ja',
+          is_mc_startup: 1,
+          is_proctor: 0,
+          is_auth: 0,
+          is_record: 0,
+          exam_name: 'Desktop E2E',
+        },
+      },
+    });
+    expect([200, 409]).toContain(short.status());
+    const app = { userAgentToken: 'ProctorDesktop/', setupUrl: 'https://setup.proctor.invalid/install' };
+    const withConfig = async (ua: string) => {
+      const ctx = await browser.newContext({
+        userAgent: ua,
+        permissions: ['camera', 'microphone'],
+      });
+      await ctx.route('**/config.json', async (route) => {
+        const res = await route.fetch();
+        const cfg = (await res.json()) as Record<string, unknown>;
+        await route.fulfill({ response: res, json: { ...cfg, desktopApp: app } });
+      });
+      await ctx.route('https://setup.proctor.invalid/**', (route) =>
+        route.fulfill({
+          contentType: 'text/html',
+          body: '<title>setup</title><h1>Install the application</h1>',
+        }),
+      );
+      return ctx;
+    };
+    const baseUa = await (async () => {
+      const p = await browser.newPage();
+      const ua = await p.evaluate(() => navigator.userAgent);
+      await p.close();
+      return ua;
+    })();
+
+    // Without the application: the examinee who reaches a tester page is sent to its setup page.
+    const plain = await withConfig(baseUa);
+    const pp = await plain.newPage();
+    await pp.goto('/s/e2e-desktop');
+    await expect(pp).toHaveURL('https://setup.proctor.invalid/install', { timeout: 20_000 });
+    await plain.close();
+
+    // The application: its window runs the page with the token in the user agent and listens to the page.
+    const desk = await withConfig(`${baseUa} ProctorDesktop/3.0`);
+    await desk.addInitScript(() => {
+      const w = window as unknown as { __app: { type: string; [k: string]: unknown }[] };
+      w.__app = [];
+      window.addEventListener('message', (e) => {
+        const d = e.data as { source?: string; direction?: string; message?: { type: string } };
+        if (d?.source === 'proctor-desktop-app' && d.direction === 'toApp' && d.message)
+          w.__app.push(d.message);
+      });
+    });
+    const page = await desk.newPage();
+    const said = () => page.evaluate(() => (window as unknown as { __app: { type: string }[] }).__app);
+    try {
+      await page.goto('/s/e2e-desktop');
+      await expect(page).toHaveURL(/\/login$/);
+      await new LoginPage(page).login(EXAMINEES[3], PASSWORD);
+      await expect(page).toHaveURL(/\/env-setting$/);
+      await page.locator('#env-terms-agree').check();
+      await page.getByTestId('env-next').click();
+      await expect(page).toHaveURL(/\/examining$/, { timeout: 20_000 });
+      const exam = new TesterExaminingPage(page);
+      await exam.agreeNotes();
+      const popup = await exam.openExamSystem();
+      await expect
+        .poll(said)
+        .toContainEqual(expect.objectContaining({ type: 'sittingStarted', loginId: EXAMINEES[3] }));
+
+      // The application says it closes: the page interrupts the exam and lets it close.
+      await page.evaluate(() =>
+        window.postMessage(
+          { source: 'proctor-desktop-app', direction: 'fromApp', message: { type: 'closing' } },
+          window.location.origin,
+        ),
+      );
+      await expect.poll(said, { timeout: 20_000 }).toContainEqual({ type: 'closingReady' });
+      await expect(page.getByTestId('exam-phase')).toHaveAttribute('data-phase', 'interrupted');
+      await popup.close().catch(() => undefined);
+
+      // Resumed and finished: the application hears the sitting ended.
+      const again = page.waitForEvent('popup');
+      await page.getByTestId('exam-resume').click();
+      await (await again).close();
+      await expect(page.getByTestId('exam-phase')).toHaveAttribute('data-phase', /examing|interrupted/);
+      await exam.finish();
+      await expect(page).toHaveURL(/\/exam-end$/, { timeout: 20_000 });
+      expect(await said()).toContainEqual({
+        type: 'sittingEnded',
+        loginId: EXAMINEES[3],
+        reason: 'finished',
+      });
+    } finally {
+      await desk.close();
+    }
+  });
+});
