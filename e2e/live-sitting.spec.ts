@@ -147,7 +147,11 @@ test.describe('a live sitting off the happy path', () => {
       await replay.close();
 
       // The monitor writes while the exam window has the focus: the exam page counts it, says it, sounds.
+      // (Headless Chromium reports every page as focused, so the proctoring page is told it is not.)
       await popup.bringToFront();
+      await e.page.evaluate(() => {
+        document.hasFocus = () => false;
+      });
       await checker.console_.chat(testerId, '手元を映してください');
       const chat = e.page.getByTestId('tester-chat');
       await expect(chat.getByTestId('chat-items')).toContainText('手元を映してください', { timeout: 15_000 });
@@ -162,6 +166,9 @@ test.describe('a live sitting off the happy path', () => {
       await expectNoAxeViolations(e.page);
       // The examinee answers from the exam page.
       await e.page.bringToFront();
+      await e.page.evaluate(() => {
+        document.hasFocus = () => true;
+      });
       await e.page.locator('#chat-input').fill('はい、映しました');
       await e.page.locator('#chat-input').press('Enter');
       await expect(chat.getByTestId('chat-unread')).toBeHidden();
@@ -258,6 +265,7 @@ test.describe('a live sitting off the happy path', () => {
       await checker.open(browser, request);
       const { testerId } = await toRunningExam(first, checker, browser);
       await expect.poll(() => checker.console_.videoWidth(testerId), { timeout: 30_000 }).toBeGreaterThan(0);
+      const before = await checker.console_.pane(testerId).getAttribute('data-monitor-id');
 
       // The examinee opens the exam again in another browser (the first one hangs): straight back to the
       // running exam, not to the device checks or the identity check.
@@ -265,20 +273,30 @@ test.describe('a live sitting off the happy path', () => {
         await second.loginOnly(browser, PASSWORD);
         await expect(second.page).toHaveURL(/\/examining$/, { timeout: 30_000 });
         await expect(second.page.getByTestId('exam-phase')).toHaveAttribute('data-phase', 'examing');
-        // The examinee's pane comes back on the same checker, with video decoding.
-        await expect(checker.console_.paneOf(second.loginId)).toBeVisible({ timeout: 60_000 });
+        // The older window learns at its next call that it no longer takes part, in words, and stops sending.
+        const told = first.page
+          .getByRole('dialog')
+          .getByText('別のウィンドウまたはブラウザで再度ログインしたため');
+        await expect(told).toBeVisible({ timeout: 30_000 });
+        // The checker loses the old window's video and gets the new window, on the same console (the checker
+        // who watched the sitting), as a new matching.
+        await expect(checker.console_.pane(testerId)).not.toHaveAttribute('data-monitor-id', before!, {
+          timeout: 90_000,
+        });
+        await expect(checker.console_.pane(testerId)).toHaveAttribute('data-connection', 'live', {
+          timeout: 60_000,
+        });
       });
       await expect(second.page.getByTestId('exam-reopen')).toBeVisible();
-      const again = await checker.console_.testerIdOf(second.loginId);
-      expect(again).toBe(testerId);
-      await expect.poll(() => checker.console_.videoWidth(again), { timeout: 60_000 }).toBeGreaterThan(0);
+      await expect.poll(() => checker.console_.videoWidth(testerId), { timeout: 60_000 }).toBeGreaterThan(0);
       const f0 = await checker.console_.framesDecoded();
       await expect.poll(() => checker.console_.framesDecoded(), { timeout: 20_000 }).toBeGreaterThan(f0 + 10);
 
-      // The older window learns at its next call that it no longer takes part, in words.
-      await expect(first.page.getByText('別のウィンドウまたはブラウザで再度ログインしたため')).toBeVisible({
-        timeout: 30_000,
-      });
+      await first.page.getByRole('dialog').getByRole('button').last().click();
+      await expect(first.page).toHaveURL(/\/login$/);
+      await expect(first.page.getByTestId('ended-reason')).toContainText(
+        '受験は新しいウィンドウで続けてください',
+      );
       await expectNoAxeViolations(second.page);
 
       // The examinee opens the exam system again from the new window.
