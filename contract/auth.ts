@@ -12,7 +12,7 @@ export const LoginBody = Type.Object({
 });
 export type LoginBody = Static<typeof LoginBody>;
 
-/** Login result of spec §3. */
+/** Login result of spec §3. `group` is the exam group's name (as everywhere), `group_code` its code. */
 export const LoginResult = Type.Object({
   access_token: Type.String(),
   exam_user_name: Type.String(),
@@ -21,6 +21,7 @@ export const LoginResult = Type.Object({
   kicked: Type.Union([Type.Integer(), Type.Null()]),
   group_id: Type.Union([Type.Integer(), Type.Null()]),
   group: Type.Union([Type.String(), Type.Null()]),
+  group_code: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type LoginResult = Static<typeof LoginResult>;
 

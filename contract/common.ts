@@ -33,7 +33,12 @@ export interface ApiEnvelope<T> {
   code?: string;
 }
 
-/** Error codes the reference server puts in `code`; anything else falls back to the status text. */
+/**
+ * Error codes the reference server puts in `code` (README "Error codes"). They are stable: the SPA shows its
+ * own Japanese or English text for each (errors namespace, `code.<code>`) and shows the server's `message`
+ * only for a code it does not know. The general codes come first; the specific ones say more about the same
+ * statuses.
+ */
 export const ERROR_CODES = [
   'bad_request',
   'validation',
@@ -57,6 +62,35 @@ export const ERROR_CODES = [
   /** An exam-system token (get_mc_token) that was used already, expired, or whose sitting is finished. */
   'mc_token_invalid',
   'internal',
+  // 404: the examinee, sitting, test, user or recording asked for does not exist.
+  'tester_not_found',
+  'sitting_not_found',
+  'test_not_found',
+  'user_not_found',
+  'recording_not_found',
+  // 403: the caller may not see this examinee or sitting (another group, or a sitting the checker did not
+  // monitor); a checker acting on an examinee it is not matched to.
+  'tester_not_visible',
+  'not_matched',
+  // 405 (spec §8): the examinee's sitting was logged out.
+  'tester_logged_out',
+  // 409
+  'no_open_sitting',
+  'recording_not_finished',
+  'retention_exists',
+  'short_url_key_taken',
+  'access_limit_self_lockout',
+  'cannot_force_logout_self',
+  // 400: no search conditions for the CSV download (spec §8), and the spec §5 form rules (with result.field).
+  'no_search_conditions',
+  'invalid_date',
+  'invalid_url',
+  'invalid_exam_url',
+  'invalid_ipv4',
+  'ip_or_domain_required',
+  'select_one',
+  'group_or_code',
+  'date_combination',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -28,7 +28,7 @@ export const SEARCH_COUNT_CAP = 10_000;
  * Examinee search request (spec §3), used by testers.php and downloadExamUserList.php.
  *
  * - `group` is an exam-group id, `group_text` an exam-group code; at most one of them.
- * - Dates are `yyyy-MM-dd` (or `yyyy/MM/dd`), times `HH:mm` or `HH:mm:ss`, in the management time zone
+ * - Dates are `yyyy-MM-dd` (or `yyyy/MM/dd`), times `HH:mm` or `HH:mm:ss`, in the deployment's time zone
  *   (Asia/Tokyo). A time needs the date on the same side; from must not be after to.
  * - `exam_name` is the examinee name: partial, case-insensitive match when `is_like_search` is 1, else exact.
  * - `record`, `with_mark`: 1 yes, 0 no. `score`: total score ≥. `ai_namematch`: name-match rate ≤.
@@ -72,7 +72,11 @@ export const TesterSearchQuery = Type.Object({
 });
 export type TesterSearchQuery = Static<typeof TesterSearchQuery>;
 
-/** One search row (spec §3). Times are `yyyy-MM-dd HH:mm:ss` in the management time zone, or null. */
+/**
+ * One search row (spec §3). Times are ISO 8601 with the deployment zone's offset (README "Times"), or null;
+ * the CSV export writes them as `yyyy-MM-dd HH:mm:ss` in that zone. `group` is the exam group's name.
+ * `cheating_level` is 0 none … 3 high (README "Cheating level").
+ */
 export const TesterRow = Type.Object({
   test_id: Type.Integer(),
   group: Type.Union([Type.String(), Type.Null()]),

@@ -23,7 +23,11 @@ export const DeviceLoggingBody = Type.Object({
   payload: Type.Optional(Type.Unknown()),
 });
 
-/** servertime: `timeZone` is an IANA zone (the browser's); UTC when absent. */
+/**
+ * servertime (spec §7 "GET timeZone → serverTime"): `timeZone` is an IANA zone (the browser's); UTC when
+ * absent. `serverTime` is that zone's wall clock `yyyy-MM-dd HH:mm:ss`, the one time the spec gives a format
+ * of its own (README "Times").
+ */
 export const ServerTimeQuery = Type.Object({
   timeZone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_+\\-/]+$' })),
 });
@@ -48,7 +52,7 @@ export type LogSource = (typeof LOG_SOURCES)[number];
 /** Log levels a row can carry. */
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
 
-/** `yyyy-MM-dd HH:mm` in the management time zone (Asia/Tokyo). */
+/** `yyyy-MM-dd HH:mm` in the deployment's time zone (TIME_ZONE, default Asia/Tokyo). */
 const MinuteText = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}$', maxLength: 16 });
 
 /** logs/search query (/logview): every filter is optional; newest first. */
@@ -68,7 +72,7 @@ export type LogSearchQuery = Static<typeof LogSearchQuery>;
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
-/** One log row; `created_at` is `yyyy-MM-dd HH:mm:ss` in the management time zone. */
+/** One log row; `created_at` is ISO 8601 with the deployment zone's offset (README "Times"). */
 export const LogSearchRow = Type.Object({
   id: Type.Integer(),
   created_at: Type.String(),

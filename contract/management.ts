@@ -81,17 +81,24 @@ export const LoginsQuery = Type.Object({
 });
 export type LoginsQuery = Static<typeof LoginsQuery>;
 
-/** One logged-in user. `updated_at` is the last activity of the user's live sessions. */
+/**
+ * One logged-in user. `updated_at` is the last activity of the user's live sessions. For an examinee,
+ * `status` (tester state 0–7 of spec §4), `is_mc_startup`, `kicked`, `rejected` and `target` are those of
+ * the current sitting, the one tester/detail shows; for anyone else `status` is null (the tester states do
+ * not apply). `target` is the auth server the user's start-up named ('' = this server). `group` is the
+ * exam group's name, `group_code` its code.
+ */
 export const LoginRow = Type.Object({
   exam_user_id: Type.Integer(),
   login_id: Type.String(),
   ex_login_id: Type.Union([Type.String(), Type.Null()]),
   group_id: Type.Union([Type.Integer(), Type.Null()]),
   group: Type.Union([Type.String(), Type.Null()]),
+  group_code: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   actor: Type.Integer(),
   target: Type.String(),
   is_mc_startup: Type.Integer(),
-  status: Type.Integer(),
+  status: Type.Union([Type.Integer(), Type.Null()]),
   kicked: Type.Integer(),
   rejected: Type.Integer(),
   updated_at: Type.String(),

@@ -72,7 +72,11 @@ export type SignalingChannel = Static<typeof SignalingChannel>;
 /** Start-up parameters as stored for the sitting (snake_case; secrets removed). */
 export const StartupParameters = Type.Record(Type.String(), Type.Unknown());
 
-/** Matching of spec §3. */
+/**
+ * Matching of spec §3. `file_name` is the file name of the sitting's newest recording ('' before the first).
+ * Not sent: spec §3 `r_exam_name`, which nothing in this system collects (it was always empty); the
+ * examinee's name is `exam_name`.
+ */
 export const Matching = Type.Object({
   /** The matching's id. */
   monitor_id: Type.Integer(),
@@ -86,7 +90,6 @@ export const Matching = Type.Object({
   login_id: Type.String(),
   ex_login_id: Type.Union([Type.String(), Type.Null()]),
   exam_name: Type.String(),
-  r_exam_name: Type.String(),
   /** Tester state of spec §4 (0 none … 7 finish exam). */
   tester_status: Type.Integer(),
   rejected: Type.Integer(),
@@ -208,7 +211,7 @@ export const MonitorActivation = Type.Object({
   name: Type.String(),
   activation: Type.Boolean(),
   matching_count: Type.Integer(),
-  /** ISO 8601 time of the checker's last matching poll, or null when it never polled. */
+  /** Time of the checker's last matching poll (ISO 8601 with offset), or null when it never polled. */
   last_poll_at: Type.Union([Type.String(), Type.Null()]),
   /** Polled within 3 × its matching timeout. */
   online: Type.Boolean(),

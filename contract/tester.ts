@@ -2,7 +2,13 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { WebrtcMessage } from './messages';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+/**
+ * Every timestamp the server sends: ISO 8601 with milliseconds and the offset of the deployment's time zone,
+ * e.g. `2026-11-25T08:19:42.435+09:00` (README "Times").
+ */
 const Timestamp = Nullable(Type.String());
+/** Seconds from the start of a recording (a flagged moment or interval within it). */
+const PlayTime = Nullable(Type.Integer({ minimum: 0 }));
 
 /** spec §4 tester state: 0 none … 7 finish exam. */
 export const TESTER_STATUS = {
@@ -38,7 +44,11 @@ export const TesterDetailQuery = Type.Object({
 });
 export type TesterDetailQuery = Static<typeof TesterDetailQuery>;
 
-/** spec §3 "Marking", plus the mark's message, label and score. `mark` is the mark id. */
+/**
+ * spec §3 "Marking", plus the mark's message, label and score. `mark` is the mark id. `play_time_from/to`:
+ * where the marked moment lies in its recording (seconds from the recording's start; the same second for a
+ * checker's marking, which marks an instant), null when the marking has no recording.
+ */
 export const Marking = Type.Object({
   id: Type.Integer(),
   marking_at: Type.String(),
@@ -48,6 +58,8 @@ export const Marking = Type.Object({
   label: Type.String(),
   score: Type.Integer(),
   record_id: Nullable(Type.Integer()),
+  play_time_from: Type.Optional(PlayTime),
+  play_time_to: Type.Optional(PlayTime),
 });
 export type Marking = Static<typeof Marking>;
 
@@ -59,7 +71,10 @@ export const MarkingSummary = Type.Object({
 });
 export type MarkingSummary = Static<typeof MarkingSummary>;
 
-/** An AI-analysis marking; `mark` is the analysis type (eye_rot, other_person, people_num, voice). */
+/**
+ * An AI-analysis marking; `mark` is the analysis type (eye_rot, other_person, people_num, voice).
+ * `play_time_from/to`: the flagged interval in its recording, in seconds (start_ms / end_ms rounded down / up).
+ */
 export const AiMarking = Type.Object({
   id: Type.Integer(),
   marking_at: Type.String(),
@@ -69,6 +84,8 @@ export const AiMarking = Type.Object({
   record_id: Nullable(Type.Integer()),
   start_ms: Type.Integer(),
   end_ms: Type.Integer(),
+  play_time_from: Type.Optional(PlayTime),
+  play_time_to: Type.Optional(PlayTime),
 });
 export type AiMarking = Static<typeof AiMarking>;
 export const AiMarkingSummary = Type.Object({ mark: Type.String(), count: Type.Integer() });
@@ -104,12 +121,18 @@ export const AiAuthSummary = Type.Object({
 });
 export type AiAuthSummary = Static<typeof AiAuthSummary>;
 
-/** spec §3 "Record" (detail variant). `url` is null until a playback signer exists (see get_onetime_uri). */
+/**
+ * spec §3 "Record" (detail variant). `movie_status` is the record status code of spec §4 (00–08).
+ * `play_time_from/to`: the playable range in seconds (0 and the duration), null until the duration is known.
+ *
+ * Not sent: spec §3 `url`. A playback address is a short-lived signed URL; one in the detail would be handed
+ * to everyone who reads the detail and would expire before it is used, so it comes per recording, on request,
+ * from get_onetime_uri (`{id, url}`), which checks who asks each time.
+ */
 export const TesterRecord = Type.Object({
   id: Type.Integer(),
   start_at: Type.String(),
   stop_at: Timestamp,
-  url: Nullable(Type.String()),
   encoded_at: Timestamp,
   ai_analysis_batch_reflected_at: Timestamp,
   ai_analysis_reflected_at: Timestamp,
@@ -117,8 +140,8 @@ export const TesterRecord = Type.Object({
   ai_analysis_flag: Type.Integer(),
   movie_status: Type.String(),
   detail: Type.String(),
-  play_time_from: Nullable(Type.Integer()),
-  play_time_to: Nullable(Type.Integer()),
+  play_time_from: PlayTime,
+  play_time_to: PlayTime,
 });
 export type TesterRecord = Static<typeof TesterRecord>;
 
@@ -137,7 +160,33 @@ export const RelatedTester = Type.Object({
   startup_parameters: Type.Object({ is_proctor: Type.Integer() }),
 });
 
-/** spec §3 "Tester detail". `kicked`, `test_status`, `exam_process` are extras. */
+/** spec §4 "Examinee log" event of a sitting, as the server recorded it (examinee_logs). */
+export const ExamineeLogEntry = Type.Object({
+  /** login, matched, authenticated, exam_start, exam_end, logout, kicked, … (EXAMINEE_LOG_EVENTS). */
+  event: Type.String(),
+  detail: Type.String(),
+  created_at: Type.String(),
+});
+export type ExamineeLogEntry = Static<typeof ExamineeLogEntry>;
+
+/** A record-status change of one of the sitting's recordings (record_status_logs), oldest first. */
+export const RecordStatusLogEntry = Type.Object({
+  record_id: Type.Integer(),
+  /** Record status code of spec §4, 00–08. */
+  movie_status: Type.String(),
+  detail: Type.String(),
+  created_at: Type.String(),
+});
+export type RecordStatusLogEntry = Static<typeof RecordStatusLogEntry>;
+
+/**
+ * spec §3 "Tester detail". `kicked`, `test_status`, `exam_process`, `cheating_level`, `group_code`,
+ * `examinee_logs` and `record_status_logs` are extras.
+ *
+ * - `group` is the exam group's name, as in the search, the logins list and the CSV; `group_code` its code.
+ * - Not sent: spec §3 `r_exam_name`. Nothing in this system collects a second form of the examinee's name
+ *   (the field was always empty); the examinee's name is `exam_name`.
+ */
 export const TesterDetail = Type.Object({
   user_id: Type.Integer(),
   test_id: Type.Integer(),
@@ -147,13 +196,15 @@ export const TesterDetail = Type.Object({
   name: Type.String(),
   group_id: Nullable(Type.Integer()),
   group: Nullable(Type.String()),
+  group_code: Nullable(Type.String()),
   test_name: Type.String(),
   region: Type.String(),
   test_at: Timestamp,
   stop_at: Timestamp,
   exam_name: Type.String(),
-  r_exam_name: Type.String(),
   status: Type.Integer(),
+  /** The sitting's cheating level, 0 none … 3 high (README "Cheating level"), as in the search and CSV. */
+  cheating_level: Type.Integer(),
   test_status: Nullable(Type.Integer()),
   exam_process: Nullable(Type.Integer()),
   is_mc_startup: Type.Integer(),
@@ -192,6 +243,10 @@ export const TesterDetail = Type.Object({
   recording_started_at: Type.Optional(Timestamp),
   /** Server time of this answer (ISO 8601), so a page can count the remaining recording time on its clock. */
   server_time: Type.Optional(Type.String()),
+  /** The sitting's examinee log (spec §2, §4), oldest first. */
+  examinee_logs: Type.Array(ExamineeLogEntry),
+  /** The status history of the sitting's recordings (spec §2 "record-status log"), oldest first. */
+  record_status_logs: Type.Array(RecordStatusLogEntry),
 });
 export type TesterDetail = Static<typeof TesterDetail>;
 

@@ -10,6 +10,23 @@ import {
 import { TesterEnvSettingPage, TesterExaminingPage, TesterIdentificationPage } from './pages/tester-pages';
 import { AccessLimitPage, ShortUrlFormPage } from './pages/manager-settings';
 import { expectBodyId, expectNoAxeViolations } from './helpers';
+import { pdfText } from './support/pdf-text';
+
+/** Text compared as a reader sees it: compatibility forms folded (pdf.js may give CJK radicals), no spaces. */
+const norm = (s: string) => s.normalize('NFKC').replace(/\s+/g, '');
+
+/** An instant as the deployment's wall clock (Asia/Tokyo by default), `yyyy-MM-dd HH:mm:ss`. */
+const tokyo = (iso: string) =>
+  new Intl.DateTimeFormat('sv-SE', {
+    timeZone: 'Asia/Tokyo',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(iso));
 
 // Accounts of this spec only (the other specs use other ones; tests run with 2 workers): sysadmin01,
 // manager01, tester10 whose login creates the sitting searched for, and tester07 with checker03 who make a
@@ -214,6 +231,17 @@ test('plays the recording from a marking', async ({ page, context, browser, requ
   await exam.finish();
   await expect(page).toHaveURL(/\/exam-end$/, { timeout: 30_000 });
 
+  // The examinee's "download" is its own report: printed to PDF, it names the examinee and the marking.
+  await expect(page.getByTestId('exam-end-report')).toBeEnabled({ timeout: 20_000 });
+  const examineeName = (await page.getByTestId('report-name').textContent()) ?? '';
+  expect(examineeName).not.toBe('');
+  const ownPdf = norm(await pdfText(await page.pdf({ format: 'A4', printBackground: true })));
+  expect(ownPdf).toContain(norm(examineeName));
+  expect(ownPdf).toContain(norm('受験者レポート'));
+  // Only the report is printed (not the page's buttons), and no pass/fail decision is in the examinee's copy.
+  expect(ownPdf).not.toContain(norm('ログアウト'));
+  expect(ownPdf).not.toContain(norm('合否'));
+
   // The recording is complete and its duration fixed.
   const adminAuth = { Authorization: `Bearer ${admin}` };
   await expect
@@ -270,5 +298,39 @@ test('plays the recording from a marking', async ({ page, context, browser, requ
   // Chromium's fake camera shows no face: the whole recording counts as looking away (eye_rot).
   await mpage.goto(`/examinees/${testId}`);
   await expect(mpage.getByTestId('ai-marking').first()).toBeVisible({ timeout: 20_000 });
+
+  // Issue #14: the print-ready report of the sitting, printed to an A4 PDF: the examinee's name, the
+  // marking with its time (Tokyo wall clock), the AI markings, the timeline and the decision are in it.
+  const detailRes = await request.get(`/api/v1/tester/detail.php?test_id=${testId}`, { headers: adminAuth });
+  const d = (
+    (await detailRes.json()) as {
+      result: {
+        exam_name: string;
+        markings: { message: string; marking_at: string }[];
+        examinee_logs: { event: string; created_at: string }[];
+      };
+    }
+  ).result;
+  await mpage.getByTestId('open-report').click();
+  await expect(mpage).toHaveURL(new RegExp(`/examinees/${testId}/report$`));
+  await expect(mpage.getByTestId('report-name')).toHaveText(d.exam_name);
+  await expect(mpage.getByTestId('report-decision')).toBeVisible();
+  await expectNoAxeViolations(mpage);
+  await mpage.emulateMedia({ media: 'print' });
+  const pdf = await mpage.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true });
+  expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+  const text = norm(await pdfText(pdf));
+  expect(text).toContain(norm(d.exam_name));
+  expect(text).toContain(norm(d.markings[0]!.message));
+  expect(text).toContain(norm(tokyo(d.markings[0]!.marking_at)));
+  expect(text).toContain(norm('視線')); // the AI markings (eye_rot)
+  const start = d.examinee_logs.find((l) => l.event === 'exam_start');
+  expect(start).toBeDefined();
+  expect(text).toContain(norm('試験開始'));
+  expect(text).toContain(norm(tokyo(start!.created_at)));
+  expect(text).toContain(norm('合否'));
+  // No raw ISO time, and the management menu and buttons are not printed.
+  expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
+  expect(text).not.toContain(norm('印刷・PDFで保存'));
   await mgr.close();
 });

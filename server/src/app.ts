@@ -17,6 +17,7 @@ import shortUrlRoutes from './routes/shorturl';
 import demoExamRoutes from './routes/demo-exam';
 import { loadStandins } from './standins/loader';
 import { decorateCloudAccess } from './lib/aws/aws-mode';
+import { applyCheatingLevelThresholds } from './lib/cheating-level';
 
 export interface BuildOptions {
   config: ServerConfig;
@@ -40,6 +41,10 @@ export async function buildApp({ config, db, logger }: BuildOptions): Promise<Ap
 
   app.decorate('config', config);
   app.decorate('db', db);
+  // The organisation's cheating-level thresholds; every sitting is recomputed when they changed.
+  app.addHook('onReady', async () => {
+    await applyCheatingLevelThresholds(db, config.cheatingLevel);
+  });
   // Local stand-ins for KVS and S3 and their credential issuer, or, for a service pointed at AWS, STS
   // credentials (and KVS channel management); refuses AWS mode without AWS_ROLE_ARN.
   decorateCloudAccess(app, config);

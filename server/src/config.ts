@@ -1,4 +1,10 @@
 import path from 'node:path';
+import {
+  DEFAULT_CHEATING_LEVEL_THRESHOLDS,
+  parseThresholds,
+  type CheatingLevelThresholds,
+} from './lib/cheating-level';
+import { MANAGEMENT_TIME_ZONE } from './lib/management-time';
 
 /** Extra allowed environment rows for the SPA's browser/OS check (spec §5 table format). */
 export interface AllowedEnvironment {
@@ -31,7 +37,11 @@ export interface ServerConfig {
     desktopApp: { userAgentToken: string; setupUrl: string } | null;
     extraAllowedEnvironments: AllowedEnvironment[];
     logLevel: number;
+    /** The deployment's time zone (TIME_ZONE): the SPA shows every time in it. */
+    timeZone: string;
   };
+  /** Thresholds of the cheating level (CHEATING_LEVEL_SCORE_THRESHOLDS, CHEATING_LEVEL_AI_THRESHOLDS). */
+  cheatingLevel: CheatingLevelThresholds;
   /** Test-only hooks (/__kvs, /__s3, clock); never on in production. */
   testHooks: boolean;
   /** AWS mode: set endpoints turn the matching stand-in off and send credentials through STS. */
@@ -101,6 +111,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
         : null,
       extraAllowedEnvironments: extra,
       logLevel: int(env.SPA_LOG_LEVEL, 2),
+      timeZone: MANAGEMENT_TIME_ZONE,
+    },
+    cheatingLevel: {
+      score: parseThresholds(
+        env.CHEATING_LEVEL_SCORE_THRESHOLDS,
+        'CHEATING_LEVEL_SCORE_THRESHOLDS',
+        DEFAULT_CHEATING_LEVEL_THRESHOLDS.score,
+      ),
+      ai: parseThresholds(
+        env.CHEATING_LEVEL_AI_THRESHOLDS,
+        'CHEATING_LEVEL_AI_THRESHOLDS',
+        DEFAULT_CHEATING_LEVEL_THRESHOLDS.ai,
+      ),
     },
     testHooks: env.TEST_HOOKS === '1',
     aws: {

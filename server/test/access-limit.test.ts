@@ -41,7 +41,13 @@ describe('insert_access_limit validation (spec §5)', () => {
     const res = await insert(admin, payload);
     expect(res.statusCode).toBe(400);
     const body = envelope<{ field: string }>(res);
-    expect(body.code).toBe('validation');
+    // The spec §5 rules have their own stable codes; other field errors are 'validation'.
+    const code = message?.startsWith('IPアドレスはIPv4')
+      ? 'invalid_ipv4'
+      : message?.startsWith('IPアドレスとドメイン')
+        ? 'ip_or_domain_required'
+        : 'validation';
+    expect(body.code).toBe(code);
     expect(body.result.field).toBe(field);
     if (message) expect(body.message).toBe(message);
   });
@@ -83,7 +89,7 @@ describe('a new limit takes effect on the next call (the auth plugin enforces it
       created_at: string;
     }>(res).result;
     expect(row).toMatchObject({ ip: '10.9.9.9', domain: null, actor: 3, server: '' });
-    expect(row.created_at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(row.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+09:00$/);
 
     const blocked = await injectAs(s.app, manager, { method: 'GET', url: '/api/v1/testers.php' });
     expect(blocked.statusCode).toBe(403);
@@ -122,7 +128,7 @@ describe('self-lockout guard', () => {
   it('refuses a rule for the own actor that the caller does not match (409), accepts one it matches', async () => {
     const refused = await insert(admin, { ip: '10.1.1.1', actor: 4 });
     expect(refused.statusCode).toBe(409);
-    expect(envelope(refused).code).toBe('conflict');
+    expect(envelope(refused).code).toBe('access_limit_self_lockout');
 
     const own = await insert(admin, { ip: '127.0.0.1', actor: 4 });
     expect(own.statusCode).toBe(200);

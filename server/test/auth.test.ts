@@ -35,6 +35,7 @@ describe('login.php', () => {
       'actor',
       'exam_user_name',
       'group',
+      'group_code',
       'group_id',
       'kicked',
       'login_id',
@@ -44,7 +45,9 @@ describe('login.php', () => {
     expect(r.exam_user_name).not.toBe('');
     expect(r.access_token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
     if (actor === 1 || actor === 3) {
-      expect(r.group).toBe('DEMO');
+      // `group` is the group's name everywhere; the code has its own field.
+      expect(r.group).toBe('Demo University');
+      expect(r.group_code).toBe('DEMO');
       expect(typeof r.group_id).toBe('number');
     } else {
       expect(r.group).toBeNull();

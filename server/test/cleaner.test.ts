@@ -102,7 +102,7 @@ describe('retention settings', () => {
       [-2, 365],
       [-3, 1095],
     ]);
-    expect(list[0]!.updated_at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(list[0]!.updated_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+09:00$/);
   });
 
   it('stores a per-group row once, updates it, and audits both', async () => {

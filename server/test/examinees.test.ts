@@ -158,6 +158,15 @@ async function seed(db: Db): Promise<Seed> {
   await mark(ids.A, marks[0]!.id);
   await mark(ids.D, marks[0]!.id);
   await mark(ids.C, marks[1]!.id);
+  // The scores and flags of the table above (the markings' own scores are replaced); the cheating level
+  // follows the score (thresholds 1, 5, 10): A 3, B 0, C 3, D 3, E 2.
+  for (const [k, , , f] of rows) {
+    await db.query(`UPDATE tests SET total_score = $2, with_mark = $3 WHERE id = $1`, [
+      ids[k],
+      f.total_score,
+      f.with_mark,
+    ]);
+  }
   return { g1, g2, mark1: marks[0]!.id, mark2: marks[1]!.id, ids };
 }
 
@@ -221,8 +230,8 @@ describe('GET /testers.php filters (system manager sees every group)', () => {
       group: 'Demo University',
       test_name: 'Math',
       region: 'Tokyo',
-      test_at: '2024-04-01 10:00:00',
-      stop_at: '2024-04-01 11:00:00',
+      test_at: '2024-04-01T10:00:00.000+09:00',
+      stop_at: '2024-04-01T11:00:00.000+09:00',
       exam_name: '山田 太郎',
       with_mark: 1,
       record: 1,
@@ -264,7 +273,8 @@ describe('GET /testers.php filters (system manager sees every group)', () => {
     ['record yes', () => ({ record: 1 }), ['A', 'C', 'D']],
     ['record no', () => ({ record: 0 }), ['B', 'E']],
     ['marking yes', () => ({ with_mark: 1 }), ['A', 'D']],
-    ['cheating level range', () => ({ cheating_level_from: 3, cheating_level_to: 4 }), ['A', 'D']],
+    ['cheating level range', () => ({ cheating_level_from: 3, cheating_level_to: 4 }), ['A', 'C', 'D']],
+    ['cheating level low to medium', () => ({ cheating_level_from: 1, cheating_level_to: 2 }), ['E']],
     ['score at or above', () => ({ score: 20 }), ['C', 'D']],
     ['AI analysis flag', () => ({ ai_analysis_flag: 1 }), ['A']],
     ['AI batch flag', () => ({ ai_analysis_batch_flag: 1 }), ['B']],
@@ -318,7 +328,16 @@ describe('GET /testers.php validation (spec §5)', () => {
     const res = await search(admin, query);
     expect(res.statusCode).toBe(400);
     const body = envelope<{ field: string }>(res);
-    expect(body.code).toBe('validation');
+    // The spec §5 rules have their own stable codes (the SPA shows its own text for each).
+    const code =
+      message === undefined
+        ? 'validation'
+        : message.startsWith('試験団体と')
+          ? 'group_or_code'
+          : message.startsWith('入力された')
+            ? 'invalid_date'
+            : 'date_combination';
+    expect(body.code).toBe(code);
     expect(body.result.field).toBe(field);
     if (message) expect(body.message).toBe(message);
   });
@@ -368,10 +387,10 @@ describe('sorting', () => {
     // PostgreSQL puts NULL first in descending order (it keeps the (test_at DESC, id DESC) index usable).
     expect(byDate).toEqual([
       null,
-      '2024-05-10 09:00:00',
-      '2024-04-02 14:30:00',
-      '2024-04-01 11:00:00',
-      '2024-04-01 10:00:00',
+      '2024-05-10T09:00:00.000+09:00',
+      '2024-04-02T14:30:00.000+09:00',
+      '2024-04-01T11:00:00.000+09:00',
+      '2024-04-01T10:00:00.000+09:00',
     ]);
   });
 });
@@ -396,7 +415,8 @@ describe('group isolation for a test manager (spec §6)', () => {
     expect(r.groups.map((g) => g.code)).toEqual(['DEMO']);
     expect(r.test_names).toEqual(['English', 'Math']);
     expect(r.regions).toEqual(['Osaka', 'Tokyo']);
-    expect(r.cheating_level).toEqual([0, 3, 5]);
+    // Every level of the definition (README "Cheating level"), whatever the group holds.
+    expect(r.cheating_level).toEqual([0, 1, 2, 3]);
   });
 
   it('pass/fail of another group is not found', async () => {

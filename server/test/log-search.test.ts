@@ -70,10 +70,10 @@ describe('logs/search filters', () => {
   it('limits by time range (Tokyo wall clock, `to` includes its minute) and sorts newest first', async () => {
     const r = await result(window);
     expect(r.list.map((x) => x.created_at)).toEqual([
-      '2031-05-01 12:00:00',
-      '2031-05-01 11:00:00',
-      '2031-05-01 10:30:00',
-      '2031-05-01 10:00:00',
+      '2031-05-01T12:00:00.000+09:00',
+      '2031-05-01T11:00:00.000+09:00',
+      '2031-05-01T10:30:00.000+09:00',
+      '2031-05-01T10:00:00.000+09:00',
     ]);
     expect((await result({ from: '2031-05-01 10:30', to: '2031-05-01 11:00' })).count).toBe(2);
   });

@@ -49,6 +49,7 @@ describe('GET /logins.php (spec §3 "Logins list")', () => {
         'exam_user_id',
         'ex_login_id',
         'group',
+        'group_code',
         'group_id',
         'is_mc_startup',
         'kicked',
@@ -59,7 +60,7 @@ describe('GET /logins.php (spec §3 "Logins list")', () => {
         'updated_at',
       ].sort(),
     );
-    expect(r.list[0]!.updated_at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(r.list[0]!.updated_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+09:00$/);
     // Default sort: updated at (9), descending: tester01 logged in again last.
     expect(r.list[0]!.login_id).toBe('tester01');
   });

@@ -76,6 +76,7 @@ describe('config.json', () => {
       'desktopApp',
       'extraAllowedEnvironments',
       'logLevel',
+      'timeZone',
     ]);
     expect(c.apiBaseUrl).toBe('/api');
     expect(typeof c.logLevel).toBe('number');

@@ -127,7 +127,8 @@ describe('tester/detail.php', () => {
     expect(d.tester_id).toBe(ids.tester01);
     expect(d.user_id).toBe(ids.tester01);
     expect(d.login_id).toBe('tester01');
-    expect(d.group).toBe('DEMO');
+    expect(d.group).toBe('Demo University');
+    expect(d.group_code).toBe('DEMO');
     expect(d.status).toBe(1);
     expect(d.login_at).not.toBeNull();
     // The sitting carries the demo tester URL's start-up parameters (bound at login).
@@ -170,8 +171,8 @@ describe('tester/detail.php', () => {
     );
     const d = envelope<TesterDetail>(await get('tester12', '/tester/detail.php')).result;
     expect([d.id_card_updated_at, d.head_shot_updated_at]).toEqual([
-      '2026-01-02T03:04:05.000Z',
-      '2026-01-02T03:00:00.000Z',
+      '2026-01-02T12:04:05.000+09:00',
+      '2026-01-02T12:00:00.000+09:00',
     ]);
   });
 

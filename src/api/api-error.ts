@@ -1,3 +1,5 @@
+import { ERROR_CODES } from '../../contract/common';
+
 /** What every failed call becomes (spec §8): endpoint, status, message, and an i18n key for the UI. */
 export interface SerializedApiError {
   endpoint: string;
@@ -5,6 +7,11 @@ export interface SerializedApiError {
   message: string;
   /** i18n key of the message to show (errors namespace), chosen from the status or the server's code. */
   messageKey: string;
+  /**
+   * The server's own message, for a code the SPA has no text of (or no code): shown as well as the
+   * messageKey text. Null when the code is known: the SPA's own ja/en text is then the whole message.
+   */
+  serverText: string | null;
   code: string | null;
   /** The request field a validation error is about (the server's `result.field`), else null. */
   field: string | null;
@@ -24,12 +31,18 @@ export class ApiError extends Error {
     this.name = 'ApiError';
   }
 
+  /** The server's message when the SPA has no text of its own for the code (README "Error codes"). */
+  get serverText(): string | null {
+    return isKnownErrorCode(this.code) ? null : this.message;
+  }
+
   toSerializable(): SerializedApiError {
     return {
       endpoint: this.endpoint,
       status: this.status,
       message: this.message,
       messageKey: this.messageKey,
+      serverText: this.serverText,
       code: this.code,
       field: this.field,
     };
@@ -43,24 +56,25 @@ export function isApiError(e: unknown): e is ApiError {
 /** Status 0 stands for "no response" (network error or timeout). */
 export const NETWORK_ERROR_STATUS = 0;
 
-/** The message key for a status/code pair (spec §8 catalogue). */
+/** Codes the client itself gives: no response, a timeout, a download body that is not JSON. */
+export const CLIENT_ERROR_CODES = ['network', 'timeout', 'parse'] as const;
+
+const KNOWN_CODES: ReadonlySet<string> = new Set<string>([...ERROR_CODES, ...CLIENT_ERROR_CODES]);
+
+/** True when the SPA has its own ja/en text for `code` (errors namespace, `code.<code>`). */
+export function isKnownErrorCode(code: string | null | undefined): code is string {
+  return typeof code === 'string' && KNOWN_CODES.has(code);
+}
+
+/**
+ * The message key for a status/code pair (spec §8 catalogue): the SPA's own text of a known code, else the
+ * text of the status (the server's message then goes with it, see serverText).
+ */
 export function messageKeyFor(status: number, code: string | null): string {
-  switch (code) {
-    case 'login_failed':
-      return 'errors:loginFailed';
-    case 'account_locked':
-      return 'errors:accountLocked';
-    case 'too_many_requests':
-      return 'errors:tooManyRequests';
-    case 'ip_not_allowed':
-      return 'errors:ipNotAllowed';
-    case 'session_superseded':
-      return 'errors:sessionSuperseded';
-    case 'session_ended':
-      return 'errors:sessionEnded';
-    default:
-      break;
-  }
+  // Codes whose text the session-end flow keys on (app-listeners.ts, tester-listeners.ts).
+  if (code === 'session_superseded') return 'errors:sessionSuperseded';
+  if (code === 'session_ended') return 'errors:sessionEnded';
+  if (isKnownErrorCode(code)) return `errors:code.${code}`;
   if (status === NETWORK_ERROR_STATUS) return 'errors:network';
   if (status === 400) return 'errors:badRequest';
   if (status === 401) return 'errors:unauthorized';

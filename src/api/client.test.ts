@@ -56,7 +56,9 @@ describe('api client success rule (spec §5)', () => {
     const e = await failure(call('probe'));
     expect(e.status).toBe(429);
     expect(e.code).toBe('account_locked');
-    expect(e.messageKey).toBe('errors:accountLocked');
+    // A known code: the SPA's own text, never the server's ('slow down').
+    expect(e.messageKey).toBe('errors:code.account_locked');
+    expect(e.serverText).toBeNull();
   });
 
   it('replaces an empty or "OK" error message by the default and says so on the console (spec §8)', async () => {
@@ -77,7 +79,7 @@ describe('api client success rule (spec §5)', () => {
     route(() => HttpResponse.error());
     const e = await failure(call('probe'));
     expect(e.status).toBe(0);
-    expect(e.messageKey).toBe('errors:network');
+    expect(e.messageKey).toBe('errors:code.network');
   });
 
   it('sends the bearer header only when a token exists', async () => {
@@ -105,9 +107,32 @@ describe('api client success rule (spec §5)', () => {
       status: 500,
       message: 'boom',
       messageKey: 'errors:internal',
+      // No code: the status's text, with the server's own message beside it.
+      serverText: 'boom',
       code: null,
       field: null,
     });
+  });
+
+  it("shows the server's message only for a code the SPA does not know", async () => {
+    route(() =>
+      HttpResponse.json(
+        { status: 403, message: 'You may not see this tester.', result: null, code: 'tester_not_visible' },
+        { status: 403 },
+      ),
+    );
+    const known = await failure(call('probe'));
+    expect(known.messageKey).toBe('errors:code.tester_not_visible');
+    expect(known.serverText).toBeNull();
+    route(() =>
+      HttpResponse.json(
+        { status: 409, message: 'Brand new rule.', result: null, code: 'new_rule' },
+        { status: 409 },
+      ),
+    );
+    const unknown = await failure(call('probe'));
+    expect(unknown.messageKey).toBe('errors:default');
+    expect(unknown.serverText).toBe('Brand new rule.');
   });
 
   it("carries the server's result.field on a validation error", async () => {

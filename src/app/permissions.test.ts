@@ -16,12 +16,14 @@ const ALL_PAGES = Object.keys(paths) as PageId[];
 /** Spec §6 written out by hand, so the data and this table must agree. */
 const EXPECTED: Record<Actor, PageId[]> = {
   1: ['envSetting', 'identification', 'identificationAi', 'examining', 'examEnd'],
-  2: ['monitoring', 'examineeDetail'],
-  3: ['examinees', 'examineeDetail'],
+  // The printable report goes with the detail it is printed from.
+  2: ['monitoring', 'examineeDetail', 'examineeReport'],
+  3: ['examinees', 'examineeDetail', 'examineeReport'],
   4: [
     'management',
     'examinees',
     'examineeDetail',
+    'examineeReport',
     'checkersMonitoring',
     'accessLimit',
     'logview',
@@ -38,6 +40,7 @@ const EXPECTED: Record<Actor, PageId[]> = {
     'management',
     'examinees',
     'examineeDetail',
+    'examineeReport',
     'checkersMonitoring',
     'accessLimit',
     'logview',

@@ -27,6 +27,7 @@ export type PageId =
   | 'management'
   | 'examinees'
   | 'examineeDetail'
+  | 'examineeReport'
   | 'examineeLogin'
   | 'checkersMonitoring'
   | 'accessLimit'
@@ -55,6 +56,7 @@ const ADMIN_PAGES: readonly PageId[] = [
   'management',
   'examinees',
   'examineeDetail',
+  'examineeReport',
   'checkersMonitoring',
   'accessLimit',
   'logview',
@@ -69,14 +71,15 @@ const ADMIN_PAGES: readonly PageId[] = [
 ];
 
 /**
- * Spec §6 as data: the pages each actor may open besides the open pages. `/examinees/{id}/login` is in no
+ * Spec §6 as data: the pages each actor may open besides the open pages. The print-ready report of an
+ * examinee (`/examinees/{id}/report`) goes with the detail page it is printed from, to the same actors. `/examinees/{id}/login` is in no
  * actor's list in the spec, so no one may open it; the short-URL pages, `/analysis-request` and `/edit-terms`
  * are open to actors 4 and 5 by the decision recorded in issue #7.
  */
 export const PAGE_ACCESS: Record<Actor, readonly PageId[]> = {
   1: ['envSetting', 'identification', 'identificationAi', 'examining', 'examEnd'],
-  2: ['monitoring', 'examineeDetail'],
-  3: ['examinees', 'examineeDetail'],
+  2: ['monitoring', 'examineeDetail', 'examineeReport'],
+  3: ['examinees', 'examineeDetail', 'examineeReport'],
   4: ADMIN_PAGES,
   5: ADMIN_PAGES,
 };

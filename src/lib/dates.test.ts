@@ -1,9 +1,47 @@
-import { describe, expect, it } from 'vitest';
-import { formatLocalDateTime } from './dates';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  formatDateTime,
+  formatIso,
+  formatLocalDateTime,
+  formatStamp,
+  msBetween,
+  parseServerTime,
+} from './dates';
+import { setRuntimeConfig } from './runtime-config';
 
 describe('formatLocalDateTime', () => {
   it('formats as yyyy-MM-dd HH:mm:ss with zero padding', () => {
     expect(formatLocalDateTime(new Date(2026, 0, 2, 3, 4, 5))).toBe('2026-01-02 03:04:05');
     expect(formatLocalDateTime(new Date(2026, 11, 31, 23, 59, 59))).toBe('2026-12-31 23:59:59');
+  });
+});
+
+describe('server times in the deployment zone', () => {
+  afterEach(() => setRuntimeConfig({}));
+
+  it('shows an ISO time with an offset, and the same instant in UTC, as the same Tokyo wall clock', () => {
+    setRuntimeConfig({ timeZone: 'Asia/Tokyo' });
+    expect(formatDateTime('2026-11-24T23:19:42.435Z')).toBe('2026-11-25 08:19:42');
+    expect(formatDateTime('2026-11-25T08:19:42.435+09:00')).toBe('2026-11-25 08:19:42');
+    expect(formatIso('2026-11-24T23:19:42.435Z')).toBe('2026-11-25T08:19:42+09:00');
+    expect(formatStamp('2026-11-24T23:19:42.435Z')).toBe('20261125081942');
+  });
+
+  it('reads a wall clock without an offset in the deployment zone', () => {
+    setRuntimeConfig({ timeZone: 'Asia/Tokyo' });
+    expect(new Date(parseServerTime('2026-11-25 08:19:42')).toISOString()).toBe('2026-11-24T23:19:42.000Z');
+    expect(msBetween('2026-11-25 08:19:42', '2026-11-24T23:20:42Z')).toBe(60_000);
+  });
+
+  it('follows a configured zone, and falls back to Asia/Tokyo for an unknown one', () => {
+    setRuntimeConfig({ timeZone: 'America/New_York' });
+    expect(formatDateTime('2026-11-24T23:19:42Z')).toBe('2026-11-24 18:19:42');
+    setRuntimeConfig({ timeZone: 'Not/AZone' });
+    expect(formatDateTime('2026-11-24T23:19:42Z')).toBe('2026-11-25 08:19:42');
+  });
+
+  it('gives empty text for a missing or unreadable time, never the raw text', () => {
+    expect(formatDateTime(null)).toBe('');
+    expect(formatDateTime('garbage')).toBe('');
   });
 });

@@ -15,6 +15,21 @@ export interface RuntimeConfig {
   extraAllowedEnvironments: AllowedEnvironment[];
   /** Spec §9 log level: 1 trace, 2 error, 3 debug. */
   logLevel: number;
+  /** The deployment's time zone (IANA name): every time is shown in it. Default Asia/Tokyo. */
+  timeZone: string;
+}
+
+/** The zone times are shown in when /config.json names none (or one this browser does not know). */
+export const DEFAULT_TIME_ZONE = 'Asia/Tokyo';
+
+function knownZone(v: unknown): string {
+  if (typeof v !== 'string' || v.trim() === '') return DEFAULT_TIME_ZONE;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: v });
+    return v;
+  } catch {
+    return DEFAULT_TIME_ZONE;
+  }
 }
 
 export const DEFAULT_RUNTIME_CONFIG: RuntimeConfig = {
@@ -22,6 +37,7 @@ export const DEFAULT_RUNTIME_CONFIG: RuntimeConfig = {
   desktopApp: null,
   extraAllowedEnvironments: [],
   logLevel: 2,
+  timeZone: DEFAULT_TIME_ZONE,
 };
 
 let current: RuntimeConfig = DEFAULT_RUNTIME_CONFIG;
@@ -48,6 +64,7 @@ function parse(raw: unknown): RuntimeConfig {
     desktopApp: desktop,
     extraAllowedEnvironments: extra,
     logLevel: typeof r.logLevel === 'number' ? r.logLevel : 2,
+    timeZone: knownZone(r.timeZone),
   };
 }
 

@@ -27,6 +27,7 @@ export const paths = {
   management: { path: '/management', page: 'management', bodyId: 'PRE00007' },
   examinees: { path: '/examinees', page: 'examinees', bodyId: 'PRE00007' },
   examineeDetail: { path: '/examinees/:id', page: 'examineeDetail', bodyId: 'PRE00007' },
+  examineeReport: { path: '/examinees/:id/report', page: 'examineeReport', bodyId: 'PRE00007' },
   examineeLogin: { path: '/examinees/:id/login', page: 'examineeLogin', bodyId: 'PRE00007' },
   checkersMonitoring: { path: '/checkers/monitoring', page: 'checkersMonitoring', bodyId: 'PRE00007' },
   accessLimit: { path: '/access-limit', page: 'accessLimit', bodyId: 'PRE00007' },

@@ -33,6 +33,7 @@ const PAGES: Record<keyof typeof paths, Loader> = {
   management: () => import('./management/management-page'),
   examinees: () => import('./management/examinees-page'),
   examineeDetail: () => import('./management/examinee-detail-page'),
+  examineeReport: () => import('./management/examinee-report-page'),
   examineeLogin: () => import('./management/examinee-login-page'),
   checkersMonitoring: () => import('./management/checkers-monitoring-page'),
   accessLimit: () => import('./management/access-limit-page'),
@@ -50,6 +51,7 @@ const PAGES: Record<keyof typeof paths, Loader> = {
 const VALIDATE: Partial<Record<keyof typeof paths, (params: Record<string, string | undefined>) => boolean>> =
   {
     examineeDetail: (p) => /^[1-9][0-9]{0,17}$/.test(p.id ?? ''),
+    examineeReport: (p) => /^[1-9][0-9]{0,17}$/.test(p.id ?? ''),
     examineeLogin: (p) => /^[1-9][0-9]{0,17}$/.test(p.id ?? ''),
     createShorturl: (p) => p.id === undefined || /^[1-9][0-9]{0,17}$/.test(p.id),
     alerting: (p) => p.id === undefined || /^[a-z0-9-]{1,64}$/.test(p.id),

@@ -1,35 +1,58 @@
+import type { ErrorCode } from '../../../contract/common';
 import type { App } from './app-types';
 import { ApiError } from './api-error';
 
+/** A spec §5 rule's stable code and its Japanese text. */
+export interface RuleMessage {
+  code: ErrorCode;
+  message: string;
+}
+
 /**
- * A validation failure of one form field. Answered as HTTP 400
- * `{status: 400, message, result: {field}, code: 'validation'}`: `message` is the spec §5 Japanese text
- * where the spec gives one, `field` the snake_case request field, so the SPA can localise by `code` and
- * highlight the field.
+ * A validation failure of one form field. Answered as HTTP 400 `{status: 400, message, result: {field},
+ * code}`: `code` is the spec §5 rule's own code (MSG) or 'validation', `message` the spec's Japanese text
+ * where it gives one, `field` the snake_case request field, so the SPA can show its own text for the code
+ * and highlight the field.
  */
 export class FieldError extends ApiError {
   constructor(
     readonly field: string,
-    message: string,
+    message: string | RuleMessage,
   ) {
-    super(400, 'validation', message);
+    super(
+      400,
+      typeof message === 'string' ? 'validation' : message.code,
+      typeof message === 'string' ? message : message.message,
+    );
     this.name = 'FieldError';
   }
 }
 
-/** Spec §5 messages used by several management endpoints. */
+/** Spec §5 messages used by several management endpoints, each with its error code. */
 export const MSG = {
-  ipv4: 'IPアドレスはIPv4の形式でなければなりません。',
-  ipOrDomain: 'IPアドレスとドメインのいずれかを入力してください。',
-  selectOne: '一つ以上の要素を選択してください。',
-  groupOrCode: '試験団体と試験団体コードのいずれかを入力してください。',
-  dateCombination: '試験日時の指定で、指定できない組み合わせがあります。',
-  examUrl: '起動URLはhttps://example.comの形式でなければなりません。',
+  ipv4: { code: 'invalid_ipv4', message: 'IPアドレスはIPv4の形式でなければなりません。' },
+  ipOrDomain: {
+    code: 'ip_or_domain_required',
+    message: 'IPアドレスとドメインのいずれかを入力してください。',
+  },
+  selectOne: { code: 'select_one', message: '一つ以上の要素を選択してください。' },
+  groupOrCode: { code: 'group_or_code', message: '試験団体と試験団体コードのいずれかを入力してください。' },
+  dateCombination: {
+    code: 'date_combination',
+    message: '試験日時の指定で、指定できない組み合わせがあります。',
+  },
+  examUrl: { code: 'invalid_exam_url', message: '起動URLはhttps://example.comの形式でなければなりません。' },
   /** spec §5 "date: the year must not exceed 9999". */
-  date: (label: string) => `入力された${label}は設定できません。`,
+  date: (label: string): RuleMessage => ({
+    code: 'invalid_date',
+    message: `入力された${label}は設定できません。`,
+  }),
   /** spec §5 "url: must be http(s)". */
-  url: (label: string) => `${label}はhttps://example.comの形式でなければなりません。`,
-} as const;
+  url: (label: string): RuleMessage => ({
+    code: 'invalid_url',
+    message: `${label}はhttps://example.comの形式でなければなりません。`,
+  }),
+} as const satisfies Record<string, RuleMessage | ((label: string) => RuleMessage)>;
 
 /**
  * Installs, in the calling route module's encapsulated scope only, an error handler that answers a
@@ -41,7 +64,7 @@ export function installFieldErrorHandler(app: App): void {
     if (err instanceof FieldError) {
       return reply
         .code(400)
-        .send({ status: 400, message: err.message, result: { field: err.field }, code: 'validation' });
+        .send({ status: 400, message: err.message, result: { field: err.field }, code: err.code });
     }
     return parent.call(this, err, request, reply);
   });

@@ -1,10 +1,50 @@
-/**
- * The wall-clock zone of the management screens: search dates, displayed times, and the day boundary of
- * the retention plan. The product is Japanese (spec §1), so Asia/Tokyo.
- */
-export const MANAGEMENT_TIME_ZONE = 'Asia/Tokyo';
+import { TZDate } from '@date-fns/tz';
+import { format } from 'date-fns';
 
-/** SQL that renders a timestamptz expression as `yyyy-MM-dd HH:mm:ss` in MANAGEMENT_TIME_ZONE. */
+/** The zone the product runs in when TIME_ZONE is not set: the product is Japanese (spec §1). */
+export const DEFAULT_TIME_ZONE = 'Asia/Tokyo';
+
+/** `name` when it is an IANA zone this runtime knows, else an Error naming it. */
+export function resolveTimeZone(name: string | undefined): string {
+  const tz = (name ?? '').trim() || DEFAULT_TIME_ZONE;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+  } catch {
+    throw new Error(`TIME_ZONE is not a known IANA time zone: ${tz}`);
+  }
+  return tz;
+}
+
+/**
+ * The deployment's time zone (TIME_ZONE, default Asia/Tokyo): the wall clock of search dates, of the offset
+ * every timestamp is sent with, of CSV times and file names, of the retention day boundary, and (through
+ * /config.json) of every time the SPA shows. One zone per process: it is read once, at start.
+ */
+export const MANAGEMENT_TIME_ZONE = resolveTimeZone(process.env.TIME_ZONE);
+
+/**
+ * The one wire format of a timestamp (README "Times"): ISO 8601 with milliseconds and the offset of the
+ * deployment's zone, e.g. `2026-11-25T08:19:42.435+09:00`. Null stays null.
+ */
+export function toWireTime(v: Date | string | number | null | undefined): string | null {
+  if (v === null || v === undefined) return null;
+  const ms = v instanceof Date ? v.getTime() : typeof v === 'number' ? v : Date.parse(v);
+  if (!Number.isFinite(ms)) return null;
+  return format(new TZDate(ms, MANAGEMENT_TIME_ZONE), "yyyy-MM-dd'T'HH:mm:ss.SSSxxx");
+}
+
+/**
+ * SQL rendering a timestamptz expression in the wire format of toWireTime (the function `wire_time` of
+ * migration 0040), for rows built in the database.
+ */
+export function sqlWireTime(expr: string): string {
+  return `wire_time((${expr}), '${MANAGEMENT_TIME_ZONE}')`;
+}
+
+/**
+ * SQL that renders a timestamptz expression as `yyyy-MM-dd HH:mm:ss` in MANAGEMENT_TIME_ZONE: the text of a
+ * time in a CSV file, the same wall clock (to the second) the SPA shows for it.
+ */
 export function sqlDisplayTime(expr: string): string {
   return `to_char((${expr}) AT TIME ZONE '${MANAGEMENT_TIME_ZONE}', 'YYYY-MM-DD HH24:MI:SS')`;
 }

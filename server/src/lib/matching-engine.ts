@@ -29,6 +29,7 @@ import {
 } from './matching-rows';
 import type { MatchingSettings } from './matching-settings';
 import { endTesterMatching, revokeUserSessions, scheduleRecordingFinalize } from './sitting-exit';
+import { toWireTime } from './management-time';
 
 /**
  * Seconds past the maximum recording time before the server logs an examinee out itself (the page does it at
@@ -281,7 +282,7 @@ export class MatchingEngine {
         login_id: r.login_id,
         exam_name: r.exam_name,
         reason: r.reason,
-        ended_at: new Date(r.deleted_at).toISOString(),
+        ended_at: toWireTime(r.deleted_at)!,
       }))
       .sort((a, b) => b.ended_at.localeCompare(a.ended_at));
   }
@@ -799,7 +800,6 @@ export class MatchingEngine {
       login_id: row.login_id,
       ex_login_id: row.ex_login_id,
       exam_name: row.exam_name,
-      r_exam_name: row.r_exam_name,
       tester_status: row.tester_status,
       rejected: row.rejected,
       kicked: row.kicked,

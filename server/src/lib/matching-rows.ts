@@ -1,5 +1,6 @@
 import type { MonitoringTester } from '../../../contract/matching';
 import type { MatchingSettings } from './matching-settings';
+import { toWireTime } from './management-time';
 
 /** Start-up parameters as stored on a sitting (tests.startup_parameters, snake_case). */
 export type StoredStartupParameters = Record<string, unknown>;
@@ -18,7 +19,6 @@ export interface MatchingRow {
   login_id: string;
   ex_login_id: string | null;
   exam_name: string;
-  r_exam_name: string;
   tester_status: number;
   rejected: number;
   kicked: number;
@@ -32,9 +32,11 @@ export interface MatchingRow {
  * rejected count on either the account or the sitting, as at login.
  */
 export const MATCHING_ROW_SQL = `
-  SELECT m.id, m.tester_id, m.test_id, m.checker_id, m.file_name, m.matching_status, m.channel_name,
+  SELECT m.id, m.tester_id, m.test_id, m.checker_id, m.matching_status, m.channel_name,
          m.matching_command, m.checker_command,
-         u.login_id, u.ex_login_id, t.exam_name, t.r_exam_name, t.status AS tester_status,
+         coalesce((SELECT regexp_replace(r.object_key, '^.*/', '') FROM records r
+                    WHERE r.test_id = m.test_id ORDER BY r.start_at DESC, r.id DESC LIMIT 1), '') AS file_name,
+         u.login_id, u.ex_login_id, t.exam_name, t.status AS tester_status,
          greatest(t.rejected, u.rejected)::int AS rejected, greatest(t.kicked, u.kicked)::int AS kicked,
          greatest(0, floor(extract(epoch FROM coalesce(m.deleted_at, now()) - m.created_at)))::int AS total_seconds,
          (m.connected_seconds + CASE WHEN m.matching_status = 2 AND m.connected_at IS NOT NULL
@@ -127,10 +129,9 @@ export function monitorMemo(v: unknown): string {
   return s;
 }
 
-/** A time column as ISO 8601, or null. */
+/** A time column in the wire format (ISO 8601 with the deployment zone's offset), or null. */
 export function isoOrNull(v: Date | string | null | undefined): string | null {
-  if (v === null || v === undefined) return null;
-  return new Date(v).toISOString();
+  return toWireTime(v);
 }
 
 /** Tester state names of spec §4, by number. */

@@ -80,7 +80,8 @@ export async function activationList(db: Db): Promise<MonitorActivateListResult>
 }
 
 const TESTER_ENTRY_SQL = `
-  u.id, t.id AS test_id, u.login_id, u.ex_login_id, t.is_mc_startup, u.target, t.exam_name, t.status,
+  u.id, t.id AS test_id, u.login_id, u.ex_login_id, t.is_mc_startup,
+  coalesce(nullif(t.startup_parameters->>'target', ''), u.target) AS target, t.exam_name, t.status,
   greatest(t.rejected, u.rejected)::int AS rejected, greatest(t.kicked, u.kicked)::int AS kicked, t.startup_parameters`;
 
 /**
@@ -192,7 +193,7 @@ export async function histories(
       exam_name: r.exam_name,
       status: r.status,
       status_string: testerStatusName(r.status),
-      updated_at: new Date(r.updated_at).toISOString(),
+      updated_at: isoOrNull(r.updated_at)!,
       matched_at: isoOrNull(r.matched_at),
     })),
   };

@@ -10,7 +10,7 @@ import {
 import type { Db } from '../db/db';
 import type { AuthContext } from './app-types';
 import { FieldError, MSG } from './management-errors';
-import { MANAGEMENT_TIME_ZONE, parseDate, parseTime, sqlDisplayTime } from './management-time';
+import { MANAGEMENT_TIME_ZONE, parseDate, parseTime, sqlDisplayTime, sqlWireTime } from './management-time';
 
 /** A validated examinee search: every filter normalised, plus the caller's group scope. */
 export interface TesterFilter {
@@ -312,8 +312,8 @@ const ROW_COLUMNS = {
   group_id: 't.group_id',
   test_name: 't.test_name',
   region: 't.region',
-  test_at: sqlDisplayTime('t.test_at'),
-  stop_at: sqlDisplayTime('t.stop_at'),
+  test_at: sqlWireTime('t.test_at'),
+  stop_at: sqlWireTime('t.stop_at'),
   exam_name: 't.exam_name',
   with_mark: 't.with_mark::int',
   record: 't.record::int',
@@ -323,6 +323,13 @@ const ROW_COLUMNS = {
   total_score: 't.total_score',
   pass: 't.pass::int',
 } as const satisfies Record<keyof TesterRow, string>;
+
+/** The CSV text of the time fields: the wall clock the SPA shows for them, to the second. */
+const CSV_COLUMNS: Record<keyof TesterRow, string> = {
+  ...ROW_COLUMNS,
+  test_at: sqlDisplayTime('t.test_at'),
+  stop_at: sqlDisplayTime('t.stop_at'),
+};
 
 const ROW_SELECT = `SELECT ${Object.entries(ROW_COLUMNS)
   .map(([k, e]) => `${e} AS "${k}"`)
@@ -538,7 +545,8 @@ export type TesterValue = string | number | null;
 
 /**
  * Every match in batches, by ascending test id (keyset on the primary key, so each batch is an index
- * range however deep the export goes), each row as the values of `fields` in that order. For the CSV export.
+ * range however deep the export goes), each row as the values of `fields` in that order, times as
+ * `yyyy-MM-dd HH:mm:ss` in the deployment's zone. For the CSV export.
  *
  * On PGlite a batch comes back as one JSON text (`json_agg` of arrays) rather than as rows of columns:
  * PGlite copies every field of every row out of its buffer on its own, which at 100k rows cost more than the
@@ -553,7 +561,7 @@ export async function* testerValueBatches(
 ): AsyncGenerator<TesterValue[][]> {
   const { sql, params } = testerWhere(f);
   const n = params.length;
-  const cols = fields.map((k, i) => `${ROW_COLUMNS[k]} AS c${i}`).join(', ');
+  const cols = fields.map((k, i) => `${CSV_COLUMNS[k]} AS c${i}`).join(', ');
   const page = `SELECT t.id AS k, ${cols} FROM tests t WHERE ${sql} AND t.id > $${n + 1} ORDER BY t.id LIMIT $${n + 2}`;
   const asJson = `SELECT json_agg(json_build_array(${fields.map((_, i) => `r.c${i}`).join(', ')}) ORDER BY r.k)::text AS batch,
       max(r.k) AS last FROM (${page}) r`;

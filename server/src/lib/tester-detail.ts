@@ -2,14 +2,83 @@ import type { WebrtcMessage } from '../../../contract/messages';
 import type {
   AiAuthSummary,
   AiMarking,
+  ExamineeLogEntry,
   Marking,
+  RecordStatusLogEntry,
   MarkingSummary,
   TesterDetail,
   TesterRecord,
 } from '../../../contract/tester';
 import type { Db } from '../db/db';
+import { ApiError } from './api-error';
+import type { AuthContext } from './app-types';
 import { signedImageUrl } from './images';
+import { toWireTime } from './management-time';
 import { iso, startupInt, startupOf, startupText, type SittingRow, type TesterUser } from './tester-sittings';
+
+/**
+ * Whether the caller may look the examinee up at all, before any of its sittings is named (so that a
+ * manager of another group or a checker that never monitored it learns nothing, not even whether it has a
+ * sitting): the examinee itself; a checker with a matching (live or ended) with it; a test manager of its
+ * group; system managers and supervisors. 403 `tester_not_visible` otherwise.
+ */
+export async function assertMayLookUp(
+  db: Db,
+  auth: AuthContext,
+  tester: { id: number; group_id: number | null },
+): Promise<void> {
+  let ok = auth.actor === 4 || auth.actor === 5 || (auth.actor === 1 && auth.userId === tester.id);
+  if (auth.actor === 2) {
+    const { rows } = await db.query(
+      `SELECT 1 FROM matchings WHERE checker_id = $1 AND tester_id = $2 LIMIT 1`,
+      [auth.userId, tester.id],
+    );
+    ok = rows.length > 0;
+  }
+  if (auth.actor === 3) ok = auth.groupId !== null && auth.groupId === tester.group_id;
+  if (!ok) throw new ApiError(403, 'tester_not_visible', 'You may not see this tester.');
+}
+
+/**
+ * Read permission on one sitting's detail and recordings (spec §6): the examinee itself; a checker that
+ * monitored that sitting (a matching, live or ended, of this checker for it: the history of its examinees);
+ * a test manager of the sitting's group; system managers and supervisors. Anyone else, a manager of another
+ * group included, gets 403 `tester_not_visible` and nothing of the sitting. Returns the scope of the related
+ * sittings the caller may see.
+ */
+export async function assertCanViewSitting(
+  db: Db,
+  auth: AuthContext,
+  tester: { id: number; group_id: number | null },
+  testId: number,
+): Promise<RelatedScope | null> {
+  const refuse = () => new ApiError(403, 'tester_not_visible', 'You may not see this tester.');
+  switch (auth.actor) {
+    case 1:
+      if (auth.userId === tester.id) return null;
+      throw refuse();
+    case 2: {
+      const { rows } = await db.query(
+        `SELECT 1 FROM matchings WHERE checker_id = $1 AND tester_id = $2 AND test_id = $3 LIMIT 1`,
+        [auth.userId, tester.id, testId],
+      );
+      if (rows.length > 0) return { checkerId: auth.userId };
+      throw refuse();
+    }
+    case 3: {
+      const { rows } = await db.query<{ group_id: number | null }>(
+        `SELECT coalesce(group_id, $2::bigint) AS group_id FROM tests WHERE id = $1`,
+        [testId, tester.group_id],
+      );
+      const groupId = rows[0]?.group_id ?? null;
+      if (auth.groupId !== null && groupId !== null && Number(groupId) === auth.groupId)
+        return { groupId: auth.groupId };
+      throw refuse();
+    }
+    default:
+      return null;
+  }
+}
 
 // Never echo credentials a start-up URL may carry (JT start-up password, access tokens, keys).
 const SECRET_KEY_RE = /password|token|secret|access_?key|session/i;
@@ -35,13 +104,19 @@ interface MarkingRow {
   label: string | null;
   score: number | null;
   record_id: number | null;
+  play_time: number | null;
 }
 
-/** A sitting's markings, oldest first, with signed image URLs. */
+/**
+ * A sitting's markings, oldest first, with signed image URLs and where each lies in its recording (the
+ * marking's time less the recording's start, in whole seconds).
+ */
 export async function loadMarkings(db: Db, testId: number): Promise<Marking[]> {
   const { rows } = await db.query<MarkingRow>(
-    `SELECT k.id, k.marking_at, k.image_key, k.mark_id, m.message, m.label, m.score, k.record_id
-       FROM markings k LEFT JOIN marks m ON m.id = k.mark_id
+    `SELECT k.id, k.marking_at, k.image_key, k.mark_id, m.message, m.label, m.score, k.record_id,
+            CASE WHEN r.id IS NULL THEN NULL
+                 ELSE greatest(0, floor(extract(epoch FROM k.marking_at - r.start_at)))::int END AS play_time
+       FROM markings k LEFT JOIN marks m ON m.id = k.mark_id LEFT JOIN records r ON r.id = k.record_id
       WHERE k.test_id = $1 ORDER BY k.marking_at, k.id`,
     [testId],
   );
@@ -54,6 +129,8 @@ export async function loadMarkings(db: Db, testId: number): Promise<Marking[]> {
     label: r.label ?? '',
     score: r.score ?? 0,
     record_id: r.record_id,
+    play_time_from: r.play_time,
+    play_time_to: r.play_time,
   }));
 }
 
@@ -93,11 +170,16 @@ interface RecordRow {
   play_time_to: number | null;
 }
 
-/** A sitting's recordings, oldest first. `url` is null: playback URLs come from get_onetime_uri. */
+/**
+ * A sitting's recordings, oldest first. Playback addresses come from get_onetime_uri. The playable range
+ * is 0 to the duration (known once the upload is complete and its duration fixed; else the stored columns).
+ */
 export async function loadRecords(db: Db, testId: number): Promise<TesterRecord[]> {
   const { rows } = await db.query<RecordRow>(
     `SELECT id, start_at, stop_at, encoded_at, ai_analysis_batch_reflected_at, ai_analysis_reflected_at,
-            ai_analysis_batch_flag, ai_analysis_flag, movie_status, detail, play_time_from, play_time_to
+            ai_analysis_batch_flag, ai_analysis_flag, movie_status, detail,
+            coalesce(play_time_from, CASE WHEN duration_ms IS NOT NULL THEN 0 END)::int AS play_time_from,
+            coalesce(play_time_to, ceil(duration_ms / 1000.0))::int AS play_time_to
        FROM records WHERE test_id = $1 ORDER BY start_at, id`,
     [testId],
   );
@@ -105,7 +187,6 @@ export async function loadRecords(db: Db, testId: number): Promise<TesterRecord[
     id: r.id,
     start_at: iso(r.start_at)!,
     stop_at: iso(r.stop_at),
-    url: null,
     encoded_at: iso(r.encoded_at),
     ai_analysis_batch_reflected_at: iso(r.ai_analysis_batch_reflected_at),
     ai_analysis_reflected_at: iso(r.ai_analysis_reflected_at),
@@ -142,6 +223,38 @@ async function loadAiMarkings(db: Db, testId: number): Promise<AiMarking[]> {
     record_id: r.record_id,
     start_ms: Number(r.start_ms),
     end_ms: Number(r.end_ms),
+    play_time_from: r.record_id === null ? null : Math.floor(Number(r.start_ms) / 1000),
+    play_time_to: r.record_id === null ? null : Math.ceil(Number(r.end_ms) / 1000),
+  }));
+}
+
+/** The examinee log of a sitting (spec §4 events as recorded), oldest first. */
+export async function loadExamineeLogs(db: Db, testId: number): Promise<ExamineeLogEntry[]> {
+  const { rows } = await db.query<{ event: string; detail: string; created_at: Date | string }>(
+    `SELECT event, detail, created_at FROM examinee_logs WHERE test_id = $1 ORDER BY created_at, id LIMIT 1000`,
+    [testId],
+  );
+  return rows.map((r) => ({ event: r.event, detail: r.detail, created_at: iso(r.created_at)! }));
+}
+
+/** The status history of a sitting's recordings (record status codes 00–08), oldest first. */
+export async function loadRecordStatusLogs(db: Db, testId: number): Promise<RecordStatusLogEntry[]> {
+  const { rows } = await db.query<{
+    record_id: number;
+    movie_status: string;
+    detail: string;
+    created_at: Date | string;
+  }>(
+    `SELECT l.record_id, l.movie_status, l.detail, l.created_at
+       FROM record_status_logs l JOIN records r ON r.id = l.record_id
+      WHERE r.test_id = $1 ORDER BY l.created_at, l.id LIMIT 1000`,
+    [testId],
+  );
+  return rows.map((r) => ({
+    record_id: Number(r.record_id),
+    movie_status: r.movie_status.trim(),
+    detail: r.detail,
+    created_at: iso(r.created_at)!,
   }));
 }
 
@@ -212,14 +325,15 @@ interface DetailTestRow extends SittingRow {
   test_at: Date | string | null;
   stop_at: Date | string | null;
   exam_name: string;
-  r_exam_name: string;
   is_mc_startup: number;
+  cheating_level: number;
   matched_at: Date | string | null;
   authenticated_at: Date | string | null;
   ai_namematch: number | null;
   ai_total_score: number;
   memo: string;
   group_code: string | null;
+  group_name: string | null;
   id_card_at: Date | string | null;
 }
 
@@ -228,21 +342,31 @@ export async function buildTesterDetail(
   db: Db,
   tester: TesterUser,
   testId: number,
-  opts: { withAiAuth?: boolean } = {},
+  opts: {
+    withAiAuth?: boolean;
+    /** Which related sittings the caller may see (a checker: those it monitored); null: all. */
+    relatedScope?: RelatedScope | null;
+  } = {},
 ): Promise<TesterDetail> {
   const { rows } = await db.query<DetailTestRow>(
-    `SELECT t.*, g.code AS group_code FROM tests t LEFT JOIN exam_groups g ON g.id = t.group_id WHERE t.id = $1`,
+    `SELECT t.*, g.code AS group_code, g.name AS group_name
+       FROM tests t
+       LEFT JOIN exam_groups g ON g.id = coalesce(t.group_id, (SELECT u.group_id FROM users u WHERE u.id = t.user_id))
+      WHERE t.id = $1`,
     [testId],
   );
   const t = rows[0]!;
-  const [markings, records, aiMarkings, messages, related, aiAuth] = await Promise.all([
-    loadMarkings(db, testId),
-    loadRecords(db, testId),
-    loadAiMarkings(db, testId),
-    loadMessages(db, testId),
-    loadRelatedTesters(db, tester),
-    opts.withAiAuth ? loadAiAuth(db, testId) : Promise.resolve(undefined),
-  ]);
+  const [markings, records, aiMarkings, messages, related, aiAuth, examineeLogs, recordLogs] =
+    await Promise.all([
+      loadMarkings(db, testId),
+      loadRecords(db, testId),
+      loadAiMarkings(db, testId),
+      loadMessages(db, testId),
+      loadRelatedTesters(db, tester, opts.relatedScope ?? null),
+      opts.withAiAuth ? loadAiAuth(db, testId) : Promise.resolve(undefined),
+      loadExamineeLogs(db, testId),
+      loadRecordStatusLogs(db, testId),
+    ]);
   const aiSummary = new Map<string, number>();
   for (const m of aiMarkings) aiSummary.set(m.mark, (aiSummary.get(m.mark) ?? 0) + 1);
   return {
@@ -253,14 +377,15 @@ export async function buildTesterDetail(
     ex_login_id: tester.ex_login_id,
     name: tester.name,
     group_id: t.group_id ?? tester.group_id,
-    group: t.group_code ?? tester.group_code,
+    group: t.group_name,
+    group_code: t.group_code,
     test_name: t.test_name,
     region: t.region,
     test_at: iso(t.test_at),
     stop_at: iso(t.stop_at),
     exam_name: t.exam_name,
-    r_exam_name: t.r_exam_name,
     status: t.status,
+    cheating_level: t.cheating_level,
     test_status: t.test_status,
     exam_process: t.exam_process,
     is_mc_startup: t.is_mc_startup,
@@ -292,15 +417,32 @@ export async function buildTesterDetail(
       (first, r) => (first === null || r.start_at < first ? r.start_at : first),
       null,
     ),
-    server_time: new Date().toISOString(),
+    server_time: toWireTime(new Date())!,
+    examinee_logs: examineeLogs,
+    record_status_logs: recordLogs,
   };
 }
 
+/** Limits the related sittings of a detail to what the caller may open: a group, or a checker's matchings. */
+export type RelatedScope = { groupId: number | null } | { checkerId: number };
+
 /**
  * spec §3 detail `testers`: the tester accounts of the same person (same ex_login_id, or only this one),
- * each with its newest sitting.
+ * each with its newest sitting; with a scope, only accounts in the caller's group (test manager) or that the
+ * checker monitored.
  */
-async function loadRelatedTesters(db: Db, tester: TesterUser): Promise<TesterDetail['testers']> {
+async function loadRelatedTesters(
+  db: Db,
+  tester: TesterUser,
+  scope: RelatedScope | null,
+): Promise<TesterDetail['testers']> {
+  const scopeSql =
+    scope === null
+      ? ''
+      : 'checkerId' in scope
+        ? 'AND EXISTS (SELECT 1 FROM matchings m WHERE m.tester_id = u.id AND m.checker_id = $3::bigint)'
+        : 'AND u.group_id IS NOT DISTINCT FROM $3::bigint';
+  const scopeArg = scope === null ? [] : ['checkerId' in scope ? scope.checkerId : scope.groupId];
   const { rows } = await db.query<{
     id: number;
     login_id: string;
@@ -313,9 +455,9 @@ async function loadRelatedTesters(db: Db, tester: TesterUser): Promise<TesterDet
        FROM users u
        LEFT JOIN LATERAL (SELECT id, exam_name, status, startup_parameters FROM tests
                            WHERE user_id = u.id ORDER BY id DESC LIMIT 1) t ON true
-      WHERE u.actor = 1 AND (u.id = $1 OR ($2::text IS NOT NULL AND u.ex_login_id = $2))
+      WHERE u.actor = 1 AND (u.id = $1 OR ($2::text IS NOT NULL AND u.ex_login_id = $2)) ${scopeSql}
       ORDER BY u.id LIMIT 50`,
-    [tester.id, tester.ex_login_id],
+    [tester.id, tester.ex_login_id, ...scopeArg],
   );
   return rows.map((r) => ({
     tester_id: r.id,

@@ -1,6 +1,7 @@
 import type { Db } from '../db/db';
 import { ApiError } from './api-error';
 import type { AuthContext } from './app-types';
+import { toWireTime } from './management-time';
 
 /** The examinee (users row, actor 1) a tester_id names. */
 export interface TesterUser {
@@ -36,11 +37,8 @@ export interface SittingRow {
 const SITTING_COLUMNS = `id, user_id, group_id, login_id, status, kicked, rejected, startup_parameters, login_at, logout_at,
   head_shot_key, head_shot_at, id_card_key, test_status, exam_process`;
 
-/** ISO text of a timestamp column, or null. */
-export function iso(v: Date | string | null | undefined): string | null {
-  if (v === null || v === undefined) return null;
-  return new Date(v).toISOString();
-}
+/** A timestamp column in the wire format (ISO 8601 with the deployment zone's offset), or null. */
+export const iso = (v: Date | string | null | undefined): string | null => toWireTime(v);
 
 /** The tester (actor 1) with this id, or 404. */
 export async function loadTester(db: Db, testerId: number): Promise<TesterUser> {
@@ -51,7 +49,7 @@ export async function loadTester(db: Db, testerId: number): Promise<TesterUser> 
     [testerId],
   );
   const t = rows[0];
-  if (!t) throw new ApiError(404, 'not_found', 'No such tester.');
+  if (!t) throw new ApiError(404, 'tester_not_found', 'No such tester.');
   return t;
 }
 
@@ -70,7 +68,7 @@ export async function requireOpenSitting(db: Db, testerId: number): Promise<Sitt
   if (!s)
     throw new ApiError(
       409,
-      'conflict',
+      'no_open_sitting',
       'The tester has no open sitting (log in first, or the exam is finished).',
     );
   return s;
@@ -150,7 +148,7 @@ export async function assertCanView(db: Db, auth: AuthContext, tester: TesterUse
     case 5:
       return;
   }
-  throw new ApiError(403, 'forbidden', 'You may not see this tester.');
+  throw new ApiError(403, 'tester_not_visible', 'You may not see this tester.');
 }
 
 /** Appends an examinee log event (spec §4) to a sitting. */

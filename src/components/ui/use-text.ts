@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 
-/** Translates a key that is only known at run time (keys carried in state, e.g. `errors:loginFailed`). */
+/** Translates a key that is only known at run time (keys carried in state, e.g. `errors:code.login_failed`). */
 export type TextFn = (key: string, values?: Record<string, string | number>) => string;
 
 /**

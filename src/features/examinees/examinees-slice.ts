@@ -5,9 +5,13 @@ import { EMPTY_FORM, type FieldErrors, type SearchForm } from './examinees-valid
 
 type Status = 'idle' | 'loading' | 'succeeded' | 'failed';
 
-/** A failure shown to the user: an i18n key, or the server's own text. */
+/**
+ * A failure shown to the user: an i18n key, then the SPA's text of the server's error code (`detailKey`), or
+ * the server's own text for a code the SPA does not know (`messageText`).
+ */
 export interface Failure {
   messageKey: string;
+  detailKey?: string;
   messageText?: string;
 }
 

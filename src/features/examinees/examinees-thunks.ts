@@ -31,13 +31,21 @@ import {
 } from './examinees-slice';
 import { hasConditions, validateSearch, type SearchForm } from './examinees-validation';
 import { saveBlob } from './save-file';
+import { formatStamp } from '../../lib/dates';
+import { printDocument, reportFileName } from '../../platform/print';
 
 type Thunk<R = void> = (dispatch: AppDispatch, getState: () => RootState) => Promise<R>;
 
-/** The failure to show: the server's text for a refused request (4xx), else only the key. */
+/**
+ * The failure to show: the screen's own key, then the SPA's text for the server's error code; the server's
+ * own message only for a code the SPA does not know (README "Error codes").
+ */
 function failureOf(e: unknown, messageKey: string): Failure {
-  if (isApiError(e) && e.status >= 400 && e.status < 500) return { messageKey, messageText: e.message };
-  return { messageKey };
+  if (!isApiError(e)) return { messageKey };
+  return {
+    messageKey,
+    ...(e.serverText ? { messageText: e.serverText } : { detailKey: e.messageKey }),
+  };
 }
 
 /** The search request of a form (spec §3 "Examinee search request"); empty fields are sent as ''. */
@@ -199,22 +207,29 @@ export const csvRequested = (): Thunk => async (dispatch, getState) => {
         ? { messageKey: 'examinees:csv.parseFailed' }
         : e.status === 0
           ? { messageKey: 'examinees:csv.failed' }
-          : { messageText: e.message };
+          : e.serverText
+            ? { messageText: e.serverText }
+            : { messageKey: e.messageKey };
     await dispatch(showAlert({ type: 'error', titleKey: 'examinees:csv.failed', ...shown }));
   }
 };
 
-/** Loads one examinee's sitting, its pass value, and a playback address per recording. */
+/**
+ * Loads one examinee's sitting, its pass value (managers only: spec §6), and, unless `withRecordings` is
+ * false (the printed report), a playback address per recording.
+ */
 export const detailOpened =
-  (testId: number): Thunk =>
-  async (dispatch) => {
+  (testId: number, opts: { withRecordings?: boolean } = {}): Thunk =>
+  async (dispatch, getState) => {
     dispatch(detailRequested(testId));
     dispatch(loadingStarted());
     try {
       const detail = await getExamineeDetail(testId);
       dispatch(detailLoaded(detail));
-      const [pass] = await Promise.allSettled([getTestPass(testId)]);
-      dispatch(passLoaded(pass.status === 'fulfilled' ? pass.value : null));
+      const manager = (getState().session.login?.actor ?? 0) >= 3;
+      const [pass] = await Promise.allSettled(manager ? [getTestPass(testId)] : []);
+      dispatch(passLoaded(pass?.status === 'fulfilled' ? pass.value : null));
+      if (opts.withRecordings === false) return;
       await Promise.all(
         detail.records.map(async (r) => {
           try {
@@ -230,6 +245,15 @@ export const detailOpened =
       dispatch(loadingFinished());
     }
   };
+
+/**
+ * Prints the report page (the browser's print dialog: A4, or "save as PDF"), named like the CSV files:
+ * `examinee_report_{login id}_{yyyyMMddHHmmss}` in the deployment's zone (spec §9 id format).
+ */
+export const reportPrintRequested = (): Thunk => async (_dispatch, getState) => {
+  const loginId = getState().examinees.detail.data?.loginId ?? '';
+  printDocument(reportFileName(loginId, formatStamp(Date.now())));
+};
 
 /** Sets pass or fail after a confirmation (spec §2); an existing decision is rewritten after confirming. */
 export const passDecided =

@@ -102,7 +102,7 @@ export function validateSearch(f: SearchForm): FieldErrors {
   ) {
     errors.cheatingLevelTo = {
       key: 'validation:range',
-      values: { fieldKey: LABEL.cheatingLevelTo, min: f.cheatingLevelFrom, max: 99 },
+      values: { fieldKey: LABEL.cheatingLevelTo, min: f.cheatingLevelFrom, max: 3 },
     };
   }
   return errors;

@@ -46,7 +46,6 @@ function matching(over: Partial<Matching> = {}): Matching {
     loginId: 'tester03',
     exLoginId: null,
     examName: '',
-    rExamName: '',
     testerStatus: 1,
     rejected: 0,
     kicked: 0,

@@ -71,11 +71,19 @@ export type SubmitResult = { ok: true } | { ok: false; errors?: FieldErrors; fai
 function serverFieldErrors(e: unknown, formField: (field: string) => string | null): FieldErrors | null {
   if (!isApiError(e) || e.field === null) return null;
   const name = formField(e.field);
-  return name === null ? null : { [name]: { key: 'management:failed', text: e.message } };
+  if (name === null) return null;
+  // The SPA's own text of the rule's code; the server's message only for a code the SPA does not know.
+  return { [name]: e.serverText ? { key: 'management:failed', text: e.serverText } : { key: e.messageKey } };
 }
 
+/**
+ * The failure to show: the SPA's text of the server's error code when it knows the code (README "Error
+ * codes"), else the screen's key with the server's own message for a refused request.
+ */
 function failureOf(e: unknown, messageKey: string): Failure {
-  if (isApiError(e) && e.status >= 400 && e.status < 500) return { messageKey, messageText: e.message };
+  if (!isApiError(e)) return { messageKey };
+  if (!e.serverText) return { messageKey: e.code === 'network' ? messageKey : e.messageKey };
+  if (e.status >= 400 && e.status < 500) return { messageKey, messageText: e.serverText };
   return { messageKey };
 }
 
@@ -147,8 +155,10 @@ export const forceLogoutRequested =
   };
 
 function textOf(e: unknown): { messageText: string } | { messageKey: string } {
-  return isApiError(e) && e.status >= 400 && e.status < 500
-    ? { messageText: e.message }
+  if (!isApiError(e)) return { messageKey: 'management:failed' };
+  if (!e.serverText) return { messageKey: e.messageKey };
+  return e.status >= 400 && e.status < 500
+    ? { messageText: e.serverText }
     : { messageKey: 'management:failed' };
 }
 
@@ -324,11 +334,24 @@ export const analysisPageOpened = (): Thunk => async (dispatch) => {
 /**
  * Reads the request history in the sort order of the screen (a new order when given). Quiet: it runs again
  * while requests are in progress, so it does not show the loading overlay; a failure is shown above the table.
+ * spec §5: postponed while the initial domain or env is missing (asked for again, quietly, each time).
  */
 export const analysisHistoryRequested =
   (sort?: { key: AnalysisSortKey; order: 0 | 1 }): Thunk =>
   async (dispatch, getState) => {
     if (sort) dispatch(analysisSortChanged(sort));
+    const ready = () => {
+      const initial = getState().management.analysis.data.initial;
+      return !!initial?.domain && !!initial.env;
+    };
+    if (!ready()) {
+      try {
+        dispatch(analysisInitialLoaded(await getAnalysisInitialParam()));
+      } catch {
+        // Still missing: the history waits for the next turn.
+      }
+      if (!ready()) return;
+    }
     const { key, order } = getState().management.analysis.data.sort;
     try {
       dispatch(analysisHistoryLoaded(await getAnalysisRequests({ sortKey: key, sortOrder: order })));
@@ -356,10 +379,7 @@ export const analysisSubmitted =
     } catch (e) {
       return {
         ok: false,
-        failure: {
-          messageKey: 'management:analysis.failed',
-          messageText: isApiError(e) ? e.message : undefined,
-        },
+        failure: failureOf(e, 'management:analysis.failed'),
       };
     }
     await dispatch(showAlert({ type: 'success', messageKey: 'management:analysis.submitted' }));

@@ -11,16 +11,8 @@ export function formatElapsed(since: number | null, now: number): string {
   return `${pad(h)}:${pad(m)}:${pad(s)}`;
 }
 
-/** A server time (ISO 8601 or `yyyy-MM-dd hh:mm:ss`) as local `yyyy-MM-dd hh:mm:ss`; the input when unparsable. */
-export function formatDateTime(value: string | number | null): string {
-  if (value === null || value === '') return '';
-  const d = new Date(
-    typeof value === 'string' && /^\d{4}-\d\d-\d\d \d/.test(value) ? value.replace(' ', 'T') : value,
-  );
-  if (Number.isNaN(d.getTime())) return String(value);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-}
+/** A server time as the deployment's wall clock `yyyy-MM-dd HH:mm:ss` (lib/dates); '' when absent. */
+export { formatDateTime } from '../../lib/dates';
 
 /** The fixed markers of spec §3 the chat shows as text. */
 export const MARKERS = [

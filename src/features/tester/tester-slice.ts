@@ -1,6 +1,7 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { loggedOut } from '../session/session-slice';
 import { disconnectFlagReset, matchingPolled, networkErrorOccurred } from '../live/live-slice';
+import type { ReportData } from '../../components/report/examinee-report';
 
 /** Spec §4 step bar: 1 env setting, 2 terms agree, 3 identification, 4 before exam. */
 export type StepBar = 1 | 2 | 3 | 4;
@@ -123,6 +124,8 @@ export interface TesterState {
   markingTotalScore: number;
   records: RecordItem[];
   summaryStatus: LoadStatus;
+  /** The examinee's own sitting as its printable report (/exam-end), once tester/detail answered. */
+  summaryReport: ReportData | null;
   identityImage: string | null;
   idImage: string | null;
   retryCount: number;
@@ -164,6 +167,7 @@ export const initialTesterState: TesterState = {
   markingTotalScore: 0,
   records: [],
   summaryStatus: 'idle',
+  summaryReport: null,
   identityImage: null,
   idImage: null,
   retryCount: 0,
@@ -323,9 +327,15 @@ const testerSlice = createSlice({
     /** tester/detail for /exam-end answered. */
     summaryLoaded(
       state,
-      action: PayloadAction<{ markings: MarkingItem[]; markingTotalScore: number; records: RecordItem[] }>,
+      action: PayloadAction<{
+        markings: MarkingItem[];
+        markingTotalScore: number;
+        records: RecordItem[];
+        report?: ReportData;
+      }>,
     ) {
       state.summaryStatus = 'loaded';
+      state.summaryReport = action.payload.report ?? null;
       state.markings = action.payload.markings;
       state.markingTotalScore = action.payload.markingTotalScore;
       state.records = action.payload.records;

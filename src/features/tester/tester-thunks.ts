@@ -58,6 +58,8 @@ import {
 import { keepScreenAwake } from './wake-lock';
 import { notifyDesktopApp } from './desktop-app-bridge';
 import type { DesktopAppEndReason } from '../../platform/desktop-app';
+import { formatStamp } from '../../lib/dates';
+import { printDocument, reportFileName } from '../../platform/print';
 
 type GetState = () => RootState;
 type Thunk<R = void> = (dispatch: AppDispatch, getState: GetState) => Promise<R>;
@@ -582,6 +584,7 @@ export const examEndEntered = (): Thunk => async (dispatch) => {
         })),
         markingTotalScore: d.markingTotalScore,
         records: d.records.map((r) => ({ id: r.id, startAt: r.startAt, stopAt: r.stopAt })),
+        report: d,
       }),
     );
   } catch {
@@ -591,26 +594,12 @@ export const examEndEntered = (): Thunk => async (dispatch) => {
   if (examWindowOpen()) closeExamWindow();
 };
 
-/** The monitoring-info summary as a JSON file made in the browser. */
-export const summaryDownloadRequested = (): Thunk => async (_dispatch, getState) => {
+/**
+ * The monitoring-info "download" of /exam-end (spec §2): the examinee's own report (what was flagged, when,
+ * with the recordings), printed by the browser, where "Save as PDF" makes the file.
+ */
+export const summaryPrintRequested = (): Thunk => async (_dispatch, getState) => {
   const s = getState();
-  const data = {
-    loginId: s.session.login?.loginId ?? '',
-    name: s.session.login?.examUserName ?? '',
-    examName: s.startup.params.examName,
-    markingCount: s.tester.markings.length,
-    markingTotalScore: s.tester.markingTotalScore,
-    markings: s.tester.markings,
-    records: s.tester.records,
-    createdAt: new Date().toISOString(),
-  };
-  const blob = new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' });
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = `monitoring-summary-${data.loginId || 'tester'}.json`;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  const loginId = s.tester.summaryReport?.loginId ?? s.session.login?.loginId ?? '';
+  printDocument(reportFileName(loginId, formatStamp(Date.now())));
 };

@@ -17,7 +17,11 @@ export default function ExamineeDetailPage() {
   const back = canAccess('examinees', actor) ? href('examinees') : href('monitoring');
   return (
     <ManagementShell page="examineeDetail">
-      <ExamineeDetailView testId={Number(id)} searchHref={back} />
+      <ExamineeDetailView
+        testId={Number(id)}
+        searchHref={back}
+        reportHref={href('examineeReport', { id: Number(id) })}
+      />
     </ManagementShell>
   );
 }

@@ -197,19 +197,20 @@ const DETAIL = {
   name: '山田',
   group_id: 1,
   group: 'Group 1',
+  group_code: 'G1',
   test_name: 'T1',
   region: 'R1',
-  test_at: '2024-01-01 09:00:00',
-  stop_at: '2024-01-01 10:00:00',
+  test_at: '2024-01-01T09:00:00.000+09:00',
+  stop_at: '2024-01-01T10:00:00.000+09:00',
   exam_name: '山田',
-  r_exam_name: '',
-  status: 0,
+  status: 7,
+  cheating_level: 2,
   test_status: null,
   exam_process: null,
   is_mc_startup: 0,
   matched_at: null,
   authenticated_at: null,
-  login_at: '2024-01-01 08:59:00',
+  login_at: '2024-01-01T08:59:00.000+09:00',
   logout_at: null,
   ai_namematch: null,
   rejected: 0,
@@ -222,7 +223,7 @@ const DETAIL = {
   markings: [
     {
       id: 1,
-      marking_at: '2024-01-01 09:30:00',
+      marking_at: '2024-01-01T00:30:00.000Z',
       url: null,
       mark: 1,
       message: 'looked away',
@@ -237,6 +238,11 @@ const DETAIL = {
   records: [],
   messages: [],
   testers: [],
+  examinee_logs: [
+    { event: 'login', detail: '', created_at: '2024-01-01T08:59:00.000+09:00' },
+    { event: 'exam_start', detail: 'by tester', created_at: '2024-01-01T09:00:00.000+09:00' },
+  ],
+  record_status_logs: [],
 };
 
 /** One stored AI identity-check attempt of tester/detail's ai_auth. */

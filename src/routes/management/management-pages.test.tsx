@@ -71,7 +71,7 @@ describe('/access-limit', () => {
       ok('access_limit/select_access_limit', { list: [] }, 'get'),
       http.post('*/api/v1/access_limit/insert_access_limit.php', () =>
         HttpResponse.json(
-          { status: 409, message: 'ロックアウトになります。', code: 'conflict' },
+          { status: 409, message: 'You would lock yourself out.', code: 'access_limit_self_lockout' },
           { status: 409 },
         ),
       ),
@@ -91,7 +91,11 @@ describe('/access-limit', () => {
     fireEvent.change(screen.getByLabelText('IPアドレス'), { target: { value: '10.1.2.3' } });
     fireEvent.change(screen.getByLabelText('対象アクター'), { target: { value: '4' } });
     fireEvent.click(screen.getByRole('button', { name: '追加' }));
-    expect(await screen.findByText('ロックアウトになります。')).toBeInTheDocument();
+    // The SPA's own text for the code, not the server's English.
+    expect(
+      await screen.findByText(/操作中のあなた自身がこのアクセス元から利用できなくなるため/),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('You would lock yourself out.')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: '選択した制限を削除' }));
     expect(await screen.findByText('一つ以上の要素を選択してください。')).toBeInTheDocument();
   });
@@ -117,7 +121,9 @@ describe('server validation next to its field (result.field)', () => {
     fireEvent.change(screen.getByLabelText('ドメイン'), { target: { value: 'example.com' } });
     fireEvent.change(screen.getByLabelText('対象アクター'), { target: { value: '3' } });
     fireEvent.click(screen.getByRole('button', { name: '追加' }));
-    expect(await screen.findByText('サーバーが拒否したドメイン')).toHaveAttribute('id', 'al-domain-error');
+    // A known code ('validation'): the SPA's own text under the field the server named.
+    expect(await screen.findByText('入力内容に誤りがあります。')).toHaveAttribute('id', 'al-domain-error');
+    expect(screen.queryByText('サーバーが拒否したドメイン')).toBeNull();
     expect(screen.getByLabelText('ドメイン')).toHaveAttribute('aria-invalid', 'true');
   });
 
@@ -129,7 +135,8 @@ describe('server validation next to its field (result.field)', () => {
             status: 400,
             message: 'URLキーが不正です（サーバー）',
             result: { field: 'url_key' },
-            code: 'validation',
+            // A code this SPA does not know yet: the server's own message is shown.
+            code: 'url_key_reserved',
           },
           { status: 400 },
         ),
@@ -296,6 +303,34 @@ describe('/analysis-request', () => {
     expect(screen.getByRole('option', { name: '3分ごとに2秒間隔で10回' })).toBeInTheDocument();
     expect(await screen.findByText('依頼履歴を取得できませんでした。')).toBeInTheDocument();
     expect(screen.getByText('nf')).toBeInTheDocument();
+  });
+
+  it('waits to read the history while the initial domain or env is missing (spec §5)', async () => {
+    let envReady = false;
+    let initialCalls = 0;
+    let indexCalls = 0;
+    server.use(
+      http.get('*/api/v1/analysis_request/initial_param.php', () => {
+        initialCalls += 1;
+        return HttpResponse.json({
+          status: 200,
+          message: 'OK',
+          result: { domain: 'localhost', env: envReady ? 'demo' : '' },
+        });
+      }),
+      http.get('*/api/v1/analysis_request/index.php', () => {
+        indexCalls += 1;
+        return HttpResponse.json({ status: 200, message: 'OK', result: { analysis_requests: [] } });
+      }),
+    );
+    renderWithProviders(<AnalysisRequestPage />, { actor: 4 });
+    // The page load and the postponed history read each asked for the initial parameters: no history yet.
+    await waitFor(() => expect(initialCalls).toBe(2));
+    expect(indexCalls).toBe(0);
+    envReady = true;
+    fireEvent.click(screen.getByRole('button', { name: '最新の状態に更新' }));
+    await waitFor(() => expect(indexCalls).toBe(1));
+    expect(initialCalls).toBe(3);
   });
 
   it('shows each request with its method, status and progress, sorts, and refreshes while one runs', async () => {

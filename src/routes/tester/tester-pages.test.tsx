@@ -488,7 +488,10 @@ describe('/exam-end (PRE00005)', () => {
     );
     render(<ExamEndPage />);
     expect(await screen.findByTestId('cheating-notice')).toBeInTheDocument();
-    expect(screen.getByText('視線不良')).toBeInTheDocument();
+    const table = screen.getByRole('table', { name: '記録された内容' });
+    expect(within(table).getByText('視線不良')).toBeInTheDocument();
+    // The printable report of the sitting holds the same marking.
+    expect(within(screen.getByTestId('examinee-report')).getByText('視線不良')).toBeInTheDocument();
   });
 
   it('a failed load says so', async () => {

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import Badge from 'react-bootstrap/Badge';
 import Table from 'react-bootstrap/Table';
 import type { ExamineeDetail } from '../../../api/examinee-detail';
-import { formatLocalDateTime } from '../../../lib/dates';
+import { DateTime } from '../../../components/ui/date-time';
 
 type AiAuth = NonNullable<ExamineeDetail['aiAuth']>;
 type Attempt = AiAuth['attempts'][number];
@@ -16,11 +16,6 @@ const isFallback = (status: number): status is FallbackStatus =>
   (FALLBACK_STATUSES as readonly number[]).includes(status);
 
 type Figure = 'sharpness' | 'luma' | 'faceScore' | 'faceSide' | 'angle' | 'cardFaceSide' | 'ocrConfidence';
-
-const localTime = (iso: string) => {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : formatLocalDateTime(d);
-};
 
 /** Whether an attempt needs a person's judgement: an uncertain face match or no AI verdict at all. */
 function needsReview(a: Attempt): boolean {
@@ -114,7 +109,9 @@ export function AiAuthDecisions({ aiAuth }: { aiAuth: AiAuth }) {
                   className={flagged ? 'table-warning' : undefined}
                   data-testid="ai-auth-attempt"
                 >
-                  <td>{localTime(a.createdAt)}</td>
+                  <td>
+                    <DateTime value={a.createdAt} />
+                  </td>
                   <td>{label('kinds', a.kind)}</td>
                   <td className={a.outcome === 'ok' ? undefined : 'fw-bold'}>
                     {label('outcomes', a.outcome)}

@@ -4,13 +4,25 @@ import { Link } from 'react-router-dom';
 import Alert from 'react-bootstrap/Alert';
 import Table from 'react-bootstrap/Table';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { useText } from '../../../components/ui/use-text';
+import { DateTime } from '../../../components/ui/date-time';
+import { useText, type TextFn } from '../../../components/ui/use-text';
 import type { ExamineeDetail } from '../../../api/examinee-detail';
+import { formatDateTime, msBetween } from '../../../lib/dates';
+import {
+  cheatingLevelKey,
+  examineeLogKey,
+  markerText,
+  recordStatusKey,
+  testerStatusKey,
+} from '../../../lib/labels';
+import { camelKey } from '../../../lib/case';
+import { PARAM_FIELDS } from '../../../lib/startup-param-fields';
+import { selectActor } from '../../session/session-slice';
 import { selectExamineeDetail } from '../examinees-slice';
 import { detailOpened } from '../examinees-thunks';
 import { AiAuthDecisions } from './ai-auth-decisions';
 import { PassFailSetting } from './pass-fail-setting';
-import { RecordingTimeline, msBetween, type TimelinePoint } from './recording-timeline';
+import { RecordingTimeline, type TimelinePoint } from './recording-timeline';
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -36,6 +48,43 @@ function Pairs({ rows }: { rows: [string, ReactNode][] }) {
   );
 }
 
+/** The start-up parameters by their camelCase names (as src/api hands them) → their start-up name and kind. */
+const PARAMS = new Map(PARAM_FIELDS.map(([name, kind]) => [camelKey(name), { name, kind }] as const));
+
+/**
+ * The sitting's settings as labelled values (the short-URL form's labels and options): flags as on/off,
+ * options by their names, lists joined. Parameters the form does not know are left out.
+ */
+function settingRows(params: Record<string, unknown>, text: TextFn): [string, string][] {
+  const rows: [string, string][] = [];
+  for (const [key, raw] of Object.entries(params)) {
+    const p = PARAMS.get(key);
+    if (!p || p.name === 'memo' || raw === null || raw === undefined || raw === '') continue;
+    const label = text(`management:shortUrl.fields.${p.name}`);
+    const option = (v: string | number) => text(`management:shortUrl.options.${p.name}.${v}`);
+    let value: string;
+    switch (p.kind.kind) {
+      case 'flag':
+        value = Number(raw) === 1 ? text('management:on') : text('management:off');
+        break;
+      case 'select':
+        value = (p.kind.options as readonly (string | number)[]).map(String).includes(String(raw))
+          ? option(String(raw))
+          : String(raw);
+        break;
+      case 'multi': {
+        const list = Array.isArray(raw) ? raw.map(String) : String(raw).split(',').filter(Boolean);
+        value = list.map((v) => option(v)).join('、');
+        break;
+      }
+      default:
+        value = p.name === 'exam_datetime' ? formatDateTime(String(raw)) || String(raw) : String(raw);
+    }
+    rows.push([label, value]);
+  }
+  return rows;
+}
+
 /** Timelines of spec §2: one per recording, or one over the sitting when there is none yet. */
 function timelines(
   d: ExamineeDetail,
@@ -48,6 +97,7 @@ function timelines(
       kind: 'marking' as const,
       at: m.markingAt,
       recordId: m.recordId,
+      playTime: m.playTimeFrom ?? null,
       label: m.message || m.label,
     })),
     ...d.aiMarkings.map((m) => ({
@@ -55,6 +105,7 @@ function timelines(
       kind: 'ai' as const,
       at: m.markingAt,
       recordId: m.recordId,
+      playTime: m.playTimeFrom ?? null,
       label: aiLabel(m.mark),
     })),
   ];
@@ -81,18 +132,31 @@ function timelines(
         id: p.id,
         kind: p.kind,
         label: p.label,
-        offsetMs: Math.max(0, msBetween(r.startAt, p.at)),
+        // The server's position in the recording when it gives one, else the time since the recording began.
+        offsetMs:
+          p.recordId === r.id && p.playTime !== null
+            ? p.playTime * 1000
+            : Math.max(0, msBetween(r.startAt, p.at)),
       }));
     return { key: `r${r.id}`, url: urls[r.id] ?? null, durationMs: duration, points, recordId: r.id };
   });
 }
 
 /** Examinee detail of spec §2 (/examinees/{id}). */
-export function ExamineeDetailView({ testId, searchHref }: { testId: number; searchHref: string }) {
+export function ExamineeDetailView({
+  testId,
+  searchHref,
+  reportHref,
+}: {
+  testId: number;
+  searchHref: string;
+  reportHref: string;
+}) {
   const { t } = useTranslation('examinees');
   const text = useText();
   const dispatch = useAppDispatch();
   const detail = useAppSelector(selectExamineeDetail);
+  const actor = useAppSelector(selectActor);
   useEffect(() => {
     void dispatch(detailOpened(testId));
   }, [dispatch, testId]);
@@ -107,6 +171,7 @@ export function ExamineeDetailView({ testId, searchHref }: { testId: number; sea
       <>
         <Alert variant="danger" role="alert">
           <p className="mb-0 fw-bold">{text(detail.failure?.messageKey ?? 'examinees:detail.loadFailed')}</p>
+          {detail.failure?.detailKey && <p className="mb-0">{text(detail.failure.detailKey)}</p>}
           {detail.failure?.messageText && <p className="mb-0">{detail.failure.messageText}</p>}
         </Alert>
         {back}
@@ -119,18 +184,30 @@ export function ExamineeDetailView({ testId, searchHref }: { testId: number; sea
     v === null || v === undefined || v === '' ? '-' : String(v);
   const aiLabel = (mark: string) =>
     ['eye_rot', 'other_person', 'people_num', 'voice'].includes(mark) ? text(`examinees:ai.${mark}`) : mark;
-  const params = Object.entries(d.startupParameters).filter(([k]) => k !== 'memo');
+  const settings = settingRows(d.startupParameters, text);
+  const statusKey = testerStatusKey(d.status);
+  const markerOrText = (message: string, kind: string) => {
+    const m = markerText(message, kind);
+    return m ? text(m.key, m.values) : message;
+  };
 
   return (
     <div>
-      <div className="mb-3">{back}</div>
+      <div className="mb-3 d-flex gap-2 flex-wrap">
+        {back}
+        <Link to={reportHref} className="btn btn-outline-primary btn-sm" data-testid="open-report">
+          {t('report.open')}
+        </Link>
+      </div>
       <Section id="detail-info" title={t('detail.info')}>
         <Pairs
           rows={[
             [t('detail.loginId'), dash(d.loginId)],
             [t('detail.exLoginId'), dash(d.exLoginId)],
             [t('detail.examName'), dash(d.examName)],
-            [t('detail.group'), dash(d.group)],
+            [t('detail.group'), d.group ? `${d.group}${d.groupCode ? ` (${d.groupCode})` : ''}` : '-'],
+            [t('detail.status'), statusKey ? text(statusKey) : '-'],
+            [t('detail.cheatingLevel'), text(cheatingLevelKey(d.cheatingLevel))],
             [t('detail.rejected'), d.rejected ? t('form.yes') : t('form.no')],
             [t('detail.kicked'), d.kicked ? t('form.yes') : t('form.no')],
             [t('detail.aiNamematch'), dash(d.aiNamematch)],
@@ -163,45 +240,43 @@ export function ExamineeDetailView({ testId, searchHref }: { testId: number; sea
         </Section>
       )}
       <Section id="detail-settings" title={t('detail.settings')}>
-        <Pairs
-          rows={params.map(([k, v]) => [
-            k,
-            dash(typeof v === 'object' ? JSON.stringify(v) : (v as string | number)),
-          ])}
-        />
+        {settings.length === 0 ? <p>{t('detail.noSettings')}</p> : <Pairs rows={settings} />}
       </Section>
       <Section id="detail-test" title={t('detail.testInfo')}>
         <Pairs
           rows={[
             [t('columns.testName'), dash(d.testName)],
             [t('columns.region'), dash(d.region)],
-            [t('columns.testAt'), dash(d.testAt)],
-            [t('detail.stopAt'), dash(d.stopAt)],
+            [t('columns.testAt'), <DateTime key="at" value={d.testAt} />],
+            [t('detail.stopAt'), <DateTime key="stop" value={d.stopAt} />],
             [t('detail.testId'), d.testId],
           ]}
         />
       </Section>
       <Section id="detail-log" title={t('detail.examineeLog')}>
-        <Table size="sm" bordered>
-          <caption>{t('detail.examineeLog')}</caption>
-          <tbody>
-            {(
-              [
-                ['login', d.loginAt],
-                ['matched', d.matchedAt],
-                ['authenticated', d.authenticatedAt],
-                ['examStart', d.testAt],
-                ['examEnd', d.stopAt],
-                ['logout', d.logoutAt],
-              ] as const
-            ).map(([k, v]) => (
-              <tr key={k}>
-                <th scope="row">{t(`log.${k}`)}</th>
-                <td>{dash(v)}</td>
+        {d.examineeLogs.length === 0 ? (
+          <p>{t('detail.noLog')}</p>
+        ) : (
+          <Table size="sm" bordered>
+            <caption>{t('detail.examineeLog')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('detail.logAt')}</th>
+                <th scope="col">{t('detail.logEvent')}</th>
               </tr>
-            ))}
-          </tbody>
-        </Table>
+            </thead>
+            <tbody>
+              {d.examineeLogs.map((l, i) => (
+                <tr key={`${l.createdAt}-${i}`} data-testid="examinee-log">
+                  <td className="text-nowrap">
+                    <DateTime value={l.createdAt} />
+                  </td>
+                  <td>{text(examineeLogKey(l.event))}</td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
       </Section>
       <Section id="detail-records" title={t('detail.recordLog')}>
         {d.records.length === 0 ? (
@@ -223,14 +298,43 @@ export function ExamineeDetailView({ testId, searchHref }: { testId: number; sea
               {d.records.map((r) => (
                 <tr key={r.id}>
                   <td>{r.id}</td>
-                  <td>{r.startAt}</td>
-                  <td>{dash(r.stopAt)}</td>
-                  <td>{r.movieStatus}</td>
-                  <td>{dash(r.encodedAt)}</td>
+                  <td>
+                    <DateTime value={r.startAt} />
+                  </td>
+                  <td>
+                    <DateTime value={r.stopAt} />
+                  </td>
+                  <td>{text(recordStatusKey(r.movieStatus))}</td>
+                  <td>
+                    <DateTime value={r.encodedAt} />
+                  </td>
                   <td>
                     {r.aiAnalysisFlag ? t('form.aiDone') : t('form.aiNotDone')} /{' '}
                     {r.aiAnalysisBatchFlag ? t('form.aiDone') : t('form.aiNotDone')}
                   </td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+        {d.recordStatusLogs.length > 0 && (
+          <Table size="sm" bordered responsive>
+            <caption>{t('detail.recordStatusLog')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('detail.logAt')}</th>
+                <th scope="col">{t('record.id')}</th>
+                <th scope="col">{t('record.status')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.recordStatusLogs.map((l, i) => (
+                <tr key={`${l.recordId}-${l.createdAt}-${i}`} data-testid="record-status-log">
+                  <td className="text-nowrap">
+                    <DateTime value={l.createdAt} />
+                  </td>
+                  <td>{l.recordId}</td>
+                  <td>{text(recordStatusKey(l.movieStatus))}</td>
                 </tr>
               ))}
             </tbody>
@@ -244,11 +348,13 @@ export function ExamineeDetailView({ testId, searchHref }: { testId: number; sea
           <ul className="list-unstyled">
             {d.messages.map((m) => (
               <li key={m.id}>
-                <span className="text-body-secondary small me-2">{m.createdAt}</span>
+                <span className="text-body-secondary small me-2">
+                  <DateTime value={m.createdAt} />
+                </span>
                 <span className="badge text-bg-light me-2">
                   {m.sendType === 0 ? t('detail.fromChecker') : t('detail.fromTester')}
                 </span>
-                {m.message}
+                {markerOrText(m.message, m.kind)}
               </li>
             ))}
           </ul>
@@ -277,7 +383,8 @@ export function ExamineeDetailView({ testId, searchHref }: { testId: number; sea
                 />
               ) : null}
               <figcaption className="small">
-                {m.markingAt} {m.message} ({t('detail.score', { score: m.score })})
+                <DateTime value={m.markingAt} /> {m.message || m.label} (
+                {t('detail.score', { score: m.score })})
               </figcaption>
             </figure>
           ))}
@@ -303,7 +410,7 @@ export function ExamineeDetailView({ testId, searchHref }: { testId: number; sea
                 />
               ) : null}
               <figcaption className="small">
-                {m.markingAt} {aiLabel(m.mark)} ({t('detail.score', { score: m.score })})
+                <DateTime value={m.markingAt} /> {aiLabel(m.mark)} ({t('detail.score', { score: m.score })})
               </figcaption>
             </figure>
           ))}
@@ -322,7 +429,8 @@ export function ExamineeDetailView({ testId, searchHref }: { testId: number; sea
           />
         ))}
       </Section>
-      <PassFailSetting />
+      {/* spec §6: setting pass or fail is the managers'; a checker sees the detail without it. */}
+      {actor !== null && actor >= 3 && <PassFailSetting />}
       <div className="d-flex gap-3 align-items-center">
         {back}
         <a href="#page-title">{t('detail.toTop')}</a>

@@ -11,6 +11,7 @@ import { csvRequested, searchRequested } from '../examinees-thunks';
 import { ProgressMeter } from '../../../components/ui/progress-meter';
 import { SortHeader } from '../../../components/ui/sort-header';
 import { Pager } from '../../../components/ui/pager';
+import { DateTime } from '../../../components/ui/date-time';
 
 const DISPLAY_COUNTS = [10, 20, 50, 100, 200, 500] as const;
 const COLUMNS = [
@@ -155,7 +156,9 @@ export function ExamineeResultTable({
                   <td>{r.group ?? ''}</td>
                   <td>{r.testName}</td>
                   <td>{r.region}</td>
-                  <td>{r.testAt ?? ''}</td>
+                  <td>
+                    <DateTime value={r.testAt} />
+                  </td>
                   <td>
                     <Link to={detailHref(r.testId)}>{r.examName || r.loginId}</Link>
                   </td>

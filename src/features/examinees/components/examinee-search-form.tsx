@@ -6,10 +6,13 @@ import { formCleared, formEdited, selectExaminees } from '../examinees-slice';
 import { conditionsRequested, searchRequested } from '../examinees-thunks';
 import type { SearchForm } from '../examinees-validation';
 import { FieldGrid, type GridColumn } from '../../../components/ui/field-grid';
+import { useText } from '../../../components/ui/use-text';
+import { CHEATING_LEVELS, cheatingLevelKey } from '../../../lib/labels';
 
 /** Spec §2 "Examinee search conditions", with options from testers/conditions, clear and search. */
 export function ExamineeSearchForm() {
   const { t } = useTranslation('examinees');
+  const text = useText();
   const dispatch = useAppDispatch();
   const { form, fieldErrors, conditions } = useAppSelector(selectExaminees);
   useEffect(() => {
@@ -23,6 +26,11 @@ export function ExamineeSearchForm() {
   };
   const any = t('form.any');
   const times = (conditions?.times ?? []).map((v) => ({ value: v, label: v }));
+  // The levels by name (README "Cheating level"), as the server defines them.
+  const cheatingLevels = (conditions?.cheatingLevel ?? [...CHEATING_LEVELS]).map((v) => ({
+    value: v,
+    label: text(cheatingLevelKey(v)),
+  }));
   const yesNo = [
     { value: 1, label: t('form.yes') },
     { value: 0, label: t('form.no') },
@@ -115,20 +123,22 @@ export function ExamineeSearchForm() {
       options: yesNo,
     },
     {
-      kind: 'text',
+      kind: 'select',
       name: 'cheatingLevelFrom',
       id: 'search-cheating-from',
       md: 3,
-      inputMode: 'numeric',
       label: t('form.cheatingLevelFrom'),
+      emptyLabel: any,
+      options: cheatingLevels,
     },
     {
-      kind: 'text',
+      kind: 'select',
       name: 'cheatingLevelTo',
       id: 'search-cheating-to',
       md: 3,
-      inputMode: 'numeric',
       label: t('form.cheatingLevelTo'),
+      emptyLabel: any,
+      options: cheatingLevels,
     },
     { kind: 'text', name: 'score', id: 'search-score', md: 3, inputMode: 'numeric', label: t('form.score') },
     {

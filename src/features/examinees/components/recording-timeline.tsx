@@ -9,12 +9,6 @@ export interface TimelinePoint {
   label: string;
 }
 
-/** Milliseconds between two `yyyy-MM-dd HH:mm:ss` times of the same zone (NaN when either is missing). */
-export function msBetween(from: string | null, to: string | null): number {
-  if (!from || !to) return Number.NaN;
-  return Date.parse(to.replace(' ', 'T')) - Date.parse(from.replace(' ', 'T'));
-}
-
 function clock(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
   const hh = String(Math.floor(s / 3600)).padStart(2, '0');

@@ -11,7 +11,7 @@ import { analysisHistoryRequested, analysisPageOpened, analysisSubmitted } from 
 import type { AnalysisSortKey } from '../../../api/management';
 import { ProgressMeter } from '../../../components/ui/progress-meter';
 import { SortHeader } from '../../../components/ui/sort-header';
-import { formatLocalDateTime } from '../../../lib/dates';
+import { DateTime } from '../../../components/ui/date-time';
 import type { FieldErrors } from '../management-validation';
 import { SelectField, TextField, useFieldMessage } from '../../../components/ui/form-fields';
 
@@ -20,11 +20,6 @@ const METHODS = [1, 2, 3, 4, 5] as const;
 
 /** How often the history is read again while a request is queued or running. */
 export const HISTORY_REFRESH_MS = 10_000;
-
-const localTime = (iso: string) => {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : formatLocalDateTime(d);
-};
 
 /** /analysis-request: request number, method, submit, and the history (spec §2). */
 export function AnalysisRequestView() {
@@ -175,8 +170,12 @@ export function AnalysisRequestView() {
                 </td>
                 <td className="small">{h.result}</td>
                 <td>{h.env}</td>
-                <td>{localTime(h.createdAt)}</td>
-                <td>{localTime(h.updatedAt)}</td>
+                <td>
+                  <DateTime value={h.createdAt} />
+                </td>
+                <td>
+                  <DateTime value={h.updatedAt} />
+                </td>
               </tr>
             ))
           )}

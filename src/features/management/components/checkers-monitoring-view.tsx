@@ -5,6 +5,7 @@ import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { useText } from '../../../components/ui/use-text';
+import { monitorMemo, testerStatusKey } from '../../../lib/labels';
 import type { MonitoringTester } from '../../../api/management';
 import { selectManagement } from '../management-slice';
 import { kickLiftRequested, monitoringRequested } from '../management-thunks';
@@ -32,6 +33,7 @@ export function CheckersMonitoringView() {
             <th scope="col">{t('monitoring.loginId')}</th>
             <th scope="col">{t('monitoring.examName')}</th>
             <th scope="col">{t('monitoring.state')}</th>
+            <th scope="col">{t('monitoring.testerStatus')}</th>
             <th scope="col">{t('monitoring.isAuth')}</th>
             <th scope="col">{t('monitoring.isMcStartup')}</th>
             <th scope="col">{t('monitoring.examUrl')}</th>
@@ -50,13 +52,16 @@ export function CheckersMonitoringView() {
               <td>
                 {x.kicked ? t('monitoring.kicked') : x.onHold ? t('monitoring.onHold') : t('monitoring.wait')}
               </td>
+              <td data-testid="tester-status">
+                {text(testerStatusKey(x.status) ?? 'common:testerStatus.0')}
+              </td>
               <td>{yn(x.startupParameters.isAuth)}</td>
               <td>{yn(x.isMcStartup)}</td>
               <td>{x.examUrl ? yn(1) : yn(0)}</td>
               <td>{yn(x.startupParameters.isProctor)}</td>
               <td>{yn(x.startupParameters.isRecord)}</td>
               <td>{yn(x.startupParameters.isSummary)}</td>
-              <td>{x.startupParameters.memo}</td>
+              <td>{monitorMemo(x.startupParameters.memo)}</td>
               {withRelease && (
                 <td>
                   <Button
@@ -97,7 +102,7 @@ export function CheckersMonitoringView() {
         {m?.matchings.map((g) => (
           <div key={g.checker.id} className="border rounded p-2 mb-2">
             <h3 className="h6">
-              {g.checker.adminName} ({g.checker.loginId})
+              {g.checker.adminName} ({g.checker.loginId}) ・ {g.checker.target || text('common:thisServer')}
             </h3>
             {testers(g.testers.slice(0, 5), t('monitoring.assignedTo', { name: g.checker.adminName }), false)}
           </div>

@@ -12,6 +12,7 @@ import { selectManagement } from '../management-slice';
 import { retentionGroupsRequested, retentionRequested, retentionSubmitted } from '../management-thunks';
 import type { FieldErrors } from '../management-validation';
 import { SelectField, TextField, useFieldMessage } from '../../../components/ui/form-fields';
+import { DateTime } from '../../../components/ui/date-time';
 
 const SYSTEM_KIND: Record<number, 'systemLog' | 'monitorHistory' | 'default'> = {
   [-1]: 'systemLog',
@@ -94,7 +95,9 @@ export function DeleteSettingView() {
             <tr key={r.id}>
               <td>{kindOf(r)}</td>
               <td>{t('retention.daysValue', { days: r.duration })}</td>
-              <td>{r.updatedAt}</td>
+              <td>
+                <DateTime value={r.updatedAt} />
+              </td>
               <td>
                 <Button
                   size="sm"

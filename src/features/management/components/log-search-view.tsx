@@ -10,6 +10,7 @@ import { logSearchRequested } from '../management-thunks';
 import type { FieldErrors, LogSearchForm } from '../management-validation';
 import { FieldGrid, type GridColumn } from '../../../components/ui/field-grid';
 import { Pager } from '../../../components/ui/pager';
+import { DateTime } from '../../../components/ui/date-time';
 
 const EMPTY: LogSearchForm = { from: '', to: '', source: 'all', actor: '', loginId: '', level: '', text: '' };
 const SOURCES = ['all', 'client', 'device', 'audit', 'server'] as const;
@@ -125,7 +126,9 @@ export function LogSearchView() {
               <tbody>
                 {data.list.map((r) => (
                   <tr key={r.id} data-testid="log-row">
-                    <td className="text-nowrap">{r.createdAt}</td>
+                    <td className="text-nowrap">
+                      <DateTime value={r.createdAt} />
+                    </td>
                     <td>
                       {SOURCES.includes(r.source as 'all')
                         ? t(`logview.sources.${r.source as 'all'}`)

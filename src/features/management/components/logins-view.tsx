@@ -5,7 +5,9 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { DateTime } from '../../../components/ui/date-time';
 import { useText } from '../../../components/ui/use-text';
+import { testerStatusKey } from '../../../lib/labels';
 import { selectManagement } from '../management-slice';
 import { forceLogoutRequested, loginsRequested } from '../management-thunks';
 import { Pager } from '../../../components/ui/pager';
@@ -88,12 +90,16 @@ export function LoginsView() {
                       ? t(`actors.${r.actor as 1 | 2 | 3 | 4 | 5}`)
                       : r.actor}
                   </td>
-                  <td>{r.target}</td>
+                  <td>{r.target || text('common:thisServer')}</td>
                   <td>{yn(r.isMcStartup)}</td>
-                  <td>{r.status}</td>
+                  <td data-testid="login-status">
+                    {r.status === null ? '-' : text(testerStatusKey(r.status) ?? 'common:testerStatus.0')}
+                  </td>
                   <td>{yn(r.kicked)}</td>
                   <td>{yn(r.rejected)}</td>
-                  <td>{r.updatedAt}</td>
+                  <td>
+                    <DateTime value={r.updatedAt} />
+                  </td>
                   <td>
                     <Button
                       size="sm"

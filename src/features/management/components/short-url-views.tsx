@@ -14,6 +14,7 @@ import { shortUrlDeleted, shortUrlSubmitted, shortUrlsRequested } from '../manag
 import type { FieldErrors } from '../management-validation';
 import { PARAM_FIELDS, emptyShortUrlForm, shortUrlFormOf, type ShortUrlForm } from '../short-url-fields';
 import { SelectField, TextField, useFieldMessage } from '../../../components/ui/form-fields';
+import { DateTime } from '../../../components/ui/date-time';
 
 /** /create-shorturl-List: every short URL with its working address, edit and delete. */
 export function ShortUrlList({ editHref, newHref }: { editHref: (id: number) => string; newHref: string }) {
@@ -58,7 +59,9 @@ export function ShortUrlList({ editHref, newHref }: { editHref: (id: number) => 
                   {[1, 2, 3, 4, 5].includes(r.actor) ? t(`actors.${r.actor as 1 | 2 | 3 | 4 | 5}`) : r.actor}
                 </td>
                 <td>{r.target}</td>
-                <td>{r.updatedAt}</td>
+                <td>
+                  <DateTime value={r.updatedAt} />
+                </td>
                 <td className="text-nowrap">
                   <Link to={editHref(r.id)} className="btn btn-sm btn-outline-primary me-1">
                     {t('shortUrl.editOf', { urlKey: r.urlKey })}

@@ -33,7 +33,6 @@ function matching(testerId: number, over: Partial<Matching> = {}): Matching {
     login_id: `tester${testerId}`,
     ex_login_id: null,
     exam_name: `Exam ${testerId}`,
-    r_exam_name: '',
     tester_status: 2,
     rejected: 0,
     kicked: 0,

@@ -2,16 +2,14 @@ import { useEffect, useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { formatLocalDateTime } from '../../../lib/dates';
+import { formatDateTime } from '../../../lib/dates';
 import { setTitleCount, unlockSound } from '../../../platform/attention';
 import { chatRead, selectChatItems, selectChatUnread, selectNewestChatId } from '../tester-slice';
 import { chatSent } from '../tester-thunks';
 import { TOUCH } from './touch';
 
-const time = (iso: string) => {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : formatLocalDateTime(d);
-};
+/** The message's time as the deployment's wall clock (README "Times"). */
+const time = (iso: string) => formatDateTime(iso);
 
 /**
  * Chat with the monitor for the whole sitting (spec §2): messages newest first, a text box and Send, and how

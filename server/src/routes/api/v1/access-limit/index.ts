@@ -11,7 +11,7 @@ import type { App } from '../../../../lib/app-types';
 import { audit } from '../../../../lib/audit';
 import { domainMatches, hostOf, ipMatches } from '../../../../lib/ip-match';
 import { FieldError, MSG, toId, installFieldErrorHandler } from '../../../../lib/management-errors';
-import { sqlDisplayTime } from '../../../../lib/management-time';
+import { sqlWireTime } from '../../../../lib/management-time';
 import { isDomain, isIpv4Rule, isServerName } from '../../../../lib/management-validate';
 
 interface Rule {
@@ -60,7 +60,7 @@ export default async function accessLimitRoutes(app: App): Promise<void> {
     { config: { access: ADMIN_ACTORS }, schema: { response: { 200: Envelope(AccessLimitListResult) } } },
     async (_request, reply) => {
       const { rows } = await app.db.query<AccessLimitRow>(
-        `SELECT id, server, ip, domain, actor::int AS actor, ${sqlDisplayTime('created_at')} AS created_at
+        `SELECT id, server, ip, domain, actor::int AS actor, ${sqlWireTime('created_at')} AS created_at
            FROM access_limits ORDER BY actor, server, id`,
       );
       return reply.ok({ list: rows } satisfies AccessLimitListResult);
@@ -98,11 +98,11 @@ export default async function accessLimitRoutes(app: App): Promise<void> {
       if (actor === auth.actor) {
         const after = [...(await rulesOf(actor)), candidate];
         if (!(await allows(after, auth.actor, request.ip, request.hostname)))
-          throw new ApiError(409, 'conflict', SELF_LOCKOUT);
+          throw new ApiError(409, 'access_limit_self_lockout', SELF_LOCKOUT);
       }
       const { rows } = await app.db.query<AccessLimitRow>(
         `INSERT INTO access_limits (server, ip, domain, actor) VALUES ($1, $2, $3, $4)
-         RETURNING id, server, ip, domain, actor::int AS actor, ${sqlDisplayTime('created_at')} AS created_at`,
+         RETURNING id, server, ip, domain, actor::int AS actor, ${sqlWireTime('created_at')} AS created_at`,
         [server, candidate.ip, candidate.domain, actor],
       );
       const row = rows[0]!;
@@ -131,7 +131,7 @@ export default async function accessLimitRoutes(app: App): Promise<void> {
       if (ids.length === 0) throw new FieldError('ids', MSG.selectOne);
       const remaining = (await rulesOf(auth.actor)).filter((r) => !ids.includes(r.id));
       if (!(await allows(remaining, auth.actor, request.ip, request.hostname)))
-        throw new ApiError(409, 'conflict', SELF_LOCKOUT);
+        throw new ApiError(409, 'access_limit_self_lockout', SELF_LOCKOUT);
       const { rowCount } = await app.db.query('DELETE FROM access_limits WHERE id = ANY($1::bigint[])', [
         ids,
       ]);

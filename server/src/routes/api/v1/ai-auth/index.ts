@@ -33,6 +33,7 @@ import {
 import { endTesterMatching } from '../../../../lib/sitting-exit';
 import { checkTransition } from '../../../../lib/tester-state';
 import { IMAGE_JSON_BODY_LIMIT, multipartToBody, requireUploadedImage } from '../../../../lib/tester-upload';
+import { toWireTime } from '../../../../lib/management-time';
 
 interface AiAuthRow {
   status: number;
@@ -255,7 +256,7 @@ export default async function aiAuthRoutes(app: App): Promise<void> {
       );
       const err = error as AttemptResult['error'];
       messages.push({
-        at: new Date().toISOString(),
+        at: toWireTime(new Date())!,
         kind,
         code: err ? err.code : 'accepted',
         text: err ? err.message : kind === 'face' ? 'Face photo accepted.' : 'ID card accepted.',
@@ -370,7 +371,7 @@ export default async function aiAuthRoutes(app: App): Promise<void> {
       const tester = await loadTester(app.db, testerId);
       await assertCanView(app.db, auth, tester);
       const s = await findCurrentSitting(app.db, testerId);
-      if (!s) throw new ApiError(404, 'not_found', 'The tester has no sitting yet.');
+      if (!s) throw new ApiError(404, 'sitting_not_found', 'The tester has no sitting yet.');
       const policy = policyOf(s);
       const row = (await app.db.query<AiAuthRow>(`SELECT * FROM ai_auth WHERE test_id = $1`, [s.id])).rows[0];
       return reply.ok({

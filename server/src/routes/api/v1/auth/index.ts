@@ -21,6 +21,7 @@ interface UserRow {
   name: string;
   group_id: number | null;
   group_code: string | null;
+  group_name: string | null;
   kicked: number;
   disabled: boolean;
 }
@@ -227,7 +228,7 @@ export default async function authRoutes(app: App): Promise<void> {
       }
 
       const { rows } = await app.db.query<UserRow>(
-        `SELECT u.id, u.login_id, u.password_hash, u.actor, u.name, u.group_id, g.code AS group_code, u.kicked, u.disabled
+        `SELECT u.id, u.login_id, u.password_hash, u.actor, u.name, u.group_id, g.code AS group_code, g.name AS group_name, u.kicked, u.disabled
            FROM users u LEFT JOIN exam_groups g ON g.id = u.group_id
           WHERE u.login_id = $1`,
         [loginId],
@@ -311,7 +312,8 @@ export default async function authRoutes(app: App): Promise<void> {
           actor: user.actor,
           kicked,
           group_id: user.group_id,
-          group: user.group_code,
+          group: user.group_name,
+          group_code: user.group_code,
         };
         return { r, sitting };
       });

@@ -14,7 +14,7 @@ import type { App, AuthContext } from '../../../../lib/app-types';
 import { audit } from '../../../../lib/audit';
 import { csvStream } from '../../../../lib/csv';
 import { FieldError, MSG, toId, installFieldErrorHandler } from '../../../../lib/management-errors';
-import { parseDate, sqlDisplayTime } from '../../../../lib/management-time';
+import { parseDate, sqlWireTime } from '../../../../lib/management-time';
 import {
   plannedRecordBatches,
   plannedTestBatches,
@@ -22,7 +22,7 @@ import {
   type PlannedTestRow,
 } from '../../../../lib/retention-job';
 
-const ROW_SELECT = `SELECT c.id, c.group_id, g.name AS "group", g.code AS group_code, c.duration, ${sqlDisplayTime('c.updated_at')} AS updated_at
+const ROW_SELECT = `SELECT c.id, c.group_id, g.name AS "group", g.code AS group_code, c.duration, ${sqlWireTime('c.updated_at')} AS updated_at
   FROM cleaner_settings c LEFT JOIN exam_groups g ON g.id = c.group_id`;
 
 const DURATION_MESSAGE = `保存期間は${RETENTION_DAYS_MIN}〜${RETENTION_DAYS_MAX}日の範囲の整数で入力してください。`;
@@ -104,7 +104,7 @@ export default async function cleanerRoutes(app: App): Promise<void> {
         [groupId, days],
       );
       if (ins.rows.length === 0)
-        throw new ApiError(409, 'conflict', 'この試験団体の保存期間は既に登録されています。');
+        throw new ApiError(409, 'retention_exists', 'この試験団体の保存期間は既に登録されています。');
       const row = (await app.db.query<CleanerSettingRow>(`${ROW_SELECT} WHERE c.id = $1`, [ins.rows[0]!.id]))
         .rows[0]!;
       await auditSetting(request.auth!, request.ip, 'settings.retention.store', row);

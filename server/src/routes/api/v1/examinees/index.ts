@@ -11,6 +11,7 @@ import { Envelope, MANAGER_ACTORS } from '../../../../../../contract/common';
 import { ApiError } from '../../../../lib/api-error';
 import type { App, AuthContext } from '../../../../lib/app-types';
 import { audit } from '../../../../lib/audit';
+import { CHEATING_LEVELS } from '../../../../lib/cheating-level';
 import { csvStream } from '../../../../lib/csv';
 import { installFieldErrorHandler } from '../../../../lib/management-errors';
 import { stampInZone } from '../../../../lib/management-time';
@@ -56,7 +57,7 @@ async function loadPass(app: App, auth: AuthContext, testId: number): Promise<{ 
   const row = rows[0];
   // spec §6: a test manager works on their own group only; another group's test is reported as missing.
   if (!row || (auth.actor === 3 && (auth.groupId === null || row.group_id !== auth.groupId))) {
-    throw new ApiError(404, 'not_found', 'No such test.');
+    throw new ApiError(404, 'test_not_found', 'No such test.');
   }
   return { pass: row.pass };
 }
@@ -100,10 +101,6 @@ export default async function examineesRoutes(app: App): Promise<void> {
             scope,
           )
         ).rows.map((r) => r.v);
-      const levels = await app.db.query<{ v: number }>(
-        `SELECT DISTINCT cheating_level AS v FROM tests ${where} ORDER BY 1 LIMIT 100`,
-        scope,
-      );
       const marks = await app.db.query<{ id: number; message: string; label: string }>(
         'SELECT id, message, label FROM marks WHERE display = 1 ORDER BY order_id, id',
       );
@@ -122,7 +119,9 @@ export default async function examineesRoutes(app: App): Promise<void> {
         records: yesNo,
         with_marks: yesNo,
         marks: marks.rows,
-        cheating_level: levels.rows.map((r) => r.v),
+        // Every level the definition has (README "Cheating level"), so a range can be chosen before any
+        // sitting reaches it.
+        cheating_level: [...CHEATING_LEVELS],
         ai_analysis_flag: [
           { value: 0, label: '未実施' },
           { value: 1, label: '実施済' },
@@ -145,7 +144,7 @@ export default async function examineesRoutes(app: App): Promise<void> {
         // spec §8: "an error saying there are no search parameters for the download".
         throw new ApiError(
           400,
-          'bad_request',
+          'no_search_conditions',
           'ダウンロードする検索条件が指定されていません。検索条件を1つ以上指定してください。',
         );
       }

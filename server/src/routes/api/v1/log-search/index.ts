@@ -2,7 +2,7 @@ import { ADMIN_ACTORS, Envelope } from '../../../../../../contract/common';
 import { LogSearchQuery, LogSearchResult, type LogSearchRow } from '../../../../../../contract/logs';
 import type { App } from '../../../../lib/app-types';
 import { FieldError, installFieldErrorHandler } from '../../../../lib/management-errors';
-import { MANAGEMENT_TIME_ZONE, parseDate, parseTime, sqlDisplayTime } from '../../../../lib/management-time';
+import { MANAGEMENT_TIME_ZONE, parseDate, parseTime, sqlWireTime } from '../../../../lib/management-time';
 
 const DEFAULT_PAGE_SIZE = 50;
 
@@ -72,7 +72,7 @@ export default async function logSearchRoutes(app: App): Promise<void> {
         (await app.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM logs ${whereSql}`, params)).rows[0]
           ?.n ?? 0;
       const { rows } = await app.db.query<LogSearchRow>(
-        `SELECT id::float8 AS id, ${sqlDisplayTime('created_at')} AS created_at, source, level, type, module, path,
+        `SELECT id::float8 AS id, ${sqlWireTime('created_at')} AS created_at, source, level, type, module, path,
                 location, details, login_id, actor::int AS actor, ip
            FROM logs ${whereSql}
           ORDER BY created_at DESC, id DESC

@@ -52,7 +52,7 @@ export default async function messageRoutes(app: App): Promise<void> {
         if (b.send_type !== SEND_TYPE.checker)
           throw new ApiError(403, 'forbidden', 'A checker posts with send_type 0.');
         const matching = await findMatching(app.db, auth.userId, b.tester_id);
-        if (!matching) throw new ApiError(403, 'forbidden', 'You are not matched to this tester.');
+        if (!matching) throw new ApiError(403, 'not_matched', 'You are not matched to this tester.');
         testId = matching.test_id;
         checkerId = auth.userId;
       }

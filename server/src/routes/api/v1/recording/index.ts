@@ -40,13 +40,8 @@ import {
   reserveRecordId,
   type RecordRow,
 } from '../../../../lib/recording-store';
-import {
-  assertCanView,
-  loadTester,
-  requireOpenSitting,
-  startupInt,
-  startupOf,
-} from '../../../../lib/tester-sittings';
+import { assertCanViewSitting } from '../../../../lib/tester-detail';
+import { loadTester, requireOpenSitting, startupInt, startupOf } from '../../../../lib/tester-sittings';
 
 const validation = (message: string) => new ApiError(400, 'validation', message);
 const conflict = (message: string) => new ApiError(409, 'conflict', message);
@@ -492,15 +487,17 @@ export default async function recordingRoutes(app: App): Promise<void> {
   app.get(
     '/get_onetime_uri.php',
     {
-      // spec §6: recordings are watched from the examinee detail by managers; not by the tester itself.
-      config: { access: [3, 4, 5] },
+      // spec §6: recordings are watched from the examinee detail by managers and by the checker that
+      // monitored the sitting; not by the tester itself.
+      config: { access: [2, 3, 4, 5] },
       schema: { querystring: OnetimeUriQuery, response: { 200: Envelope(OnetimeUriResult) } },
     },
     async (request, reply) => {
       const rec = await findRecord(app.db, Number(request.query.record_id));
-      if (!rec) throw new ApiError(404, 'not_found', 'No such recording.');
-      await assertCanView(app.db, request.auth!, await loadTester(app.db, rec.tester_id));
-      if (!isCompleted(rec)) throw conflict('The recording is not finished yet.');
+      if (!rec) throw new ApiError(404, 'recording_not_found', 'No such recording.');
+      await assertCanViewSitting(app.db, request.auth!, await loadTester(app.db, rec.tester_id), rec.test_id);
+      if (!isCompleted(rec))
+        throw new ApiError(409, 'recording_not_finished', 'The recording is not finished yet.');
       let url: string;
       try {
         url = await store().presignGet({ bucket: rec.bucket, key: rec.object_key }, settings.urlTtlSeconds);

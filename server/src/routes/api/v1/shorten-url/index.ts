@@ -12,14 +12,14 @@ import type { App, AuthContext } from '../../../../lib/app-types';
 import { audit } from '../../../../lib/audit';
 import { toId, installFieldErrorHandler } from '../../../../lib/management-errors';
 import { validateShortUrl } from '../../../../lib/management-short-url';
-import { sqlDisplayTime } from '../../../../lib/management-time';
+import { sqlWireTime } from '../../../../lib/management-time';
 
 const DUPLICATE_KEY = 'このURLキーは既に使用されています。';
 
 type StoredRow = Omit<ShortUrlRow, 'url'>;
 
 const COLUMNS = `id, actor::int AS actor, target, url_key, param,
-  ${sqlDisplayTime('created_at')} AS created_at, ${sqlDisplayTime('updated_at')} AS updated_at`;
+  ${sqlWireTime('created_at')} AS created_at, ${sqlWireTime('updated_at')} AS updated_at`;
 
 function isUniqueViolation(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505';
@@ -64,7 +64,7 @@ export default async function shortenUrlRoutes(app: App): Promise<void> {
         [v.actor, v.target, v.urlKey, JSON.stringify(v.param)],
       );
       const row = rows[0];
-      if (!row) throw new ApiError(409, 'conflict', DUPLICATE_KEY);
+      if (!row) throw new ApiError(409, 'short_url_key_taken', DUPLICATE_KEY);
       await auditRow(request.auth!, request.ip, 'settings.short_url.insert', row.id, row.url_key);
       return reply.ok(withUrl(row));
     },
@@ -89,7 +89,7 @@ export default async function shortenUrlRoutes(app: App): Promise<void> {
           )
         ).rows;
       } catch (err) {
-        if (isUniqueViolation(err)) throw new ApiError(409, 'conflict', DUPLICATE_KEY);
+        if (isUniqueViolation(err)) throw new ApiError(409, 'short_url_key_taken', DUPLICATE_KEY);
         throw err;
       }
       const row = rows[0];

@@ -8,13 +8,14 @@ import type { App } from '../../../../lib/app-types';
 import { audit } from '../../../../lib/audit';
 import { sanitizeHtml, stripTags } from '../../../../lib/html-sanitize';
 import { FieldError, MSG, installFieldErrorHandler } from '../../../../lib/management-errors';
+import { sqlWireTime } from '../../../../lib/management-time';
 
 /** Largest template body kept, after sanitising (the seeded terms are about 20 kB). */
 const BODY_MAX = 100_000;
 const TEMPLATE_ID_MAX = 999_999_999;
 
 const COLUMNS = `kind, template_id::int AS template_id, lang, title, body, footer_url,
-  to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at`;
+  ${sqlWireTime('updated_at')} AS updated_at`;
 
 function isHttpUrl(v: string): boolean {
   try {

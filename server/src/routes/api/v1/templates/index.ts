@@ -8,6 +8,7 @@ import {
 } from '../../../../../../contract/templates';
 import { notFound } from '../../../../lib/api-error';
 import type { App } from '../../../../lib/app-types';
+import { toWireTime } from '../../../../lib/management-time';
 
 interface TemplateRow {
   template_id: number;
@@ -28,9 +29,7 @@ function templateLang(lang: string | undefined): string {
   return l === 'en' ? 'en' : FALLBACK_LANG;
 }
 
-function iso(v: Date | string): string {
-  return new Date(v).toISOString();
-}
+const iso = (v: Date | string): string => toWireTime(v)!;
 
 /** Endpoint name → template kind (spec §7: each has a `_list` variant). */
 const ENDPOINTS: { name: string; kind: TemplateKind; method: 'GET' | 'POST' }[] = [

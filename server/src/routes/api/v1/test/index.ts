@@ -101,10 +101,10 @@ export default async function testRoutes(app: App): Promise<void> {
       if (testId === undefined) {
         if (auth.actor !== 1) throw new ApiError(400, 'validation', 'test_id is required.');
         sitting = await findCurrentSitting(app.db, auth.userId);
-        if (!sitting) throw new ApiError(404, 'not_found', 'The tester has no sitting yet.');
+        if (!sitting) throw new ApiError(404, 'sitting_not_found', 'The tester has no sitting yet.');
       } else {
         sitting = await findSitting(app.db, testId);
-        if (!sitting) throw new ApiError(404, 'not_found', 'No such sitting.');
+        if (!sitting) throw new ApiError(404, 'sitting_not_found', 'No such sitting.');
       }
       const tester = await loadTester(app.db, sitting.user_id);
       await assertCanView(app.db, auth, tester);

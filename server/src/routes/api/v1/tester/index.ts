@@ -29,7 +29,12 @@ import { ApiError } from '../../../../lib/api-error';
 import type { App, AuthContext } from '../../../../lib/app-types';
 import { audit } from '../../../../lib/audit';
 import { readImage, saveImage, signedImageUrl, verifyImageSignature } from '../../../../lib/images';
-import { buildTesterDetail, markingTotalScore } from '../../../../lib/tester-detail';
+import {
+  assertCanViewSitting,
+  assertMayLookUp,
+  buildTesterDetail,
+  markingTotalScore,
+} from '../../../../lib/tester-detail';
 import { consumeMcToken, issueMcToken, MC_TOKEN_TTL_SECONDS } from '../../../../lib/tester-mc-token';
 import {
   assertCanView,
@@ -70,7 +75,7 @@ const kickedError = () =>
 async function assertCheckerOrAdmin(db: Db, auth: AuthContext, testerId: number): Promise<void> {
   if (auth.actor === 4 || auth.actor === 5) return;
   if (auth.actor === 2 && (await findMatching(db, auth.userId, testerId))) return;
-  throw new ApiError(403, 'forbidden', 'You are not matched to this tester.');
+  throw new ApiError(403, 'not_matched', 'You are not matched to this tester.');
 }
 
 /** The sitting a detail request is about (spec §3 latest modes); 404 when the tester has none. */
@@ -87,16 +92,17 @@ async function pickSitting(
         ORDER BY ($2::boolean AND status >= 5) DESC, id DESC LIMIT 1`,
       [testerId, latest === LATEST_MODE.examiningLatest],
     );
-    if (!rows[0]) throw new ApiError(404, 'not_found', 'The tester has no sitting yet.');
+    if (!rows[0]) throw new ApiError(404, 'sitting_not_found', 'The tester has no sitting yet.');
     return rows[0].id;
   }
   if (testId !== undefined) {
     const s = await findSitting(db, testId);
-    if (!s || s.user_id !== testerId) throw new ApiError(404, 'not_found', 'No such sitting of this tester.');
+    if (!s || s.user_id !== testerId)
+      throw new ApiError(404, 'sitting_not_found', 'No such sitting of this tester.');
     return s.id;
   }
   const s = await findCurrentSitting(db, testerId);
-  if (!s) throw new ApiError(404, 'not_found', 'The tester has no sitting yet.');
+  if (!s) throw new ApiError(404, 'sitting_not_found', 'The tester has no sitting yet.');
   return s.id;
 }
 
@@ -143,22 +149,26 @@ export default async function testerRoutes(app: App): Promise<void> {
         // out after its last login (logout from another window, a self kick-out, or an AI forced logout).
         const cur = await findCurrentSitting(app.db, testerId);
         if (cur?.logout_at && (!cur.login_at || new Date(cur.logout_at) >= new Date(cur.login_at))) {
-          throw new ApiError(405, 'method_not_allowed', 'The tester has logged out.');
+          throw new ApiError(405, 'tester_logged_out', 'The tester has logged out.');
         }
       } else if (q.tester_id !== undefined) {
         testerId = q.tester_id;
       } else if (q.test_id !== undefined) {
         const s = await findSitting(app.db, q.test_id);
-        if (!s) throw new ApiError(404, 'not_found', 'No such sitting.');
+        if (!s) throw new ApiError(404, 'sitting_not_found', 'No such sitting.');
         testerId = s.user_id;
       } else {
         throw new ApiError(400, 'validation', 'tester_id or test_id is required.');
       }
       const tester = await loadTester(app.db, testerId);
-      await assertCanView(app.db, auth, tester);
+      await assertMayLookUp(app.db, auth, tester);
       const testId = await pickSitting(app.db, testerId, q.test_id, q.latest ?? LATEST_MODE.none);
+      // spec §6 per sitting: a checker sees the sittings it monitored, a test manager its group's.
+      const relatedScope = await assertCanViewSitting(app.db, auth, tester, testId);
       // The AI identity decisions are for monitors and managers, not for the examinee's own detail.
-      return reply.ok(await buildTesterDetail(app.db, tester, testId, { withAiAuth: auth.actor !== 1 }));
+      return reply.ok(
+        await buildTesterDetail(app.db, tester, testId, { withAiAuth: auth.actor !== 1, relatedScope }),
+      );
     },
   );
 
@@ -519,7 +529,7 @@ export default async function testerRoutes(app: App): Promise<void> {
       const auth = request.auth!;
       const b = request.body;
       const matching = await findMatching(app.db, auth.userId, b.tester_id);
-      if (!matching) throw new ApiError(403, 'forbidden', 'You are not matched to this tester.');
+      if (!matching) throw new ApiError(403, 'not_matched', 'You are not matched to this tester.');
       const mark = await app.db.query<{ id: number; message: string; score: number }>(
         `SELECT id, message, score FROM marks WHERE id = $1`,
         [b.mark],

@@ -1,0 +1,90 @@
+/**
+ * i18n keys (common namespace) of the codes the server sends, so no page shows a bare code: tester states
+ * (spec §4, 0–7), record statuses (00–08), cheating levels (0–3), examinee-log events and chat markers.
+ * A value outside the lists gets a generic key, never the code itself.
+ */
+
+export const TESTER_STATUSES = [0, 1, 2, 3, 4, 5, 6, 7] as const;
+export const RECORD_STATUSES = ['00', '01', '02', '03', '04', '05', '06', '07', '08'] as const;
+export const CHEATING_LEVELS = [0, 1, 2, 3] as const;
+export const EXAMINEE_LOG_EVENTS = [
+  'login',
+  'matched',
+  'authenticated',
+  'before_exam',
+  'exam_start',
+  'exam_interruption',
+  'exam_resume',
+  'exam_end',
+  'logout',
+  'kicked',
+  'kick_lifted',
+  'disconnect',
+  'rejected',
+  'rejection_lifted',
+  'ai_auth_manual',
+  'ai_auth_review',
+  'test_status',
+  'exam_status',
+] as const;
+/** The fixed markers of spec §3 ("message received … rejected", plus the marking alert). */
+export const CHAT_MARKERS = [
+  'MESSAGE_RECEIVED',
+  'KICK_OUT',
+  'BEFORE_CLOSE',
+  'BEFORE_CLOSE_OK',
+  'AUTHENTICATING',
+  'ACCEPTED',
+  'REJECTED',
+  'MARKING_ALERT',
+] as const;
+
+const has = <T extends string | number>(list: readonly T[], v: unknown): v is T =>
+  (list as readonly unknown[]).includes(v);
+
+/** Tester state by name; null when the state does not apply (not an examinee). */
+export function testerStatusKey(status: number | null | undefined): string | null {
+  if (status === null || status === undefined) return null;
+  return has(TESTER_STATUSES, status) ? `common:testerStatus.${status}` : 'common:testerStatus.0';
+}
+
+export function recordStatusKey(code: string): string {
+  const c = code.trim();
+  return has(RECORD_STATUSES, c) ? `common:recordStatus.${c}` : 'common:recordStatus.00';
+}
+
+export function cheatingLevelKey(level: number): string {
+  if (has(CHEATING_LEVELS, level)) return `common:cheatingLevel.${level}`;
+  return level > 3 ? 'common:cheatingLevel.3' : 'common:cheatingLevel.0';
+}
+
+export function examineeLogKey(event: string): string {
+  return has(EXAMINEE_LOG_EVENTS, event) ? `common:examineeLog.${event}` : 'common:examineeLog.other';
+}
+
+/**
+ * A chat line that is a command marker (`ACCEPTED`, `MARKING_ALERT:視線不良`, …) as the key of its sentence
+ * and the values it needs; null for an ordinary message.
+ */
+export function markerText(
+  message: string,
+  kind: string | undefined,
+): { key: string; values: Record<string, string> } | null {
+  const i = message.indexOf(':');
+  const head = i < 0 ? message : message.slice(0, i);
+  if (has(CHAT_MARKERS, head))
+    return { key: `common:markers.${head}`, values: { text: message.slice(i + 1) } };
+  if (kind === 'command') return { key: 'common:markers.other', values: {} };
+  return null;
+}
+
+/**
+ * Monitor memo text (spec §5): surrounding quotes (double or single) are stripped; a quoted empty string
+ * becomes empty. The reference server strips them already; an API that does not is shown the same.
+ */
+export function monitorMemo(v: string | null | undefined): string {
+  const s = (v ?? '').trim();
+  if (s.length >= 2 && ((s.startsWith('"') && s.endsWith('"')) || (s.startsWith("'") && s.endsWith("'"))))
+    return s.slice(1, -1);
+  return s;
+}
