@@ -645,6 +645,9 @@ describe('checkers/matching_histories', () => {
 
 describe('bad input', () => {
   it('answers 4xx envelopes, never 500', async () => {
+    // One login each before the calls run together: parallel first logins of one examinee would supersede
+    // each other's sessions (one live session per sitting).
+    for (const l of ['tester01', 'checker01', 'sysadmin01']) await token(l);
     const bad: [string, Promise<{ statusCode: number; body: string }>][] = [
       ['channel_status', pollRaw('tester01', { channel_status: 'bogus' })],
       ['tester_id text', pollRaw('tester01', { tester_id: 'abc' })],
