@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../contract/common';
-import ja from '../i18n/locales/ja/errors.json';
-import en from '../i18n/locales/en/errors.json';
-import { CLIENT_ERROR_CODES, isKnownErrorCode, messageKeyFor } from './api-error';
+import ja from '../../src/i18n/locales/ja/errors.json';
+import en from '../../src/i18n/locales/en/errors.json';
+import { CLIENT_ERROR_CODES, isKnownErrorCode, messageKeyFor } from '../../src/api/api-error';
 
 describe('error codes (README "Error codes")', () => {
   it.each([...ERROR_CODES, ...CLIENT_ERROR_CODES])('%s has its own Japanese and English text', (code) => {
