@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { defineConfig, type Alias, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { compression } from 'vite-plugin-compression2';
 
 const apiTarget = process.env.API_PROXY_TARGET ?? 'http://127.0.0.1:8080';
 
@@ -42,7 +43,13 @@ function summariseBigIntLiterals(): Plugin {
 }
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), summariseBigIntLiterals()],
+  plugins: [
+    react(),
+    summariseBigIntLiterals(),
+    // Brotli and gzip copies beside each text asset, made once at build; the server sends the one the browser
+    // accepts (@fastify/static preCompressed), so no request pays for compression.
+    compression({ include: /\.(js|mjs|css|html|svg|json|wasm)$/, threshold: 1024 }),
+  ],
   define: {
     // The KVS SDK reads this at module load (SDK issue #321); Vite must define it for the browser.
     'process.env.PACKAGE_VERSION': JSON.stringify('2.9.0'),

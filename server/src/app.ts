@@ -11,6 +11,8 @@ import { envelopePlugin } from './plugins/envelope';
 import { authPlugin } from './plugins/auth';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import { spaPlugin } from './plugins/spa';
+import { openapiPlugin } from './plugins/openapi';
+import { operationsPlugin, requestId } from './plugins/operations';
 import { loadApiRoutes } from './routes/loader';
 import servertimeRootRoutes from './routes/servertime-root';
 import shortUrlRoutes from './routes/shorturl';
@@ -33,6 +35,8 @@ export async function buildApp({ config, db, logger }: BuildOptions): Promise<Ap
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
+    // Every log line of a request carries its id, and the response says it (X-Request-Id).
+    genReqId: requestId,
     bodyLimit: 1024 * 1024,
     ajv: {
       customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false },
@@ -57,6 +61,8 @@ export async function buildApp({ config, db, logger }: BuildOptions): Promise<Ap
   await app.register(securityHeadersPlugin);
   await app.register(envelopePlugin);
   await app.register(authPlugin);
+  await app.register(openapiPlugin); // before the routes: it sees them as they are added
+  await app.register(operationsPlugin); // /healthz, /readyz, /metrics
 
   await loadApiRoutes(app);
   await app.register(servertimeRootRoutes); // GET /api/servertime (spec §7: the one call outside /api/v1)

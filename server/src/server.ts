@@ -9,12 +9,26 @@ import { startRetentionScheduler } from './lib/retention-job';
 import { createObjectStorage } from './lib/object-storage';
 import { recordingSettings } from './lib/recording-settings';
 import { startAi } from './lib/ai';
+import { loadEnvFile } from './env-file';
+import { lockDataDir } from './db/data-dir-lock';
+import { productionProblems } from './production-checks';
 
 /** `npm start`: migrate, seed the demo on first run (or with --reset-demo), serve, print the start-up URLs. */
 async function main() {
+  const envFile = loadEnvFile();
   const config = loadConfig();
+  const { errors, warnings } = productionProblems(config, process.env);
+  if (errors.length) {
+    for (const e of errors) console.error(`Refusing to start: ${e}`);
+    process.exit(1);
+  }
+  for (const w of warnings) console.warn(`Warning: ${w}`);
+  if (envFile) console.log(`Read ${envFile}`);
   const resetDemo = process.argv.includes('--reset-demo');
-  if (!config.databaseUrl) await mkdir(config.dataDir, { recursive: true });
+  if (!config.databaseUrl) {
+    await mkdir(config.dataDir, { recursive: true });
+    lockDataDir(config.dataDir);
+  }
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
   const applied = await migrate(db);
   if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);

@@ -1,24 +1,8 @@
 import fp from 'fastify-plugin';
+import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.webmanifest': 'application/manifest+json',
-  '.wasm': 'application/wasm',
-};
 
 declare module 'fastify' {
   interface FastifyReply {
@@ -26,29 +10,44 @@ declare module 'fastify' {
   }
 }
 
+/** Cache-Control of the content-hashed build output: a file under a name never changes. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
 /**
- * Serves the built SPA from `staticDir`: files as they are (hashed /assets/ cached for a year), and
- * index.html for every other GET that accepts HTML (history-mode fallback). /config.json is the SPA's
- * runtime configuration.
+ * Serves the built SPA from `staticDir` through @fastify/static: `/assets/*` (content-hashed names) cached for
+ * a year as immutable, every other file and index.html `no-cache` (revalidated through their ETag), and
+ * index.html for every other GET (history-mode fallback). Where the build left `.br`/`.gz` copies
+ * (vite-plugin-compression2), the one the browser accepts is sent, with `Vary: Accept-Encoding`.
+ * /config.json is the SPA's runtime configuration.
  */
 export const spaPlugin = fp(async (app: FastifyInstance) => {
   const root = app.config.staticDir;
+  const assets = path.join(root, 'assets');
 
-  async function sendFile(reply: FastifyReply, file: string, cache: string) {
-    const st = await stat(file).catch(() => null);
+  await app.register(fastifyStatic, {
+    root: assets,
+    prefix: '/assets/',
+    preCompressed: true,
+    etag: true,
+    lastModified: true,
+    cacheControl: false,
+    // A missing asset is a 404 (the envelope's not-found handler), never index.html.
+    setHeaders: (reply, file) =>
+      reply.header('Cache-Control', file.startsWith(assets + path.sep) ? IMMUTABLE : 'no-cache'),
+    // The build tree may be absent (tests that never serve it; `npm run build` not yet run).
+    suppressWarning: true,
+  });
+
+  /** Sends a file of the build's top level with `no-cache`; false when there is no such file. */
+  async function sendTopLevel(reply: FastifyReply, rel: string): Promise<boolean> {
+    const st = await stat(path.join(root, rel)).catch(() => null);
     if (!st?.isFile()) return false;
-    const ext = path.extname(file).toLowerCase();
-    reply
-      .header('Content-Type', TYPES[ext] ?? 'application/octet-stream')
-      .header('Content-Length', st.size)
-      .header('Cache-Control', cache);
-    await reply.send(createReadStream(file));
+    await reply.sendFile(rel, root, { cacheControl: false, immutable: false, maxAge: 0 });
     return true;
   }
 
   app.decorateReply('sendSpaIndex', async function (this: FastifyReply) {
-    const ok = await sendFile(this, path.join(root, 'index.html'), 'no-cache');
-    if (!ok) {
+    if (!(await sendTopLevel(this, 'index.html'))) {
       this.code(503)
         .type('text/plain; charset=utf-8')
         .send('The SPA is not built. Run `npm run build` (npm start does this for you).');
@@ -74,8 +73,7 @@ export const spaPlugin = fp(async (app: FastifyInstance) => {
       const rel = path.normalize(urlPath).replace(/^([/\\])+/, '');
       const file = path.join(root, rel);
       if (rel && file.startsWith(root + path.sep) && path.extname(rel)) {
-        const cache = rel.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
-        if (await sendFile(reply, file, cache)) return reply;
+        if (!rel.includes(path.sep) && (await sendTopLevel(reply, rel))) return reply;
         return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
       }
       return reply.sendSpaIndex();
