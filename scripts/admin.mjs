@@ -16,5 +16,7 @@ const args = useCompiled
   : ['--import', 'tsx', path.join(root, 'server/src/cli/admin.ts'), ...process.argv.slice(2)];
 // CSV paths are relative to where the command was typed; the server's configuration to the project root.
 process.exit(
-  await runAsync(process.execPath, args, { env: { ...process.env, INIT_CWD: process.env.INIT_CWD ?? process.cwd() } }),
+  await runAsync(process.execPath, args, {
+    env: { ...process.env, INIT_CWD: process.env.INIT_CWD ?? process.cwd() },
+  }),
 );

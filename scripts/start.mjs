@@ -21,6 +21,11 @@ if (process.env.NODE_ENV === 'production') {
   code = await runAsync(process.execPath, [server, ...args]);
 } else {
   buildIfNeeded();
-  code = await runAsync(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/server.ts'), ...args]);
+  code = await runAsync(process.execPath, [
+    '--import',
+    'tsx',
+    path.join(root, 'server/src/server.ts'),
+    ...args,
+  ]);
 }
 process.exit(code);

@@ -20,11 +20,15 @@ export function productionProblems(
   if (config.testHooks) errors.push('TEST_HOOKS=1 opens test-only endpoints; never set it in production.');
   if (config.demo && !config.databaseUrl)
     warnings.push('DEMO is on: demo accounts with the password demo-pass exist. Set DEMO=0 for real exams.');
-  if (!/^https:\/\//.test(config.publicOrigin) && !/^http:\/\/(127\.0\.0\.1|localhost)(:|$)/.test(config.publicOrigin))
+  if (
+    !/^https:\/\//.test(config.publicOrigin) &&
+    !/^http:\/\/(127\.0\.0\.1|localhost)(:|$)/.test(config.publicOrigin)
+  )
     warnings.push(
       `PUBLIC_ORIGIN is ${config.publicOrigin}: browsers give camera and microphone only to https:// origins ` +
         '(README "HTTPS and the camera").',
     );
-  if (!env.METRICS_TOKEN) warnings.push('METRICS_TOKEN is not set: /metrics answers anyone who can reach the server.');
+  if (!env.METRICS_TOKEN)
+    warnings.push('METRICS_TOKEN is not set: /metrics answers anyone who can reach the server.');
   return { errors, warnings };
 }

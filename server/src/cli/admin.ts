@@ -140,11 +140,14 @@ export async function runAdmin(argv: string[], db: Db, io: AdminIo): Promise<num
         const text = decodeCsv(await readFile(path.resolve(io.cwd, file)));
         const dryRun = values['dry-run'] === true;
         const r = await importAccounts(db, text, { dryRun, skipInvalid: values['skip-invalid'] === true });
-        for (const e of r.errors) io.err(`line ${e.line}${e.login_id ? ` (${e.login_id})` : ''}: ${e.message}`);
+        for (const e of r.errors)
+          io.err(`line ${e.line}${e.login_id ? ` (${e.login_id})` : ''}: ${e.message}`);
         const counts = `${r.created} to create, ${r.updated} to update, ${r.unchanged} unchanged`;
         if (!r.applied) {
           if (dryRun && (r.errors.length === 0 || values['skip-invalid'])) {
-            io.out(`Dry run: ${r.rows} rows; ${counts}${r.skipped ? `, ${r.skipped} invalid rows skipped` : ''}. Nothing was written.`);
+            io.out(
+              `Dry run: ${r.rows} rows; ${counts}${r.skipped ? `, ${r.skipped} invalid rows skipped` : ''}. Nothing was written.`,
+            );
             return 0;
           }
           io.err(
@@ -161,7 +164,9 @@ export async function runAdmin(argv: string[], db: Db, io: AdminIo): Promise<num
               `${file.replace(/\.csv$/i, '')}.passwords-${stamp(io.now?.() ?? new Date())}.csv`,
           );
           const body =
-            CSV_BOM + csvRow(['login_id', 'password']) + r.passwords.map((p) => csvRow([p.login_id, p.password])).join('');
+            CSV_BOM +
+            csvRow(['login_id', 'password']) +
+            r.passwords.map((p) => csvRow([p.login_id, p.password])).join('');
           // 'wx': never overwrite an earlier file of passwords; 0600: readable by this user only.
           await writeFile(outFile, body, { flag: 'wx', mode: 0o600 }).catch((e: NodeJS.ErrnoException) => {
             // The accounts exist now; without the file their passwords are lost, so say how to recover.
@@ -172,7 +177,11 @@ export async function runAdmin(argv: string[], db: Db, io: AdminIo): Promise<num
             throw e;
           });
         }
-        await cliAudit('account.imported', path.basename(file), JSON.stringify({ created: r.created, updated: r.updated }));
+        await cliAudit(
+          'account.imported',
+          path.basename(file),
+          JSON.stringify({ created: r.created, updated: r.updated }),
+        );
         io.out(
           `Imported ${r.rows} rows: ${r.created} created, ${r.updated} updated, ${r.unchanged} unchanged` +
             `${r.skipped ? `, ${r.skipped} invalid rows skipped` : ''}.`,
@@ -210,7 +219,9 @@ export async function runAdmin(argv: string[], db: Db, io: AdminIo): Promise<num
           perPage: 100_000,
         });
         for (const u of r.list)
-          io.out(`${u.login_id}\t${u.name}\t${u.actor}\t${u.group_code ?? ''}\t${u.disabled ? 'disabled' : ''}`);
+          io.out(
+            `${u.login_id}\t${u.name}\t${u.actor}\t${u.group_code ?? ''}\t${u.disabled ? 'disabled' : ''}`,
+          );
         return 0;
       }
       case undefined:

@@ -26,6 +26,7 @@ export function lockDataDir(dir: string): { release(): void } {
         throw new Error(
           `The database in ${dir} is in use by process ${pid} (the server?). Stop it first, use the Accounts ` +
             'page of the running server, or use PostgreSQL (DATABASE_URL), which any number of processes can share.',
+          { cause: e },
         );
       }
       rmSync(file, { force: true });

@@ -37,13 +37,16 @@ const ISSUE_TEXT: Record<AccountIssue, string> = {
   login_id_duplicate: 'This login_id appears on an earlier line of the file.',
   name_missing: 'name is empty.',
   name_invalid: 'name is longer than 100 characters or holds control characters.',
-  actor_invalid: 'actor must be 1 (examinee), 2 (checker), 3 (test manager), 4 (system manager) or 5 (supervisor).',
-  actor_changed: 'An account with this login_id exists with another actor; roles are not changed by an import.',
+  actor_invalid:
+    'actor must be 1 (examinee), 2 (checker), 3 (test manager), 4 (system manager) or 5 (supervisor).',
+  actor_changed:
+    'An account with this login_id exists with another actor; roles are not changed by an import.',
   group_required: 'Examinees and test managers belong to exactly one group: group_code is required.',
   group_not_used:
     'Checkers, system managers and supervisors are not bound to a group: leave group_code empty.',
   group_unknown: 'No group has this group_code; create it first.',
-  password_invalid: 'password must be 8 to 128 characters without control characters (or empty to generate one).',
+  password_invalid:
+    'password must be 8 to 128 characters without control characters (or empty to generate one).',
   not_utf8: 'The file is not UTF-8 text. Save it as "CSV UTF-8" and try again.',
   empty_file: 'The file has no header line.',
   csv_syntax: 'The file is not valid CSV (an unclosed quote?).',
@@ -206,14 +209,18 @@ export interface NewUser {
 }
 
 /** Creates one account; returns the password when it was generated. */
-export async function createUser(db: Db, u: NewUser): Promise<{ id: number; generatedPassword: string | null }> {
+export async function createUser(
+  db: Db,
+  u: NewUser,
+): Promise<{ id: number; generatedPassword: string | null }> {
   const loginId = u.loginId.trim();
   const name = u.name.trim();
   const group = u.groupCode?.trim() ?? '';
   if (!validLoginId(loginId)) throw new AccountError('invalid', issueText('login_id_invalid'), 'login_id');
   if (!name) throw new AccountError('invalid', issueText('name_missing'), 'name');
   if (!validName(name)) throw new AccountError('invalid', issueText('name_invalid'), 'name');
-  if (![1, 2, 3, 4, 5].includes(u.actor)) throw new AccountError('invalid', issueText('actor_invalid'), 'actor');
+  if (![1, 2, 3, 4, 5].includes(u.actor))
+    throw new AccountError('invalid', issueText('actor_invalid'), 'actor');
   if (actorNeedsGroup(u.actor) && !group)
     throw new AccountError('invalid', issueText('group_required'), 'group_code');
   if (!actorNeedsGroup(u.actor) && group)
@@ -228,7 +235,8 @@ export async function createUser(db: Db, u: NewUser): Promise<{ id: number; gene
      VALUES ($1, $1, $2, $3, $4, $5) ON CONFLICT (login_id) DO NOTHING RETURNING id`,
     [loginId, hash, u.actor, name, groupId],
   );
-  if (!rows[0]) throw new AccountError('conflict', `An account with login_id ${loginId} exists already.`, 'login_id');
+  if (!rows[0])
+    throw new AccountError('conflict', `An account with login_id ${loginId} exists already.`, 'login_id');
   return { id: rows[0].id, generatedPassword: generated };
 }
 
@@ -243,7 +251,9 @@ async function findUser(db: Db, loginId: string): Promise<{ id: number; actor: A
 
 /** Ends every session of a user (a reset or a disabled account must not keep a stolen token alive). */
 async function revokeSessions(db: Db, userId: number): Promise<void> {
-  await db.query(`UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, [userId]);
+  await db.query(`UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, [
+    userId,
+  ]);
 }
 
 /** Sets a new password (given, or generated and returned once), ends the user's sessions and lifts a lockout. */
@@ -483,7 +493,8 @@ export async function importAccounts(
         [r.loginId, hashes[i], r.actor, r.name, r.groupCode ? groups.get(r.groupCode)! : null],
       );
       // Created by someone else since the check: the whole import is retried by the caller, not half-applied.
-      if (!ins.rows[0]) throw new AccountError('conflict', `login_id ${r.loginId} was created meanwhile; import again.`);
+      if (!ins.rows[0])
+        throw new AccountError('conflict', `login_id ${r.loginId} was created meanwhile; import again.`);
       outcome.created += 1;
     }
     for (const r of valid) {

@@ -72,8 +72,12 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
     },
   });
 
-  app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async (_req, reply) => {
-    reply.header('Cache-Control', 'no-cache');
-    return app.swagger();
-  });
+  app.get(
+    '/api/openapi.json',
+    { config: { access: 'public' }, schema: { hide: true } },
+    async (_req, reply) => {
+      reply.header('Cache-Control', 'no-cache');
+      return app.swagger();
+    },
+  );
 });

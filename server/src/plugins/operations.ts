@@ -121,7 +121,10 @@ export const operationsPlugin = fp(async (app: FastifyInstance) => {
       return [{ value: r?.n ?? 0 }];
     },
   );
-  const MATCHING = { '-1': 'invalid', '0': 'none', '1': 'waiting', '2': 'connected' } as Record<string, string>;
+  const MATCHING = { '-1': 'invalid', '0': 'none', '1': 'waiting', '2': 'connected' } as Record<
+    string,
+    string
+  >;
   gauge('proctor_matchings', 'Current matchings by status.', ['status'], async () => {
     const rows = await q<{ s: number; n: number }>(
       `SELECT matching_status AS s, count(*)::int AS n FROM matchings WHERE deleted_at IS NULL GROUP BY 1`,
@@ -140,8 +143,11 @@ export const operationsPlugin = fp(async (app: FastifyInstance) => {
     async () => [
       {
         value:
-          (await q<{ n: number }>(`SELECT count(*)::int AS n FROM record_parts WHERE created_at > now() - interval '1 hour'`))[0]
-            ?.n ?? 0,
+          (
+            await q<{ n: number }>(
+              `SELECT count(*)::int AS n FROM record_parts WHERE created_at > now() - interval '1 hour'`,
+            )
+          )[0]?.n ?? 0,
       },
     ],
   );
@@ -162,18 +168,23 @@ export const operationsPlugin = fp(async (app: FastifyInstance) => {
       ];
     },
   );
-  gauge('proctor_job_queue_depth', 'Background jobs waiting or running, by queue and state.', ['queue', 'state'], async () => {
-    const [r] = await q<{ conv: number; aq: number; ar: number }>(
-      `SELECT (SELECT count(*)::int FROM records WHERE movie_status = '01') AS conv,
+  gauge(
+    'proctor_job_queue_depth',
+    'Background jobs waiting or running, by queue and state.',
+    ['queue', 'state'],
+    async () => {
+      const [r] = await q<{ conv: number; aq: number; ar: number }>(
+        `SELECT (SELECT count(*)::int FROM records WHERE movie_status = '01') AS conv,
               (SELECT count(*)::int FROM analysis_jobs WHERE status = 'queued') AS aq,
               (SELECT count(*)::int FROM analysis_jobs WHERE status = 'running') AS ar`,
-    );
-    return [
-      { labels: { queue: 'recording_conversion', state: 'pending' }, value: r?.conv ?? 0 },
-      { labels: { queue: 'ai_analysis', state: 'queued' }, value: r?.aq ?? 0 },
-      { labels: { queue: 'ai_analysis', state: 'running' }, value: r?.ar ?? 0 },
-    ];
-  });
+      );
+      return [
+        { labels: { queue: 'recording_conversion', state: 'pending' }, value: r?.conv ?? 0 },
+        { labels: { queue: 'ai_analysis', state: 'queued' }, value: r?.aq ?? 0 },
+        { labels: { queue: 'ai_analysis', state: 'running' }, value: r?.ar ?? 0 },
+      ];
+    },
+  );
   gauge(
     'proctor_ai_job_seconds',
     'AI analysis jobs finished in the last hour: run time (started to finished) and wait (queued to started), median and 95th percentile.',
