@@ -6,6 +6,7 @@ import { recordingFeature } from '../features/recording/recording-feature';
 import { monitoringFeature } from '../features/monitoring/monitoring-feature';
 import { examineesFeature } from '../features/examinees/examinees-feature';
 import { managementFeature } from '../features/management/management-feature';
+import { accountsFeature } from '../features/accounts/accounts-feature';
 
 /**
  * Every feature. Only the test setup imports this (stores in tests start with all features); the app
@@ -19,4 +20,5 @@ export const ALL_FEATURES: readonly FeatureDef[] = [
   monitoringFeature,
   examineesFeature,
   managementFeature,
+  accountsFeature,
 ];

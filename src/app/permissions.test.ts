@@ -35,6 +35,8 @@ const EXPECTED: Record<Actor, PageId[]> = {
     'createShorturlList',
     'analysisRequest',
     'editTerms',
+    // Accounts and groups: system managers only.
+    'accounts',
   ],
   5: [
     'management',

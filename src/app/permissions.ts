@@ -38,7 +38,8 @@ export type PageId =
   | 'createShorturl'
   | 'createShorturlList'
   | 'analysisRequest'
-  | 'editTerms';
+  | 'editTerms'
+  | 'accounts';
 
 /** Open to everyone, logged in or not (spec §6). */
 export const OPEN_PAGES: readonly PageId[] = [
@@ -80,7 +81,9 @@ export const PAGE_ACCESS: Record<Actor, readonly PageId[]> = {
   1: ['envSetting', 'identification', 'identificationAi', 'examining', 'examEnd'],
   2: ['monitoring', 'examineeDetail', 'examineeReport'],
   3: ['examinees', 'examineeDetail', 'examineeReport'],
-  4: ADMIN_PAGES,
+  // Accounts and groups are managed by system managers only (not supervisors): who may create a system manager
+  // must be one.
+  4: [...ADMIN_PAGES, 'accounts'],
   5: ADMIN_PAGES,
 };
 

@@ -10,6 +10,7 @@ import type tester from '../features/tester/tester-slice';
 import type identification from '../features/identification/identification-slice';
 import type live from '../features/live/live-slice';
 import type recording from '../features/recording/recording-slice';
+import type accounts from '../features/accounts/accounts-slice';
 import { createAppListenerMiddleware, type AppStartListening } from './listener';
 import { addAppListeners } from './app-listeners';
 import { getDefaultFeatures, type FeatureDef } from './features';
@@ -31,6 +32,7 @@ export type RootState = { [K in keyof typeof coreReducers]: ReturnType<(typeof c
   identification: ReturnType<typeof identification>;
   live: ReturnType<typeof live>;
   recording: ReturnType<typeof recording>;
+  accounts: ReturnType<typeof accounts>;
 };
 
 interface Registry {

@@ -16,6 +16,7 @@ import type monitoring from './locales/ja/monitoring.json';
 import type examinees from './locales/ja/examinees.json';
 import type management from './locales/ja/management.json';
 import type validation from './locales/ja/validation.json';
+import type accounts from './locales/ja/accounts.json';
 
 /**
  * Typed keys (STYLE habit 14): Japanese is the source language. A namespace added under locales/ja is
@@ -42,6 +43,7 @@ declare module 'i18next' {
       examinees: typeof examinees;
       management: typeof management;
       validation: typeof validation;
+      accounts: typeof accounts;
     };
   }
 }

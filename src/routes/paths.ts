@@ -39,6 +39,7 @@ export const paths = {
   createShorturlList: { path: '/create-shorturl-List', page: 'createShorturlList', bodyId: 'PRE00007' },
   analysisRequest: { path: '/analysis-request', page: 'analysisRequest', bodyId: 'PRE00007' },
   editTerms: { path: '/edit-terms', page: 'editTerms', bodyId: 'PRE00007' },
+  accounts: { path: '/accounts', page: 'accounts', bodyId: 'PRE00007' },
 } as const satisfies Record<PageId, RouteDef>;
 
 /** href of a page; `params` fill `:name` segments (optional ones may be left out). */

@@ -45,6 +45,7 @@ const PAGES: Record<keyof typeof paths, Loader> = {
   createShorturlList: () => import('./management/create-shorturl-list-page'),
   analysisRequest: () => import('./management/analysis-request-page'),
   editTerms: () => import('./management/edit-terms-page'),
+  accounts: () => import('./management/accounts-page'),
 };
 
 /** Validity checks of route params (spec §2: a failed check shows the 404 page). */

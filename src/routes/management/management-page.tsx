@@ -20,6 +20,7 @@ const ENTRIES: MenuEntry['key'][] = [
   'deletePlan',
   'logins',
   'editTerms',
+  'accounts',
 ];
 
 /** /management: menu and summary. */

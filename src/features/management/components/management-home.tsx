@@ -19,7 +19,8 @@ export interface MenuEntry {
     | 'deleteSetting'
     | 'deletePlan'
     | 'logins'
-    | 'editTerms';
+    | 'editTerms'
+    | 'accounts';
   href: string;
 }
 
