@@ -64,6 +64,8 @@ if (want('e2e')) {
       '--logLevel',
       'warn',
     ]);
+    // The compiled server (dist-server/, under a second): e2e/production-start.spec.ts runs it.
+    stage('build (server)', process.execPath, [path.join(root, 'scripts/build-server.mjs')]);
     stage('end-to-end (playwright)', process.execPath, [path.join(root, 'scripts/e2e.mjs')], {
       env: { ...process.env, CHROMIUM_PATH: chromium },
     });
