@@ -258,6 +258,10 @@ describe('npm run admin (in process, on the test database)', () => {
     expect(await loginStatus(s, 'd1', 'disable-me-please')).toBe(401);
     const res = await injectAs(s.app, token, { method: 'GET', url: '/api/v1/tester/detail.php' });
     expect(res.statusCode).toBe(401);
+    expect(envelope(res)).toMatchObject({
+      code: 'session_ended',
+      message: 'The session was ended (account disabled).',
+    });
     expect(await runAdmin(['enable-user', '--login-id', 'd1'], s.db, capture(dir).io)).toBe(0);
     expect(await loginStatus(s, 'd1', 'disable-me-please')).toBe(200);
   });

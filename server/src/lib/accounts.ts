@@ -249,11 +249,19 @@ async function findUser(db: Db, loginId: string): Promise<{ id: number; actor: A
   return rows[0];
 }
 
-/** Ends every session of a user (a reset or a disabled account must not keep a stolen token alive). */
-async function revokeSessions(db: Db, userId: number): Promise<void> {
-  await db.query(`UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, [
-    userId,
-  ]);
+/**
+ * Ends every session of a user (a reset or a disabled account must not keep a stolen token alive); the next
+ * call with such a token is told why (401 session_ended).
+ */
+async function revokeSessions(
+  db: Db,
+  userId: number,
+  reason: 'account_disabled' | 'password_reset',
+): Promise<void> {
+  await db.query(
+    `UPDATE sessions SET revoked_at = now(), revoke_reason = $2 WHERE user_id = $1 AND revoked_at IS NULL`,
+    [userId, reason],
+  );
 }
 
 /** Sets a new password (given, or generated and returned once), ends the user's sessions and lifts a lockout. */
@@ -270,7 +278,7 @@ export async function resetPassword(
   await db.transaction(async (tx) => {
     await tx.query(`UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1`, [user.id, hash]);
     await tx.query(`DELETE FROM login_failures WHERE login_id = $1`, [loginId.trim()]);
-    await revokeSessions(tx, user.id);
+    await revokeSessions(tx, user.id, 'password_reset');
   });
   return { generatedPassword: generated };
 }
@@ -293,7 +301,7 @@ export async function setDisabled(db: Db, loginId: string, disabled: boolean): P
         throw new AccountError('conflict', 'This is the last enabled system manager; it cannot be disabled.');
     }
     await tx.query(`UPDATE users SET disabled = $2, updated_at = now() WHERE id = $1`, [user.id, disabled]);
-    if (disabled) await revokeSessions(tx, user.id);
+    if (disabled) await revokeSessions(tx, user.id, 'account_disabled');
   });
 }
 
