@@ -14,7 +14,6 @@ import { Envelope, type Actor } from '../../../../../../contract/common';
 import {
   AccountError,
   createGroup,
-  decodeCsv,
   importAccounts,
   listAccounts,
   listGroups,
@@ -93,9 +92,8 @@ export default async function accountRoutes(app: App): Promise<void> {
     async (request, reply) => {
       const { csv, dry_run: dryRun = false, skip_invalid: skipInvalid = false } = request.body;
       try {
-        // The text came as a JSON string; decodeCsv only drops a BOM (it was UTF-8 on the way in).
-        const text = decodeCsv(new TextEncoder().encode(csv));
-        const r = await importAccounts(app.db, text, { dryRun, skipInvalid });
+        // The text came as a JSON string, so it is Unicode already; the parser drops a leading BOM.
+        const r = await importAccounts(app.db, csv, { dryRun, skipInvalid });
         if (!dryRun && !r.applied) {
           const lines = new Set(r.errors.map((e) => e.line)).size;
           throw new ApiError(400, 'validation', `${lines} invalid rows: nothing was imported.`);
