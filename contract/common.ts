@@ -61,6 +61,8 @@ export const ERROR_CODES = [
   'session_ended',
   /** An exam-system token (get_mc_token) that was used already, expired, or whose sitting is finished. */
   'mc_token_invalid',
+  /** A tester start-up URL bound to another exam group than the examinee's. */
+  'startup_group_mismatch',
   'internal',
   // 404: the examinee, sitting, test, user or recording asked for does not exist.
   'tester_not_found',

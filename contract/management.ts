@@ -185,6 +185,8 @@ const Str = (maxLength: number) => Type.Optional(Type.String({ maxLength }));
  *   at least one for a tester URL.
  * - capture_interval 0–3600 (s), capture_type (0 no AI check, 1 AI realtime, 2 AI post analysis),
  *   is_capture_show (show the capture image on the monitor screen).
+ * - group: the exam group (its code) a tester URL is for; an examinee of another group cannot start a sitting
+ *   through it. Empty: any group.
  */
 export const ShortUrlParamInput = Type.Object({
   lang: Str(2),
@@ -236,6 +238,7 @@ export const ShortUrlParamInput = Type.Object({
   capture_interval: Num,
   capture_type: Num,
   is_capture_show: Num,
+  group: Str(64),
 });
 export type ShortUrlParamInput = Static<typeof ShortUrlParamInput>;
 

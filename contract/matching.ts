@@ -142,11 +142,26 @@ export const EndedMatching = Type.Object({
   ]),
   /** ISO 8601. */
   ended_at: Type.String(),
+  /**
+   * The examinee's window went away (closed, no answer, connection lost) and the sitting is still open with
+   * nobody watching it: reported until someone watches it again or the sitting ends.
+   */
+  unwatched: Type.Optional(Type.Boolean()),
 });
 export type EndedMatching = Static<typeof EndedMatching>;
 
 /** How long a checker's poll keeps reporting a matching that ended (seconds). */
 export const ENDED_MATCHING_NOTICE_SECONDS = 120;
+
+/** Reasons after which the sitting stays open: the examinee may come back, or may be sitting unwatched. */
+export const UNWATCHED_END_REASONS: readonly MatchingEndReason[] = [
+  'window_closed',
+  'no_response',
+  'connection_lost',
+];
+
+/** How long an unwatched examinee is reported to the checker who last watched it (hours). */
+export const UNWATCHED_NOTICE_HOURS = 3;
 
 /**
  * matching.php result: the caller's matchings and the server-chosen poll interval in seconds. For a checker,
@@ -262,6 +277,11 @@ export const MonitoringTester = Type.Object({
    * 0 = waiting for a checker (spec §2 states "wait" and "on hold").
    */
   on_hold: Type.Integer(),
+  /**
+   * In not_matchings: the examinee's window went away and nobody has watched the open sitting since this time
+   * (ISO 8601); absent otherwise.
+   */
+  unwatched_since: Type.Optional(Type.String()),
 });
 export type MonitoringTester = Static<typeof MonitoringTester>;
 

@@ -8,6 +8,7 @@ import { AiIdentificationPage } from './pages/ai-identification';
 import { LoginPage } from './pages/login-page';
 import { TesterEnvSettingPage } from './pages/tester-pages';
 import { expectNoAxeViolations } from './helpers';
+import { importAccounts } from './support/accounts';
 
 // Issue #6: the AI identity check decides for real (Human in the server's AI workers). Chromium's fake camera
 // plays a .y4m made here from a licence-clean still (research/ai-feasibility.md §2): a real face passes the
@@ -172,17 +173,20 @@ test.describe('AI identity check with a real face (issue #6)', () => {
       await expect(first.page.getByTestId('ai-fixed-texts').locator('.text-danger')).toHaveCount(0);
       await first.ctx.close();
 
-      // The examinee comes back through a start-up URL whose fallback is a forced logout (is_ai_faild_manual 0)
-      // with one ID attempt (every demo examinee is taken by a spec, so this one's sitting goes on): the check
-      // resumes at the ID step, and a camera that shows no ID card uses the attempt up.
+      // An examinee of a start-up URL whose fallback is a forced logout (is_ai_faild_manual 0) with one ID
+      // attempt (its own account: a sitting stays bound to the URL it opened through): the face passes, and a
+      // camera that shows no ID card uses the attempt up.
       await registerAiStartupUrl(request, 'e2e-ai-logout', {
         is_ai_faild_manual: 0,
         ai_face_retry: 3,
         ai_idcard_retry: 1,
       });
-      const again = await openAiCheck(browser, baseURL, 'e2e-ai-logout', 'tester05', 'idCard');
-      expect(again.testId).toBe(first.testId);
+      await importAccounts(request, [['ai-logout-e2e', 'AI退出 受験者', 1, 'DEMO', 'demo-pass']]);
+      const again = await openAiCheck(browser, baseURL, 'e2e-ai-logout', 'ai-logout-e2e');
       testId = again.testId;
+      const face = await again.ai.takeAndRegister(FIRST_CHECK_MS);
+      expect(face).toMatchObject({ ok: true, status: 0, process: 1 });
+      await again.ai.expectPhase('idCard');
       const last = await again.ai.takeAndRegister(FIRST_CHECK_MS);
       expect(last).toMatchObject({ ok: false, status: 3, error: { code: 'retry_limit_exceeded' } });
       const dialog = again.page.getByRole('dialog');

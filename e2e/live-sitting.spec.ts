@@ -5,6 +5,10 @@ import { MonitoringConsolePage } from './pages/monitoring-console';
 import { TesterExaminingPage } from './pages/tester-pages';
 import { RecordingPlayer } from './pages/manager-search';
 import { expectNoAxeViolations } from './helpers';
+import { apiToken as demoToken, importAccounts, type SpecAccount } from './support/accounts';
+
+const apiToken = (request: APIRequestContext, loginId: string, password = PASSWORD) =>
+  demoToken(request, loginId, password);
 
 // What a real sitting meets off the happy path (README "How a sitting behaves"): chat on the exam page, the
 // exam-system token, logout, kick-out with the recording kept, a crashed browser coming back, and the desktop
@@ -15,26 +19,12 @@ const PASSWORD = 'live-Pass-2026';
 const CHECKER = 'live-checker';
 const EXAMINEES = ['live-a', 'live-b', 'live-c', 'live-d'] as const;
 
-async function apiToken(request: APIRequestContext, loginId: string, password = PASSWORD): Promise<string> {
-  const r = await request.post('/api/v1/login.php', { data: { login_id: loginId, password } });
-  expect(r.status(), await r.text()).toBe(200);
-  return ((await r.json()) as { result: { access_token: string } }).result.access_token;
-}
-
-/** The accounts of this spec, imported through the accounts API like a term's CSV (idempotent). */
-async function importAccounts(request: APIRequestContext): Promise<void> {
-  const admin = await apiToken(request, 'sysadmin01', 'demo-pass');
-  const rows = [
-    'login_id,name,actor,group_code,password',
-    `${CHECKER},ライブ監視者,2,,${PASSWORD}`,
-    ...EXAMINEES.map((id, i) => `${id},ライブ受験者${i + 1},1,DEMO,${PASSWORD}`),
-  ];
-  const r = await request.post('/api/v1/accounts/import.php', {
-    headers: { Authorization: `Bearer ${admin}` },
-    data: { csv: rows.join('\r\n') },
-  });
-  expect(r.status(), await r.text()).toBe(200);
-}
+/** The accounts of this spec. */
+const importLiveAccounts = (request: APIRequestContext) =>
+  importAccounts(request, [
+    [CHECKER, 'ライブ監視者', 2, '', PASSWORD],
+    ...EXAMINEES.map((id, i): SpecAccount => [id, `ライブ受験者${i + 1}`, 1, 'DEMO', PASSWORD]),
+  ]);
 
 /** A checker on /monitoring, and the activation trick that makes the examinees land on it. */
 class LiveChecker {
@@ -106,7 +96,7 @@ test.describe('a live sitting off the happy path', () => {
   test.describe.configure({ mode: 'serial' });
 
   test.beforeAll(async ({ request }) => {
-    await importAccounts(request);
+    await importLiveAccounts(request);
   });
 
   test('chat both ways on /examining, the exam-system token used once, and a logout the checker sees at once', async ({

@@ -174,6 +174,36 @@ describe('logging in again while a sitting is open', () => {
   });
 });
 
+describe('a tester URL bound to an exam group', () => {
+  it("starts sittings only for that group's examinees (a new sitting through another group's URL is refused)", async () => {
+    const admin = await loginAs(s.app, 'sysadmin01');
+    const create = (key: string, group: string) =>
+      injectAs(s.app, admin, {
+        method: 'POST',
+        url: '/api/v1/shorten_url/insert.php',
+        payload: { url_key: key, actor: 1, param: { group, is_proctor: 0, is_record: 0, is_auth: 0 } },
+      });
+    const unknown = await create('nobody-group', 'NOPE');
+    expect(unknown.statusCode).toBe(400);
+    await s.db.query(`INSERT INTO exam_groups (code, name) VALUES ('OTHER', 'Other University')`);
+    expect((await create('other-practice', 'OTHER')).statusCode).toBe(200);
+    expect((await create('demo-practice', 'DEMO')).statusCode).toBe(200);
+
+    const refused = await s.app.inject({
+      method: 'POST',
+      url: '/api/v1/login.php',
+      payload: { login_id: 'tester05', password: DEMO_PASSWORD, url_key: 'other-practice' },
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(envelope(refused).code).toBe('startup_group_mismatch');
+    const none = await s.db.query(`SELECT 1 FROM tests WHERE user_id = $1`, [id('tester05')]);
+    expect(none.rows).toHaveLength(0);
+    // Its own group's URL (or an unbound one) works.
+    await login('tester05', 'demo-practice');
+    expect((await sitting('tester05')).startup_parameters).toMatchObject({ group: 'DEMO', is_proctor: 0 });
+  });
+});
+
 describe('every way a sitting ends reaches the checker at once', () => {
   it('logout ends the matching, every window of the examinee, and shows "logout" on the next checker poll', async () => {
     await matchTo('tester04', 'checker02');
@@ -244,6 +274,59 @@ describe('every way a sitting ends reaches the checker at once', () => {
     expect((await poll('tester09', { channel_status: 'open' })).matchings[0]!.checker_id).toBe(
       id('checker02'),
     );
+  });
+
+  it('an examinee whose window went away mid-exam stays in sight as unwatched until watched again', async () => {
+    await toExaming('tester03', 'checker02');
+    await s.db.query(
+      `UPDATE tests SET startup_parameters = startup_parameters || '{"is_record":1}' WHERE user_id = $1`,
+      [id('tester03')],
+    );
+    const rec = await ok<RecordingCredentials>(
+      call('tester03', 'POST', '/tester/recording.php', { method: 'PUT', mime_type: 'video/webm' }),
+    );
+    expect(
+      (await call('tester03', 'POST', '/tester/kick_out.php', { method: 'DISCONNECT' })).statusCode,
+    ).toBe(200);
+    // Long after the usual 2 minutes, the checker is still told; so is the system manager's overview.
+    await s.db.query(
+      `UPDATE matchings SET deleted_at = now() - interval '20 minutes' WHERE tester_id = $1 AND delete_reason = 'window_closed'`,
+      [id('tester03')],
+    );
+    expect((await poll('checker02')).ended).toContainEqual(
+      expect.objectContaining({ tester_id: id('tester03'), reason: 'window_closed', unwatched: true }),
+    );
+    const overview = await ok<{ not_matchings: { login_id: string; unwatched_since?: string }[] }>(
+      call('sysadmin01', 'GET', '/checkers/monitoring.php'),
+    );
+    expect(overview.not_matchings.find((t) => t.login_id === 'tester03')?.unwatched_since).toEqual(
+      expect.any(String),
+    );
+    // The recording is completed later if nobody comes back; coming back calls that off.
+    const scheduled = await s.db.query<{ finalize_reason: string | null; due: boolean }>(
+      `SELECT finalize_reason, finalize_at > now() + interval '10 minutes' AS due FROM records WHERE id = $1`,
+      [rec.record_id],
+    );
+    expect(scheduled.rows[0]).toEqual({ finalize_reason: 'abandoned', due: true });
+    await poll('tester03', { channel_status: 'open' });
+    const cancelled = await s.db.query<{ finalize_at: Date | null }>(
+      `SELECT finalize_at FROM records WHERE id = $1`,
+      [rec.record_id],
+    );
+    expect(cancelled.rows[0]!.finalize_at).toBeNull();
+    expect((await poll('checker02')).ended?.map((e) => e.tester_id)).not.toContain(id('tester03'));
+
+    // An examinee's own delete_matching (signaling given up) is shown as a lost connection, not hidden.
+    expect((await call('tester03', 'POST', '/delete_matching.php', {})).statusCode).toBe(200);
+    expect((await poll('checker02')).ended).toContainEqual(
+      expect.objectContaining({ tester_id: id('tester03'), reason: 'connection_lost', unwatched: true }),
+    );
+    // A finished exam is not "unwatched".
+    expect((await setStatus('tester03', 7)).statusCode).toBe(200);
+    await s.db.query(`UPDATE matchings SET deleted_at = now() - interval '20 minutes' WHERE tester_id = $1`, [
+      id('tester03'),
+    ]);
+    expect((await poll('checker02')).ended?.map((e) => e.tester_id)).not.toContain(id('tester03'));
   });
 
   it('kick-out: no matching row from the kicked examinee’s polls, the checker sees "kicked"', async () => {
@@ -436,27 +519,38 @@ describe('recording-time limit', () => {
 });
 
 describe('the exam-system token (get_mc_token)', () => {
-  it('mode 1 is a proctor token, mode 2 an MC+ start-up; each is redeemed once by the exam system', async () => {
+  it('opens only for a sitting ready for the exam; mode 1 proctor token, mode 2 MC+ start-up; each link once', async () => {
     await matchTo('tester02', 'checker02');
-    const one = await ok<McTokenResult>(call('tester02', 'POST', '/get_mc_token.php', { mode: 1 }));
-    const two = await ok<McTokenResult>(call('tester02', 'POST', '/get_mc_token.php', { mode: 2 }));
-    expect(new URL(one.window_open_url, base).searchParams.get('proctor_token')).toBe(one.access_token);
-    expect(new URL(two.window_open_url, base).searchParams.get('mc_token')).toBe(two.access_token);
+    // Matched, identity not checked yet: no exam system.
+    const early = await call('tester02', 'POST', '/get_mc_token.php', { mode: 2 });
+    expect(early.statusCode).toBe(409);
+    expect((await setStatus('tester02', 2)).statusCode).toBe(200);
+    expect((await setStatus('checker02', 3, id('tester02'))).statusCode).toBe(200);
+    expect((await setStatus('tester02', 4)).statusCode).toBe(200);
 
     const redeem = (t: string) =>
       s.app.inject({ method: 'POST', url: '/api/v1/redeem_mc_token.php', payload: { token: t } });
-    const first = await redeem(two.access_token);
+    const one = await ok<McTokenResult>(call('tester02', 'POST', '/get_mc_token.php', { mode: 1 }));
+    expect(new URL(one.window_open_url, base).searchParams.get('proctor_token')).toBe(one.access_token);
+    expect(envelope<McTokenRedeemResult>(await redeem(one.access_token)).result.mode).toBe(1);
+
+    const two = await ok<McTokenResult>(call('tester02', 'POST', '/get_mc_token.php', { mode: 2 }));
+    expect(new URL(two.window_open_url, base).searchParams.get('mc_token')).toBe(two.access_token);
+    // A newer link makes an unused older one stop working: one exam-system link at a time.
+    const three = await ok<McTokenResult>(call('tester02', 'POST', '/get_mc_token.php', { mode: 2 }));
+    expect((await redeem(two.access_token)).statusCode).toBe(410);
+    const first = await redeem(three.access_token);
     expect(first.statusCode, first.body).toBe(200);
     expect(envelope<McTokenRedeemResult>(first).result).toMatchObject({
       mode: 2,
       login_id: 'tester02',
+      tester_status: 4,
       test_id: (await sitting('tester02')).id,
       proctoring: { matched: true, connected: true },
     });
-    const second = await redeem(two.access_token);
+    const second = await redeem(three.access_token);
     expect(second.statusCode).toBe(410);
     expect(envelope(second).code).toBe('mc_token_invalid');
-    expect(envelope<McTokenRedeemResult>(await redeem(one.access_token)).result.mode).toBe(1);
     // Unknown, malformed and expired tokens are refused the same way; a client mistake is never a 5xx.
     expect((await redeem('x'.repeat(43))).statusCode).toBe(410);
     expect((await redeem('')).statusCode).toBe(400);

@@ -132,6 +132,8 @@ describe('webrtc_message.php POST', () => {
     expect(envelope(long)).toMatchObject({ status: 400, result: null });
     expect((await post('tester01', { ...base, message: '' })).statusCode).toBe(400);
     expect((await post('tester01', { ...base, message: '   ' })).statusCode).toBe(400);
+    // Only invisible characters (an ideographic space and zero-width ones) is empty too.
+    expect((await post('tester01', { ...base, message: '\u3000\u200b\u200d\ufeff' })).statusCode).toBe(400);
     expect((await post('tester01', { ...base, message_type: 4, message: 'x' })).statusCode).toBe(400);
     expect((await post('tester01', { send_type: 1, message_type: 1, message: 'x' })).statusCode).toBe(400);
     expect((await post('tester01', { ...base, tester_id: 'abc', message: 'x' })).statusCode).toBe(400);

@@ -93,6 +93,12 @@ async function setStartup(tester: string, params: Record<string, unknown>): Prom
   ]);
 }
 
+/** Puts the tester's open sitting at 4 (before exam): the state the exam system opens from. */
+async function readyForExam(tester: string): Promise<void> {
+  await token(tester);
+  await s.db.query(`UPDATE tests SET status = 4 WHERE id = $1`, [await openTestId(tester)]);
+}
+
 async function setStatus(loginId: string, tester: string, status: number) {
   return post(loginId, '/tester/status.php', { tester_id: ids[tester], status });
 }
@@ -653,6 +659,8 @@ describe('get_mc_token.php', () => {
   it('issues a one-time token bound to the sitting, appended to exam_url', async () => {
     const t = 'tester11';
     await setStartup(t, { exam_url: 'https://exam.example.com/start?x=1' });
+    expect((await post(t, '/get_mc_token.php', { mode: 2 })).statusCode).toBe(409);
+    await readyForExam(t);
     const res = await post(t, '/get_mc_token.php', { mode: 2 });
     expect(res.statusCode).toBe(200);
     const r = envelope<McTokenResult>(res).result;
@@ -672,6 +680,7 @@ describe('get_mc_token.php', () => {
 
   it('falls back to the demo exam page, refuses unsafe URLs, other actors and bad modes', async () => {
     await setStartup('tester01', {});
+    await readyForExam('tester01');
     // Mode 1 is a proctor token the exam system checks; mode 2 an MC+ start-up token that logs the examinee in.
     const r = envelope<McTokenResult>(await post('tester01', '/get_mc_token.php', { mode: 1 })).result;
     expect(r.window_open_url).toMatch(/^\/demo-exam\/\?proctor_token=/);

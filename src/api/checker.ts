@@ -67,6 +67,8 @@ export interface EndedExaminee {
   reason: MatchingEndReason;
   /** ISO 8601. */
   endedAt: string;
+  /** The sitting is still open and nobody watches it (the examinee's window went away). */
+  unwatched: boolean;
 }
 
 /** Result of a checker's matching poll. */
@@ -139,6 +141,7 @@ export async function pollCheckerMatchings(report?: ViewerReport): Promise<Check
       examName: e.exam_name,
       reason: e.reason,
       endedAt: e.ended_at,
+      unwatched: e.unwatched === true,
     })),
   };
 }

@@ -90,7 +90,10 @@ function fail(
   }
   const c = typeof code === 'string' ? code : null;
   const err = new ApiError(endpoint, status, text, messageKeyFor(status, c), c, field);
-  logger.error('api', `${endpoint} failed: ${status} ${text}`);
+  // A silent call's failure (log_receive among them) stays on the console: sending it to log_receive could fail
+  // the same way and loop.
+  if (silent) logger.local('api', `${endpoint} failed: ${status} ${text}`);
+  else logger.error('api', `${endpoint} failed: ${status} ${text}`);
   if (!silent) for (const l of errorListeners) l(err);
   throw err;
 }

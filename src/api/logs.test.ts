@@ -54,6 +54,31 @@ describe('log_receive (spec §7)', () => {
   });
 });
 
+describe('a failing log_receive never feeds itself', () => {
+  it('one failed delivery sends exactly one request, with the logger wired to log_receive as the app does', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { logger, setLogSink, resetLogSinkBudget } = await import('../lib/logger');
+    resetLogSinkBudget();
+    setLogSink((e) => void sendClientLog(e));
+    let hits = 0;
+    server.use(
+      http.post('*/api/v1/log_receive.php', () => {
+        hits += 1;
+        return HttpResponse.json({ status: 429, message: 'slow down', result: null }, { status: 429 });
+      }),
+    );
+    try {
+      logger.error('api', 'something failed');
+      await new Promise((r) => setTimeout(r, 200));
+      expect(hits).toBe(1);
+    } finally {
+      setLogSink(null);
+      resetLogSinkBudget();
+    }
+  });
+});
+
 describe('device_logging (spec §7)', () => {
   it('posts the payload and expects 200', async () => {
     const bodies = capture('device_logging');

@@ -1,11 +1,21 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LOG_DETAILS_MAX, logger, setLogLevel, setLogSink, truncate } from './logger';
+import {
+  LOG_DETAILS_MAX,
+  SINK_MAX_PER_MINUTE,
+  logger,
+  resetLogSinkBudget,
+  setLogLevel,
+  setLogSink,
+  truncate,
+} from './logger';
 
 // spec §9: log levels 1 trace, 2 error, 3 debug; requests and successes at 3 or more, errors at 1 or more;
 // logged detail length 1024.
 afterEach(() => {
   setLogLevel(2);
   setLogSink(null);
+  resetLogSinkBudget();
+  vi.useRealTimers();
   vi.restoreAllMocks();
 });
 
@@ -67,5 +77,25 @@ describe('logger levels (spec §9)', () => {
     expect(sent.details.startsWith('big xxx')).toBe(true);
     expect(truncate('short')).toBe('short');
     expect(truncate('abcdef', 3)).toBe('abc');
+  });
+});
+
+describe('the server never gets a flood of client errors', () => {
+  it(`forwards at most ${SINK_MAX_PER_MINUTE} errors a minute; the rest stay on the console`, () => {
+    vi.useFakeTimers();
+    const { error, sink } = spies();
+    for (let i = 0; i < 100; i++) logger.error('api', `failure ${i}`);
+    expect(error).toHaveBeenCalledTimes(100);
+    expect(sink).toHaveBeenCalledTimes(SINK_MAX_PER_MINUTE);
+    vi.advanceTimersByTime(60_000);
+    logger.error('api', 'later');
+    expect(sink).toHaveBeenCalledTimes(SINK_MAX_PER_MINUTE + 1);
+  });
+
+  it('sends nothing while the browser is offline', () => {
+    const { sink } = spies();
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    logger.error('api', 'offline failure');
+    expect(sink).not.toHaveBeenCalled();
   });
 });

@@ -30,6 +30,27 @@ function stringify(d: unknown): string {
   }
 }
 
+/** At most this many errors a minute go to the sink (the server); the rest stay on the console. */
+export const SINK_MAX_PER_MINUTE = 20;
+const sent: number[] = [];
+
+/**
+ * Whether one more entry may go to the sink now. Bounded, so a page that keeps failing (offline, or a server
+ * that refuses logs) never floods the server, and a failure of the sink itself cannot feed a loop.
+ */
+function sinkAllows(now: number): boolean {
+  while (sent.length > 0 && now - sent[0]! >= 60_000) sent.shift();
+  if (sent.length >= SINK_MAX_PER_MINUTE) return false;
+  if (typeof navigator !== 'undefined' && navigator.onLine === false) return false;
+  sent.push(now);
+  return true;
+}
+
+/** For tests: forget what was sent. */
+export function resetLogSinkBudget(): void {
+  sent.length = 0;
+}
+
 export const logger = {
   debug(module: string, msg: string, detail?: unknown): void {
     if (level >= 3) console.debug(`[${module}] ${msg}`, truncate(stringify(detail)));
@@ -38,6 +59,10 @@ export const logger = {
     if (level < 1) return;
     const details = truncate(`${msg} ${stringify(detail)}`.trim());
     console.error(`[${module}] ${details}`);
-    if (level >= 2 && sink) sink({ type: 'error', module, details });
+    if (level >= 2 && sink && sinkAllows(Date.now())) sink({ type: 'error', module, details });
+  },
+  /** An error worth the console only (e.g. a failed log delivery: sending it would start a loop). */
+  local(module: string, msg: string): void {
+    if (level >= 1) console.warn(`[${module}] ${truncate(msg)}`);
   },
 };

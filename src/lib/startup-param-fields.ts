@@ -50,4 +50,5 @@ export const PARAM_FIELDS: readonly (readonly [string, FieldKind])[] = [
   ['capture_interval', { kind: 'number', min: 0, max: 3600 }],
   ['capture_type', { kind: 'select', options: [0, 1, 2] }],
   ['is_capture_show', { kind: 'flag' }],
+  ['group', { kind: 'text', max: 64 }],
 ];

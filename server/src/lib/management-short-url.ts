@@ -59,6 +59,7 @@ const TEXT: Partial<Record<keyof ShortUrlParamInput, number>> = {
   // spec §5: memo up to 500 characters, exam notes up to 30.
   memo: 500,
   term_set_code: 30,
+  group: 64,
 };
 
 const TEXT_MESSAGES: Partial<Record<keyof ShortUrlParamInput, string>> = {

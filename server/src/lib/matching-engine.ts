@@ -1,6 +1,8 @@
 import {
   ENDED_MATCHING_NOTICE_SECONDS,
   MATCHING_END_REASONS,
+  UNWATCHED_END_REASONS,
+  UNWATCHED_NOTICE_HOURS,
   MATCHING_STATS_MAX_BYTES,
   MAX_TESTERS_PER_CHECKER,
   type EndedMatching,
@@ -28,7 +30,13 @@ import {
   type MatchingRow,
 } from './matching-rows';
 import type { MatchingSettings } from './matching-settings';
-import { endTesterMatching, revokeUserSessions, scheduleRecordingFinalize } from './sitting-exit';
+import {
+  cancelAbandonedFinalize,
+  endTesterMatching,
+  revokeUserSessions,
+  scheduleAbandonedFinalize,
+  scheduleRecordingFinalize,
+} from './sitting-exit';
 import { toWireTime } from './management-time';
 
 /**
@@ -251,8 +259,10 @@ export class MatchingEngine {
   }
 
   /**
-   * The checker's matchings that ended in the last ENDED_MATCHING_NOTICE_SECONDS for a reason the checker must
-   * see, newest first, one per examinee, leaving out examinees that are matched to this checker again.
+   * The checker's matchings that ended for a reason the checker must see, newest first, one per examinee,
+   * leaving out examinees matched to this checker again: those of the last ENDED_MATCHING_NOTICE_SECONDS, and —
+   * for as long as it lasts, up to UNWATCHED_NOTICE_HOURS — an examinee whose window went away while the sitting
+   * stays open with nobody watching it (`unwatched`), so an examinee cannot leave proctoring unseen.
    */
   private async endedFor(checkerId: number): Promise<EndedMatching[]> {
     const { rows } = await this.db.query<{
@@ -263,16 +273,29 @@ export class MatchingEngine {
       exam_name: string;
       reason: MatchingEndReason;
       deleted_at: Date | string;
+      unwatched: boolean;
     }>(
-      `SELECT DISTINCT ON (m.tester_id) m.id, m.tester_id, m.test_id, u.login_id, t.exam_name,
-              m.delete_reason AS reason, m.deleted_at
-         FROM matchings m JOIN tests t ON t.id = m.test_id JOIN users u ON u.id = m.tester_id
-        WHERE m.checker_id = $1 AND m.deleted_at > now() - $2::int * interval '1 second'
-          AND m.delete_reason = ANY($3::text[])
-          AND NOT EXISTS (SELECT 1 FROM matchings x WHERE x.tester_id = m.tester_id AND x.checker_id = $1
-                            AND x.deleted_at IS NULL)
-        ORDER BY m.tester_id, m.deleted_at DESC`,
-      [checkerId, ENDED_MATCHING_NOTICE_SECONDS, [...MATCHING_END_REASONS]],
+      `SELECT * FROM (
+         SELECT DISTINCT ON (m.tester_id) m.id, m.tester_id, m.test_id, u.login_id, t.exam_name,
+                m.delete_reason AS reason, m.deleted_at,
+                (m.delete_reason = ANY($4::text[]) AND t.status BETWEEN 2 AND 6 AND t.kicked = 0 AND u.kicked = 0
+                 AND NOT (t.logout_at IS NOT NULL AND (t.login_at IS NULL OR t.logout_at >= t.login_at))
+                 AND NOT EXISTS (SELECT 1 FROM matchings w WHERE w.tester_id = m.tester_id AND w.deleted_at IS NULL
+                                   AND w.checker_id IS NOT NULL)) AS unwatched
+           FROM matchings m JOIN tests t ON t.id = m.test_id JOIN users u ON u.id = m.tester_id
+          WHERE m.checker_id = $1 AND m.deleted_at > now() - $5::int * interval '1 hour'
+            AND m.delete_reason = ANY($3::text[])
+            AND NOT EXISTS (SELECT 1 FROM matchings x WHERE x.tester_id = m.tester_id AND x.checker_id = $1
+                              AND x.deleted_at IS NULL)
+          ORDER BY m.tester_id, m.deleted_at DESC) e
+        WHERE e.unwatched OR e.deleted_at > now() - $2::int * interval '1 second'`,
+      [
+        checkerId,
+        ENDED_MATCHING_NOTICE_SECONDS,
+        [...MATCHING_END_REASONS],
+        [...UNWATCHED_END_REASONS],
+        UNWATCHED_NOTICE_HOURS,
+      ],
     );
     return rows
       .map((r) => ({
@@ -283,6 +306,7 @@ export class MatchingEngine {
         exam_name: r.exam_name,
         reason: r.reason,
         ended_at: toWireTime(r.deleted_at)!,
+        ...(r.unwatched ? { unwatched: true } : {}),
       }))
       .sort((a, b) => b.ended_at.localeCompare(a.ended_at));
   }
@@ -444,6 +468,8 @@ export class MatchingEngine {
    * transaction): an AWS call must not hold the transaction open, and unproctored sittings need none.
    */
   private async createMatching(tx: Db, userId: number, testId: number): Promise<Current> {
+    // The examinee is back: its recordings are not completed behind its page's back.
+    await cancelAbandonedFinalize(tx, testId);
     const prev = await tx.query<{ channel_name: string }>(
       `SELECT channel_name FROM matchings WHERE test_id = $1 ORDER BY id DESC LIMIT 1`,
       [testId],
@@ -680,10 +706,16 @@ export class MatchingEngine {
         );
       }
     });
-    await this.db.query(
+    const gone = await this.db.query<{ test_id: number }>(
       `UPDATE matchings SET deleted_at = now(), delete_reason = 'no_response', ${closeConnectedSql()},
               connected_at = NULL, updated_at = now()
-        WHERE deleted_at IS NULL AND tester_stale_at <= now()`,
+        WHERE deleted_at IS NULL AND tester_stale_at <= now()
+        RETURNING test_id`,
+    );
+    // Nobody may come back: their recordings are completed later unless they do.
+    await scheduleAbandonedFinalize(
+      this.db,
+      gone.rows.map((r) => r.test_id),
     );
   }
 
@@ -696,8 +728,8 @@ export class MatchingEngine {
     const monitorId = body.monitor_id === undefined ? undefined : toId(body.monitor_id, 'monitor_id');
     return this.db.transaction(async (tx) => {
       const cur = (
-        await tx.query<{ id: number; checker_id: number | null }>(
-          `SELECT id, checker_id FROM matchings WHERE tester_id = $1 AND deleted_at IS NULL FOR UPDATE`,
+        await tx.query<{ id: number; checker_id: number | null; test_id: number }>(
+          `SELECT id, checker_id, test_id FROM matchings WHERE tester_id = $1 AND deleted_at IS NULL FOR UPDATE`,
           [testerId],
         )
       ).rows[0];
@@ -706,9 +738,12 @@ export class MatchingEngine {
         throw forbidden('This matching is not assigned to you.');
       // spec §4: a delayed deletion applies only if the same matching is still present.
       if (monitorId !== undefined && monitorId !== cur.id) return { deleted: false, monitor_id: cur.id };
-      const reason =
-        auth.actor === 1 ? 'tester' : body.reason === 'connection_lost' ? 'connection_lost' : 'checker';
+      // The examinee's page gives up its channel only when the video connection cannot be made (spec §4:
+      // signaling retried 3 times); a checker says so when its viewer lost the examinee. Both leave the sitting
+      // open and, until the examinee is watched again, unwatched. A checker's release is its own business.
+      const reason = auth.actor === 1 || body.reason === 'connection_lost' ? 'connection_lost' : 'checker';
       await softDelete(tx, cur.id, reason);
+      if (reason === 'connection_lost') await scheduleAbandonedFinalize(tx, [cur.test_id]);
       return { deleted: true, monitor_id: cur.id };
     });
   }

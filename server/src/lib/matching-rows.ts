@@ -168,6 +168,8 @@ export interface MonitoringTesterRow {
   matching_status: number | null;
   tester_alive: boolean | null;
   startup_parameters: unknown;
+  /** Set for an open sitting nobody watches since its window went away. */
+  unwatched_since?: Date | string | null;
 }
 
 /** A tester entry of checkers/monitoring (spec §3). */
@@ -197,5 +199,6 @@ export function toMonitoringTester(r: MonitoringTesterRow): MonitoringTester {
     },
     matching_status: r.matching_status ?? 0,
     on_hold: r.checker_id === null && !assignable ? 1 : 0,
+    ...(r.unwatched_since ? { unwatched_since: toWireTime(r.unwatched_since)! } : {}),
   };
 }

@@ -1,13 +1,15 @@
-import type {
-  BoolLike,
-  CheckersMonitoringResult,
-  MatchingHistoriesQuery,
-  MatchingHistoriesResult,
-  MonitorActivateBody,
-  MonitorActivateListResult,
-  MonitorActivateResult,
-  MonitoringChecker,
-  MonitoringTester,
+import {
+  UNWATCHED_END_REASONS,
+  UNWATCHED_NOTICE_HOURS,
+  type BoolLike,
+  type CheckersMonitoringResult,
+  type MatchingHistoriesQuery,
+  type MatchingHistoriesResult,
+  type MonitorActivateBody,
+  type MonitorActivateListResult,
+  type MonitorActivateResult,
+  type MonitoringChecker,
+  type MonitoringTester,
 } from '../../../contract/matching';
 import type { Db } from '../db/db';
 import { badRequest, forbidden, notFound } from './api-error';
@@ -119,6 +121,23 @@ export async function monitoring(db: Db): Promise<CheckersMonitoringResult> {
       LIMIT ${MONITORING_ROWS_MAX}`,
   );
 
+  // Open sittings whose window went away and that nobody watches now (not even waiting for a checker): listed
+  // with the unassigned, so an examinee who left proctoring mid-exam stays in sight.
+  const unwatched = await db.query<MonitoringTesterRow>(
+    `SELECT ${TESTER_ENTRY_SQL}, NULL::bigint AS monitor_id, NULL::bigint AS checker_id, 0 AS matching_status,
+            false AS tester_alive, l.deleted_at AS unwatched_since
+       FROM tests t JOIN users u ON u.id = t.user_id
+       JOIN LATERAL (SELECT m.deleted_at, m.delete_reason FROM matchings m WHERE m.test_id = t.id
+                      ORDER BY m.id DESC LIMIT 1) l ON true
+      WHERE t.status BETWEEN 2 AND 6 AND t.kicked = 0 AND u.kicked = 0
+        AND NOT (t.logout_at IS NOT NULL AND (t.login_at IS NULL OR t.logout_at >= t.login_at))
+        AND l.deleted_at > now() - $2::int * interval '1 hour' AND l.delete_reason = ANY($1::text[])
+        AND NOT EXISTS (SELECT 1 FROM matchings w WHERE w.tester_id = t.user_id AND w.deleted_at IS NULL)
+      ORDER BY l.deleted_at
+      LIMIT ${MONITORING_ROWS_MAX}`,
+    [[...UNWATCHED_END_REASONS], UNWATCHED_NOTICE_HOURS],
+  );
+
   const byChecker = new Map<number, MonitoringTester[]>();
   const notMatchings: MonitoringTester[] = [];
   for (const r of active.rows) {
@@ -141,6 +160,7 @@ export async function monitoring(db: Db): Promise<CheckersMonitoringResult> {
     };
     return { checker, testers: byChecker.get(c.id) ?? [] };
   });
+  notMatchings.push(...unwatched.rows.map(toMonitoringTester));
   return { matchings, not_matchings: notMatchings, kicked_users: kicked.rows.map(toMonitoringTester) };
 }
 

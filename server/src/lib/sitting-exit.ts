@@ -63,9 +63,35 @@ export async function scheduleRecordingFinalize(
 ): Promise<number> {
   const r = await db.query(
     `UPDATE records SET finalize_at = least(coalesce(finalize_at, 'infinity'), now() + $2::int * interval '1 second'),
-            updated_at = now()
+            finalize_reason = 'ended', updated_at = now()
       WHERE test_id = $1 AND stop_at IS NULL`,
     [testId, graceSeconds],
   );
   return r.rowCount;
+}
+
+/**
+ * Minutes after the examinee's window went away (closed, no answer, connection lost) before the server completes
+ * the sitting's open recordings with what it holds, unless the examinee comes back first.
+ */
+export const RECORDING_ABANDONED_MINUTES = 15;
+
+/** The examinee's window went away: complete its recordings later unless it comes back (see below). */
+export async function scheduleAbandonedFinalize(db: Db, testIds: readonly number[]): Promise<void> {
+  if (testIds.length === 0) return;
+  await db.query(
+    `UPDATE records SET finalize_at = now() + $2::int * interval '1 minute', finalize_reason = 'abandoned',
+            updated_at = now()
+      WHERE test_id = ANY($1::bigint[]) AND stop_at IS NULL AND finalize_at IS NULL`,
+    [testIds, RECORDING_ABANDONED_MINUTES],
+  );
+}
+
+/** The examinee is back (a new matching): an abandoned recording is not completed behind its back. */
+export async function cancelAbandonedFinalize(db: Db, testId: number): Promise<void> {
+  await db.query(
+    `UPDATE records SET finalize_at = NULL, finalize_reason = NULL
+      WHERE test_id = $1 AND stop_at IS NULL AND finalize_reason = 'abandoned'`,
+    [testId],
+  );
 }

@@ -160,6 +160,11 @@ document.addEventListener('DOMContentLoaded', function () {
         return;
       }
       var g = r.body.result;
+      // The exam runs only for a sitting ready for it (4 before exam, 5 examing, 6 interrupted).
+      if (g.tester_status < 4 || g.tester_status > 6) {
+        refuse('data-invalid');
+        return;
+      }
       who.textContent = (who.getAttribute('data-signed-in') || '')
         .replace('{name}', g.exam_user_name)
         .replace('{loginId}', g.login_id)

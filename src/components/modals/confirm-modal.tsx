@@ -11,7 +11,10 @@ export interface ConfirmModalProps {
   onAnswer: (confirmed: boolean) => void;
 }
 
-/** A confirm modal (spec §8): OK and Cancel. Esc and the backdrop count as Cancel. */
+/**
+ * A confirm modal (spec §8): OK and Cancel. Esc counts as Cancel; a click beside it does nothing (a double
+ * click on the button that opened it must not cancel it unseen).
+ */
 export function ConfirmModal({
   id,
   show,
@@ -23,7 +26,14 @@ export function ConfirmModal({
 }: ConfirmModalProps) {
   const titleId = `${id}-title`;
   return (
-    <Modal id={id} show={show} centered onHide={() => onAnswer(false)} aria-labelledby={titleId}>
+    <Modal
+      id={id}
+      show={show}
+      centered
+      backdrop="static"
+      onHide={() => onAnswer(false)}
+      aria-labelledby={titleId}
+    >
       <Modal.Header>
         <Modal.Title id={titleId} as="h2" className="h5">
           {title}

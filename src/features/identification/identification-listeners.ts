@@ -9,10 +9,16 @@ import {
   TESTER_STATE,
   commandReceived,
   identityAccepted,
+  identityCheckRequested,
   identityRejected,
   testerStateChanged,
 } from '../tester/tester-slice';
-import { monitorAcceptedReceived, monitorCheckAccepted, monitorCheckRejected } from './identification-slice';
+import {
+  monitorAcceptedReceived,
+  monitorCheckAccepted,
+  monitorCheckRejected,
+  monitorCheckSent,
+} from './identification-slice';
 
 /** Spec §9: identification wait poll 1 s. */
 export const IDENTIFICATION_POLL_MS = 1000;
@@ -22,6 +28,22 @@ export const IDENTIFICATION_POLL_MS = 1000;
  * tester status is IDENTIFICATED, then apply it and go on to /examining (spec §4).
  */
 export function addIdentificationListeners(startListening: AppStartListening): void {
+  // After a reload or a new login: a check the examinee asked for before (AUTHENTICATING in the history, no
+  // answer yet) is still pending, as the checker's console shows it.
+  startListening({
+    predicate: (a) =>
+      commandReceived.match(a) &&
+      a.payload.initial &&
+      a.payload.sendType === 1 &&
+      a.payload.command === MESSAGE_COMMANDS.authenticating,
+    effect: (_a, api) => {
+      const s = api.getState();
+      if (s.identification.monitor.status !== 'preparing' || s.tester.identity.finished) return;
+      api.dispatch(identityCheckRequested());
+      api.dispatch(monitorCheckSent());
+    },
+  });
+
   startListening({
     predicate: (a) => commandReceived.match(a) && a.payload.command === MESSAGE_COMMANDS.rejected,
     effect: (_a, api) => {

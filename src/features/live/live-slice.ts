@@ -97,6 +97,8 @@ const liveSlice = createSlice({
       state.polling = false;
       state.status = 'stopped';
       state.viewerIds = [];
+      // Not connected to anyone any more (a kicked or leaving page must not say it is watched).
+      state.matchingStatus = 0;
     },
   },
 });

@@ -82,7 +82,7 @@ export function addTesterListeners(startListening: AppStartListening): void {
               }
               for (const m of ordered.filter((x) => x.kind === 'command')) {
                 const { command, payload } = parseCommand(m.message);
-                api.dispatch(commandReceived({ command, payload, id: m.id, initial }));
+                api.dispatch(commandReceived({ command, payload, id: m.id, initial, sendType: m.sendType }));
               }
               const maxId = ordered.reduce((mx, m) => Math.max(mx, m.id), 0);
               if (maxId > 0) api.dispatch(messagesSeen(maxId));

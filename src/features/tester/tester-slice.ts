@@ -281,7 +281,14 @@ const testerSlice = createSlice({
      */
     commandReceived(
       _state,
-      _action: PayloadAction<{ command: string; payload: string | null; id: number; initial: boolean }>,
+      _action: PayloadAction<{
+        command: string;
+        payload: string | null;
+        id: number;
+        initial: boolean;
+        /** 0 from the checker, 1 from the examinee (an earlier window of this sitting). */
+        sendType?: number;
+      }>,
     ) {},
     /** A tester page after env-setting opened: transmission and the message poll must run. */
     testerPageEntered() {},

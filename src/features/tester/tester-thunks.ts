@@ -359,6 +359,11 @@ export const examSystemLoginRequested = (): Thunk => async (dispatch, getState) 
   const relogin = s.tester.testerState === TESTER_STATE.examing;
   const mode: 1 | 2 = s.startup.params.isMcStartup === 1 ? 2 : 1;
   try {
+    // The server gives the exam-system link only to a sitting ready for the exam (state 4 or later).
+    if (getState().tester.testerState < TESTER_STATE.beforeExam) {
+      const r = await testerApi.postTesterStatus(TESTER_STATE.beforeExam);
+      dispatch(testerStateChanged(r.status));
+    }
     const token = await testerApi.getMcToken(mode);
     if (!openExamWindow(token.windowOpenUrl)) {
       dispatch(examErrorOccurred('examining:errors.popupBlocked'));
@@ -367,10 +372,6 @@ export const examSystemLoginRequested = (): Thunk => async (dispatch, getState) 
     }
     dispatch(loggedInToTestSystem());
     dispatch(examWindowAttachedChanged(true));
-    if (getState().tester.testerState < TESTER_STATE.beforeExam) {
-      const r = await testerApi.postTesterStatus(TESTER_STATE.beforeExam);
-      dispatch(testerStateChanged(r.status));
-    }
     const r = await testerApi.postTesterStatus(TESTER_STATE.examing);
     dispatch(testerStateChanged(r.status));
     const p = s.startup.params;
@@ -413,6 +414,8 @@ export const examFinishRequested = (): Thunk => async (dispatch, getState) => {
   if (!ok) return;
   dispatch(examPhaseChanged('finishing'));
   const loginId = getState().startup.params.loginId;
+  // Transmission stops as planned: the checker is told while the sitting is still open.
+  await dispatch(announceBeforeClose());
   try {
     await testerApi.postExamProcess('exam', { process: 2, loginId });
     await testerApi.postExamProcess('test', { process: 2, loginId });
@@ -426,8 +429,6 @@ export const examFinishRequested = (): Thunk => async (dispatch, getState) => {
   dispatch(examPhaseChanged('finished'));
   notifyDesktopApp({ type: 'sittingEnded', loginId: loginIdOf(getState()), reason: 'finished' });
   stopUnloadWarning();
-  // Transmission stops as planned: the checker is told before the master closes.
-  await dispatch(announceBeforeClose());
   closeExamWindow();
   stopWakeLock();
   dispatch(messagePollStopped());
@@ -570,10 +571,16 @@ export const recordingTimeExceeded = (): Thunk => async (dispatch) => {
 };
 
 /** /exam-end opened: the monitoring-info summary from tester/detail. */
-export const examEndEntered = (): Thunk => async (dispatch) => {
+export const examEndEntered = (): Thunk => async (dispatch, getState) => {
   dispatch(summaryLoadStarted());
   try {
     const d = await dispatch(loadTesterDetail());
+    // /exam-end is for a finished exam only: a sitting still under way goes back to where it is (an address typed
+    // or a bookmark must not end proctoring).
+    if (d.status < TESTER_STATE.finishExam) {
+      navigateTo(resumePath(d, getState()) ?? TESTER_PATHS.envSetting, { replace: true });
+      return;
+    }
     dispatch(
       summaryLoaded({
         markings: d.markings.map((m) => ({

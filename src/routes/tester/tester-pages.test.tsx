@@ -156,6 +156,33 @@ describe('/identification (PRE00003, monitor)', () => {
     expect(posted).toMatchObject({ tester_id: 7, send_type: 1, kind: 'command', message: 'AUTHENTICATING' });
   });
 
+  it('after a reload, a check asked for earlier (AUTHENTICATING, no answer yet) is still pending', async () => {
+    server.use(
+      ok(
+        'webrtc_message',
+        {
+          messages: [
+            {
+              id: 4,
+              send_type: 1,
+              message_type: 1,
+              kind: 'command',
+              message: 'AUTHENTICATING',
+              created_at: '',
+            },
+          ],
+        },
+        'get',
+      ),
+      ok('tester/detail', testerDetail({ status: 2 }), 'get'),
+    );
+    render(<IdentificationPage />);
+    await waitFor(() =>
+      expect(screen.getByTestId('identification-state')).toHaveAttribute('data-state', 'pending'),
+    );
+    expect(screen.getByTestId('request-check')).toBeDisabled();
+  });
+
   it('a rejected examinee shows as already rejected', async () => {
     server.use(ok('tester/detail', testerDetail({ rejected: 1 }), 'get'));
     render(<IdentificationPage />);
@@ -400,8 +427,11 @@ describe('/examining (PRE00004)', () => {
       await screen.findByText('監視者により強制ログアウトされました。', {}, { timeout: 4000 }),
     ).toBeInTheDocument();
     expect(screen.getByTestId('exit-notice')).toHaveTextContent('強制的に退出させられました');
-    // The page no longer says the exam is running.
+    // The page no longer says the exam is running, or that it is monitored and connected.
     expect(screen.getByTestId('exam-phase')).toHaveAttribute('data-phase', 'ended');
+    expect(screen.queryByTestId('monitoring-label')).toBeNull();
+    await waitFor(() => expect(screen.getByTestId('live-status')).toHaveAttribute('data-status', 'stopped'));
+    expect(screen.getByTestId('live-status')).not.toHaveTextContent('監視者と接続しています');
     expect(screen.getByTestId('exam-phase')).not.toHaveTextContent('受験中');
     expect(screen.getByTestId('exam-phase')).toHaveTextContent('このウィンドウでの監視は終了しました。');
   });
@@ -457,6 +487,24 @@ describe('/examining (PRE00004)', () => {
 });
 
 describe('/exam-end (PRE00005)', () => {
+  beforeEach(() => {
+    server.use(ok('tester/detail', testerDetail({ status: 7 }), 'get'));
+  });
+
+  it('is only for a finished exam: a running one goes back to /examining and proctoring goes on', async () => {
+    const { setNavigator } = await import('../../app/navigation');
+    const to: string[] = [];
+    setNavigator((p) => to.push(p));
+    try {
+      server.use(ok('tester/detail', testerDetail({ status: 5 }), 'get'));
+      render(<ExamEndPage />);
+      await waitFor(() => expect(to).toEqual(['/examining']));
+      expect(screen.queryByTestId('no-cheating')).toBeNull();
+    } finally {
+      setNavigator(null);
+    }
+  });
+
   it('shows the summary without cheating', async () => {
     render(<ExamEndPage />);
     expect(await screen.findByTestId('no-cheating')).toBeInTheDocument();

@@ -7,6 +7,8 @@ export function LiveStatus() {
   const status = useAppSelector((s) => s.live.status);
   const matching = useAppSelector((s) => s.live.matchingStatus);
   const viewers = useAppSelector((s) => s.live.viewerIds.length);
+  // While the network is down (the disconnect flag) nobody can be said to be watching.
+  const offline = useAppSelector((s) => s.tester.disconnected);
   return (
     <p
       role="status"
@@ -15,9 +17,14 @@ export function LiveStatus() {
       data-testid="live-status"
       data-status={status}
     >
-      {t('status.label')}: {t(`status.${status}`)} /{' '}
-      {t(matching === 2 ? 'matching.connected' : 'matching.waiting')}
-      {viewers > 0 && <> / {t('viewers', { count: viewers })}</>}
+      {t('status.label')}: {t(`status.${status}`)}
+      {status !== 'stopped' && (
+        <>
+          {' / '}
+          {offline ? t('matching.offline') : t(matching === 2 ? 'matching.connected' : 'matching.waiting')}
+          {!offline && viewers > 0 && <> / {t('viewers', { count: viewers })}</>}
+        </>
+      )}
     </p>
   );
 }

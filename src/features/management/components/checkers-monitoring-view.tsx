@@ -4,6 +4,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { DateTime } from '../../../components/ui/date-time';
 import { useText } from '../../../components/ui/use-text';
 import { monitorMemo, testerStatusKey } from '../../../lib/labels';
 import type { MonitoringTester } from '../../../api/management';
@@ -50,7 +51,17 @@ export function CheckersMonitoringView() {
               <td>{x.loginId}</td>
               <td>{x.examName}</td>
               <td>
-                {x.kicked ? t('monitoring.kicked') : x.onHold ? t('monitoring.onHold') : t('monitoring.wait')}
+                {x.kicked ? (
+                  t('monitoring.kicked')
+                ) : x.unwatchedSince ? (
+                  <span className="text-danger fw-bold" data-testid="unwatched">
+                    {t('monitoring.unwatched')} (<DateTime value={x.unwatchedSince} />)
+                  </span>
+                ) : x.onHold ? (
+                  t('monitoring.onHold')
+                ) : (
+                  t('monitoring.wait')
+                )}
               </td>
               <td data-testid="tester-status">
                 {text(testerStatusKey(x.status) ?? 'common:testerStatus.0')}

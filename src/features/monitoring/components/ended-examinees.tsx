@@ -32,9 +32,12 @@ export function EndedExaminees() {
         {ended.map((e) => (
           <li
             key={e.monitorId}
-            className="border border-secondary-subtle rounded px-2 py-1 d-flex align-items-center gap-2"
+            className={`border rounded px-2 py-1 d-flex align-items-center gap-2 ${
+              e.unwatched ? 'border-danger border-2' : 'border-secondary-subtle'
+            }`}
             data-testid={`ended-${e.testerId}`}
             data-reason={e.reason}
+            data-unwatched={e.unwatched ? 'true' : undefined}
           >
             <span>
               <strong>{e.loginId}</strong>{' '}
@@ -42,6 +45,11 @@ export function EndedExaminees() {
               {' — '}
               {t(`ended.reasons.${e.reason}`)}
               <span className="small text-body-secondary ms-1">({formatDateTime(e.endedAt)})</span>
+              {e.unwatched && (
+                <span className="badge text-bg-danger ms-2" data-testid="ended-unwatched">
+                  {t('ended.unwatched')}
+                </span>
+              )}
             </span>
             <Button
               size="sm"

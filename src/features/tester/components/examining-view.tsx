@@ -37,6 +37,14 @@ const PHASE_TEXT: Record<string, 'recording' | 'idle' | 'stopped' | 'error'> = {
   error: 'error',
 };
 
+/** The recording state in words: while the recorder runs it is recording, whatever the uploads are doing. */
+export function selectRecordingText(s: RootState): 'recording' | 'idle' | 'stopped' | 'error' | null {
+  const rec = (s as Partial<Pick<RootState, 'recording'>>).recording;
+  if (!rec) return null;
+  if (rec.recorderRunning && rec.phase !== 'error') return 'recording';
+  return PHASE_TEXT[rec.phase] ?? null;
+}
+
 /** /examining (PRE00004): exam notes, log in to the exam system, the exam's state, finish (spec §2). */
 export function ExaminingView() {
   const { t } = useTranslation('examining');
@@ -44,6 +52,7 @@ export function ExaminingView() {
   const dispatch = useAppDispatch();
   const tester = useAppSelector((s) => s.tester);
   const recording = useAppSelector(selectRecordingPhase);
+  const recordingText = useAppSelector(selectRecordingText);
   useEffect(() => {
     void dispatch(examiningEntered());
     return () => stopWakeLock();
@@ -58,9 +67,11 @@ export function ExaminingView() {
         <span id="page-title">{t('title')}</span>
       </PageTitle>
       <StepBar />
-      <p className="alert alert-info fw-bold" data-testid="monitoring-label">
-        {t('monitoringLabel')}
-      </p>
+      {!removed && (
+        <p className="alert alert-info fw-bold" data-testid="monitoring-label">
+          {t('monitoringLabel')}
+        </p>
+      )}
       <ExitNotice />
       <DisconnectBanner />
       <LiveStatus />
@@ -69,8 +80,8 @@ export function ExaminingView() {
         <dd className="col-sm-9" data-testid="recording-state">
           {recording === null
             ? t('recording.notAvailable')
-            : PHASE_TEXT[recording]
-              ? t(`recording.${PHASE_TEXT[recording]}`)
+            : recordingText
+              ? t(`recording.${recordingText}`)
               : t('recording.unknown', { status: recording })}
         </dd>
         <dt className="col-sm-3">{t('interruption.label')}</dt>

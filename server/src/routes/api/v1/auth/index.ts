@@ -81,13 +81,15 @@ interface BoundParameters {
 /**
  * The start-up parameters a new sitting is bound to: those of the short URL the start-up came through (when it
  * is a tester URL), else those of the configured default tester URL. Never the browser's own query, which the
- * examinee could edit to switch recording or proctoring off.
+ * examinee could edit to switch recording or proctoring off. A URL bound to an exam group (param `group`) serves
+ * only that group's examinees: the URL the login names is then refused (`wrongGroup`), the default one skipped.
  */
 async function testerStartupParameters(
   tx: Db,
   urlKey: string | undefined,
   fallbackKey: string,
-): Promise<BoundParameters | null> {
+  groupCode: string | null,
+): Promise<{ bound: BoundParameters | null; wrongGroup: boolean }> {
   for (const key of [urlKey, fallbackKey]) {
     if (!key) continue;
     const { rows } = await tx.query<{ param: Record<string, unknown> | string }>(
@@ -95,14 +97,17 @@ async function testerStartupParameters(
       [key],
     );
     const row = rows[0];
-    if (row)
-      return {
-        urlKey: key,
-        params:
-          typeof row.param === 'string' ? (JSON.parse(row.param) as Record<string, unknown>) : row.param,
-      };
+    if (!row) continue;
+    const params =
+      typeof row.param === 'string' ? (JSON.parse(row.param) as Record<string, unknown>) : row.param;
+    const urlGroup = text(params.group).trim();
+    if (urlGroup !== '' && urlGroup !== (groupCode ?? '')) {
+      if (key === urlKey) return { bound: null, wrongGroup: true };
+      continue;
+    }
+    return { bound: { urlKey: key, params }, wrongGroup: false };
   }
-  return null;
+  return { bound: null, wrongGroup: false };
 }
 
 function text(v: unknown): string {
@@ -126,6 +131,8 @@ interface SittingLogin {
   resumed: boolean;
   /** The login named another tester URL than the one the open sitting is bound to; the binding was kept. */
   rebindRefused: string | null;
+  /** The URL is bound to another exam group: no sitting was opened. */
+  wrongGroup?: boolean;
 }
 
 /**
@@ -144,6 +151,7 @@ async function openTesterSitting(
   tx: Db,
   user: UserRow,
   bound: BoundParameters | null,
+  wrongGroup: boolean,
 ): Promise<SittingLogin> {
   const open = await tx.query<OpenSitting>(
     `SELECT id, kicked, status, url_key,
@@ -153,6 +161,10 @@ async function openTesterSitting(
   );
   let sitting = open.rows[0];
   const resumed = sitting !== undefined;
+  // A tester URL bound to another exam group starts no sitting (an open one simply goes on, as bound).
+  if (!resumed && wrongGroup) {
+    return { testId: 0, kicked: 0, status: 0, resumed: false, rebindRefused: null, wrongGroup: true };
+  }
   if (!sitting) {
     const created = await tx.query<OpenSitting>(
       `INSERT INTO tests (user_id, group_id, login_id, exam_name, status, test_at)
@@ -289,12 +301,20 @@ export default async function authRoutes(app: App): Promise<void> {
         let kicked: number | null = null;
         let sitting: SittingLogin | null = null;
         if (user.actor === 1) {
-          const bound = await testerStartupParameters(
+          const { bound, wrongGroup } = await testerStartupParameters(
             tx,
             request.body.url_key,
             app.config.defaultTesterUrlKey,
+            user.group_code,
           );
-          sitting = await openTesterSitting(tx, user, bound);
+          sitting = await openTesterSitting(tx, user, bound, wrongGroup);
+          if (sitting.wrongGroup) {
+            throw new ApiError(
+              403,
+              'startup_group_mismatch',
+              'This start-up URL is for another exam group; use the one your exam group gave you.',
+            );
+          }
           kicked = Math.max(user.kicked, sitting.kicked) > 0 ? 1 : 0;
           // One live session per sitting: the older window is told it was superseded at its next call.
           await revokeUserSessions(tx, user.id, 'superseded', session.rows[0]!.id);

@@ -69,7 +69,8 @@ export default async function messageRoutes(app: App): Promise<void> {
           );
         }
         if (payload !== null) throw new ApiError(400, 'validation', `${command} takes no payload.`);
-      } else if (b.message.trim() === '') {
+      } else if (b.message.replace(/[\s\u200b-\u200d\u2060\ufeff]/g, '') === '') {
+        // Blank, or only invisible characters (zero-width spaces): nothing a checker could read.
         throw new ApiError(400, 'validation', 'The message is empty.');
       }
       const row = await insertMessage(app.db, {

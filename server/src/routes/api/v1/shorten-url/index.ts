@@ -10,7 +10,7 @@ import {
 import { ApiError } from '../../../../lib/api-error';
 import type { App, AuthContext } from '../../../../lib/app-types';
 import { audit } from '../../../../lib/audit';
-import { toId, installFieldErrorHandler } from '../../../../lib/management-errors';
+import { FieldError, toId, installFieldErrorHandler } from '../../../../lib/management-errors';
 import { validateShortUrl } from '../../../../lib/management-short-url';
 import { sqlWireTime } from '../../../../lib/management-time';
 
@@ -28,6 +28,13 @@ function isUniqueViolation(err: unknown): boolean {
 /** shorten_url/select, insert, update, delete (spec §3 "Short URL", §5, §7). */
 export default async function shortenUrlRoutes(app: App): Promise<void> {
   installFieldErrorHandler(app);
+
+  /** A URL bound to an exam group names one that exists (by its code). */
+  async function assertGroupExists(code: string | number | undefined): Promise<void> {
+    if (code === undefined) return;
+    const { rows } = await app.db.query(`SELECT 1 FROM exam_groups WHERE code = $1`, [String(code)]);
+    if (!rows[0]) throw new FieldError('group', 'この試験団体コードの試験団体はありません。');
+  }
   const origin = app.config.publicOrigin.replace(/\/+$/, '');
   const withUrl = (r: StoredRow): ShortUrlRow => ({ ...r, url: `${origin}/s/${r.url_key}` });
   const auditRow = (auth: AuthContext, ip: string, type: string, id: number, urlKey: string) =>
@@ -58,6 +65,7 @@ export default async function shortenUrlRoutes(app: App): Promise<void> {
     },
     async (request, reply) => {
       const v = validateShortUrl(request.body);
+      await assertGroupExists(v.param.group);
       const { rows } = await app.db.query<StoredRow>(
         `INSERT INTO short_urls (actor, target, url_key, param) VALUES ($1, $2, $3, $4::jsonb)
          ON CONFLICT (url_key) DO NOTHING RETURNING ${COLUMNS}`,
@@ -79,6 +87,7 @@ export default async function shortenUrlRoutes(app: App): Promise<void> {
     async (request, reply) => {
       const id = toId(request.body.id, 'id');
       const v = validateShortUrl(request.body);
+      await assertGroupExists(v.param.group);
       let rows: StoredRow[];
       try {
         rows = (

@@ -58,6 +58,7 @@ import { checkTransition, eventForStatus, type StatusChanger } from '../../../..
 import {
   endTesterMatching,
   revokeUserSessions,
+  scheduleAbandonedFinalize,
   scheduleRecordingFinalize,
 } from '../../../../lib/sitting-exit';
 import {
@@ -296,8 +297,21 @@ export default async function testerRoutes(app: App): Promise<void> {
       const auth = request.auth!;
       const s = await requireOpenSitting(app.db, auth.userId);
       if (s.kicked) throw kickedError();
+      // The exam system opens only for a sitting ready for its exam: identity checked where required (the
+      // 3 → 4 rules of tester/status), so state 4 (before exam), 5 (examing) or 6 (interrupted).
+      if (s.status < TESTER_STATUS.beforeExam) {
+        throw new ApiError(
+          409,
+          'invalid_transition',
+          'The exam system opens only once the sitting is ready for the exam (state 4 before exam or later).',
+        );
+      }
       let examUrl = startupText(startupOf(s), 'exam_url');
       if (!examUrl && app.config.demo) examUrl = '/demo-exam/';
+      // One link at a time: an earlier link not yet used stops working.
+      await app.db.query(`UPDATE mc_tokens SET expires_at = now() WHERE test_id = $1 AND used_at IS NULL`, [
+        s.id,
+      ]);
       const token = await issueMcToken(app.db, {
         testId: s.id,
         userId: auth.userId,
@@ -452,6 +466,7 @@ export default async function testerRoutes(app: App): Promise<void> {
             if (s) {
               await logExamineeEvent(tx, s.id, 'disconnect');
               kicked = s.kicked;
+              await scheduleAbandonedFinalize(tx, [s.id]);
             }
             await endTesterMatching(tx, testerId, 'window_closed');
             break;
