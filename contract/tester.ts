@@ -142,6 +142,10 @@ export const TesterRecord = Type.Object({
   detail: Type.String(),
   play_time_from: PlayTime,
   play_time_to: PlayTime,
+  /** Bytes stored once the recording is completed (0: no video reached the storage); null while it records. */
+  size: Type.Optional(Nullable(Type.Integer())),
+  /** Length of the stored video in ms when known (after the duration fix); null otherwise. */
+  duration_ms: Type.Optional(Nullable(Type.Integer())),
 });
 export type TesterRecord = Static<typeof TesterRecord>;
 

@@ -232,6 +232,11 @@ export const detailOpened =
       if (opts.withRecordings === false) return;
       await Promise.all(
         detail.records.map(async (r) => {
+          // A recording with nothing stored has nothing to play: no address to ask for.
+          if (r.size === 0) {
+            dispatch(recordUrlLoaded({ recordId: r.id, url: null }));
+            return;
+          }
           try {
             dispatch(recordUrlLoaded({ recordId: r.id, url: (await getRecordUri(r.id)).url }));
           } catch {

@@ -427,6 +427,60 @@ describe('/examinees/{id}', () => {
     );
   });
 
+  it('says which recordings hold no video, asks no playback for them, and sums the recorded time', async () => {
+    const asked: string[] = [];
+    const record = (id: number, start: string, stop: string, size: number, durationMs: number | null) => ({
+      id,
+      start_at: start,
+      stop_at: stop,
+      encoded_at: null,
+      ai_analysis_batch_reflected_at: null,
+      ai_analysis_reflected_at: null,
+      ai_analysis_batch_flag: 0,
+      ai_analysis_flag: 0,
+      movie_status: size === 0 ? '08' : '02',
+      detail: size === 0 ? 'No recorded data reached the storage before the sitting ended.' : '',
+      play_time_from: null,
+      play_time_to: null,
+      size,
+      duration_ms: durationMs,
+    });
+    server.use(
+      ok(
+        'tester/detail',
+        {
+          ...DETAIL,
+          records: [
+            record(41, '2024-01-01T09:00:00.000+09:00', '2024-01-01T09:12:43.000+09:00', 0, null),
+            record(42, '2024-01-01T09:13:00.000+09:00', '2024-01-01T09:40:00.000+09:00', 900_000, 1_500_000),
+          ],
+        },
+        'get',
+      ),
+      http.get('*/api/v1/get_onetime_uri.php', ({ request }) => {
+        const id = new URL(request.url).searchParams.get('record_id') ?? '';
+        asked.push(id);
+        return HttpResponse.json({
+          status: 200,
+          message: 'OK',
+          result: { id: Number(id), url: `/rec/${id}.webm`, expires_in: 300, mime_type: 'video/webm' },
+        });
+      }),
+    );
+    renderDetailWithoutDecision();
+    const empty = await screen.findByTestId('recording-empty');
+    expect(empty).toHaveTextContent('この録画には映像データが届いていません');
+    expect(empty).toHaveTextContent('2024-01-01 09:00:00');
+    expect(empty).toHaveTextContent('2024-01-01 09:12:43');
+    expect(within(empty).queryByRole('button')).toBeNull();
+    // 25 minutes of video in a sitting from 08:59 to 10:00.
+    expect(screen.getByTestId('recorded-summary')).toHaveTextContent(
+      '録画された時間の合計：00:25:00（受験時間 01:01:00 のうち）',
+    );
+    await waitFor(() => expect(asked).toEqual(['42']));
+    expect(screen.getAllByTestId('recording-timeline')).toHaveLength(1);
+  });
+
   it('has no AI identity section when the detail carries none', async () => {
     server.use(ok('tester/detail', DETAIL, 'get'));
     renderDetailWithoutDecision();

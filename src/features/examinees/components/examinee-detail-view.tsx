@@ -138,9 +138,39 @@ function timelines(
             ? p.playTime * 1000
             : Math.max(0, msBetween(r.startAt, p.at)),
       }));
-    return { key: `r${r.id}`, url: urls[r.id] ?? null, durationMs: duration, points, recordId: r.id };
+    return {
+      key: `r${r.id}`,
+      url: urls[r.id] ?? null,
+      durationMs: duration,
+      points,
+      recordId: r.id,
+      // Completed with nothing stored (the page never sent a part): there is no video for this stretch.
+      empty: r.size === 0 ? { from: r.startAt, to: r.stopAt } : null,
+    };
   });
 }
+
+/**
+ * How much of the sitting has video: the recordings' lengths (the stored length when known, else start to stop;
+ * empty ones count 0) against the sitting from its first login to its end (or now, while it runs).
+ */
+function recordedSummary(d: ExamineeDetail): { recordedMs: number; sittingMs: number | null } {
+  let recordedMs = 0;
+  for (const r of d.records) {
+    if (r.size === 0) continue;
+    const len = r.durationMs ?? msBetween(r.startAt, r.stopAt);
+    if (Number.isFinite(len) && len > 0) recordedMs += len;
+  }
+  const start = d.loginAt ?? d.testAt;
+  const sittingMs = start && d.stopAt ? msBetween(start, d.stopAt) : null;
+  return { recordedMs, sittingMs: sittingMs !== null && Number.isFinite(sittingMs) ? sittingMs : null };
+}
+
+const hms = (ms: number) => {
+  const s = Math.max(0, Math.round(ms / 1000));
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(Math.floor(s / 3600))}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
+};
 
 /** Examinee detail of spec §2 (/examinees/{id}). */
 export function ExamineeDetailView({
@@ -417,17 +447,37 @@ export function ExamineeDetailView({
         </div>
       </Section>
       <Section id="detail-recordings" title={t('detail.recordings')}>
-        {timelines(d, detail.recordUrls, aiLabel).map((tl, i) => (
-          <RecordingTimeline
-            key={tl.key}
-            title={
-              tl.recordId === null ? t('detail.sittingTimeline') : t('detail.recordingTitle', { n: i + 1 })
-            }
-            url={tl.url}
-            durationMs={tl.durationMs}
-            points={tl.points}
-          />
-        ))}
+        {d.records.length > 0 && (
+          <p data-testid="recorded-summary">
+            {(() => {
+              const sum = recordedSummary(d);
+              return sum.sittingMs === null
+                ? t('detail.recordedSummaryOpen', { recorded: hms(sum.recordedMs) })
+                : t('detail.recordedSummary', { recorded: hms(sum.recordedMs), sitting: hms(sum.sittingMs) });
+            })()}
+          </p>
+        )}
+        {timelines(d, detail.recordUrls, aiLabel).map((tl, i) =>
+          'empty' in tl && tl.empty ? (
+            <div key={tl.key} className="mb-3" data-testid="recording-empty">
+              <p className="fw-bold mb-1">{t('detail.recordingTitle', { n: i + 1 })}</p>
+              <p className="alert alert-warning mb-0">
+                {t('detail.recordingEmpty')} (<DateTime value={tl.empty.from} /> –{' '}
+                <DateTime value={tl.empty.to} />)
+              </p>
+            </div>
+          ) : (
+            <RecordingTimeline
+              key={tl.key}
+              title={
+                tl.recordId === null ? t('detail.sittingTimeline') : t('detail.recordingTitle', { n: i + 1 })
+              }
+              url={tl.url}
+              durationMs={tl.durationMs}
+              points={tl.points}
+            />
+          ),
+        )}
       </Section>
       {/* spec §6: setting pass or fail is the managers'; a checker sees the detail without it. */}
       {actor !== null && actor >= 3 && <PassFailSetting />}
