@@ -9,6 +9,7 @@ export const RECORD_STATUSES = ['00', '01', '02', '03', '04', '05', '06', '07', 
 export const CHEATING_LEVELS = [0, 1, 2, 3] as const;
 export const EXAMINEE_LOG_EVENTS = [
   'login',
+  'relogin',
   'matched',
   'authenticated',
   'before_exam',
@@ -24,6 +25,8 @@ export const EXAMINEE_LOG_EVENTS = [
   'rejection_lifted',
   'ai_auth_manual',
   'ai_auth_review',
+  'ai_forced_logout',
+  'exam_system_login',
   'test_status',
   'exam_status',
 ] as const;
