@@ -102,6 +102,11 @@ export interface TesterState {
   examiningTerm: { status: LoadStatus; body: string };
   /** Next on env-setting: 'networkError' shows "press Next again" (spec §8). */
   envNext: 'idle' | 'sending' | 'networkError' | 'failed';
+  /**
+   * /env-setting first asks where the sitting stands ('checking'); a sitting already under way goes straight
+   * back to its page, so the device checks only show once it is known to start here ('ready').
+   */
+  envResume: 'checking' | 'ready';
   /** Identity-check flags of spec §4. */
   identity: { pending: boolean; finished: boolean; ng: boolean };
   chatItems: ChatItem[];
@@ -153,6 +158,7 @@ export const initialTesterState: TesterState = {
   envTerm: { status: 'idle', body: '' },
   examiningTerm: { status: 'idle', body: '' },
   envNext: 'idle',
+  envResume: 'checking',
   identity: { pending: false, finished: false, ng: false },
   chatItems: [],
   chatReadUpTo: 0,
@@ -210,6 +216,12 @@ const testerSlice = createSlice({
     /** The popup-block check ran. */
     popupChecked(state, action: PayloadAction<boolean>) {
       state.popup = action.payload ? 'ok' : 'blocked';
+    },
+    envResumeChecking(state) {
+      state.envResume = 'checking';
+    },
+    envResumeChecked(state) {
+      state.envResume = 'ready';
     },
     envTermLoadStarted(state) {
       state.envTerm.status = 'loading';
@@ -401,6 +413,8 @@ export const {
   stepReached,
   devicesChecked,
   popupChecked,
+  envResumeChecking,
+  envResumeChecked,
   envTermLoadStarted,
   envTermLoaded,
   examiningTermLoadStarted,

@@ -47,6 +47,8 @@ import {
   testerStateChanged,
   type ExitMode,
   type ExitState,
+  envResumeChecking,
+  envResumeChecked,
 } from './tester-slice';
 import {
   closeExamWindow,
@@ -237,6 +239,7 @@ export function resumePath(detail: TesterDetail, state: RootState): string | nul
  */
 export const envSettingEntered = (): Thunk => async (dispatch, getState) => {
   dispatch(stepReached(1));
+  dispatch(envResumeChecking());
   const { termTemplateId, envSettingTerm, lang } = getState().startup.params;
   dispatch(envTermLoadStarted());
   const templateId =
@@ -251,6 +254,7 @@ export const envSettingEntered = (): Thunk => async (dispatch, getState) => {
     navigateTo(resume, { replace: true });
     return;
   }
+  dispatch(envResumeChecked());
   await dispatch(checkDevices());
   await dispatch(checkPopup());
   await term;

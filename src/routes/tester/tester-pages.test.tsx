@@ -290,13 +290,19 @@ describe('/env-setting for a sitting already under way (re-login, crash, reload)
       ),
     );
     render(<EnvSettingPage />);
+    // Until the sitting's state is known, the page says it is checking and shows no device checks to act on.
+    expect(screen.getByTestId('env-resume-checking')).toHaveTextContent('受験の状況を確認しています');
+    expect(screen.queryByTestId('camera-state')).toBeNull();
+    expect(screen.queryByTestId('env-next')).toBeNull();
     await waitFor(() => expect(navigations).toEqual([to]));
+    expect(screen.queryByTestId('camera-state')).toBeNull();
     expect(navigator.mediaDevices.getUserMedia).not.toHaveBeenCalled();
   });
 
   it('state 1 (just logged in) stays on /env-setting', async () => {
     render(<EnvSettingPage />);
     await waitFor(() => expect(screen.getByTestId('popup-state')).toHaveAttribute('data-state', 'ok'));
+    expect(screen.queryByTestId('env-resume-checking')).toBeNull();
     expect(navigations).toEqual([]);
   });
 });

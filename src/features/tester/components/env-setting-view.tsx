@@ -50,108 +50,117 @@ export function EnvSettingView() {
       <DisconnectBanner />
       <LiveStatus />
 
-      <div className="row g-4">
-        <section className="col-md-6" aria-labelledby="camera-heading">
-          <h2 id="camera-heading" className="h5">
-            {t('envSetting.camera.heading')} <DeviceBadge state={tester.camera} testId="camera-state" />
-          </h2>
-          <CameraPreview label={t('envSetting.camera.previewLabel')} />
-          {tester.cameraError && (
-            <p className="text-danger mt-2" role="alert">
-              {t(`envSetting.deviceError.${tester.cameraError as 'denied'}`)}
-            </p>
-          )}
-        </section>
-        <section className="col-md-6" aria-labelledby="mic-heading">
-          <h2 id="mic-heading" className="h5">
-            {t('envSetting.microphone.heading')}{' '}
-            <DeviceBadge state={tester.microphone} testId="microphone-state" />
-          </h2>
-          <p className="small">{t('envSetting.microphone.hint')}</p>
-          <AudioLevelMeter label={t('envSetting.microphone.levelLabel')} />
-          {tester.microphoneError && (
-            <p className="text-danger mt-2" role="alert">
-              {t(`envSetting.deviceError.${tester.microphoneError as 'denied'}`)}
-            </p>
-          )}
-          {(tester.camera === DEVICE.denied || tester.microphone === DEVICE.denied) && (
-            <Button
-              variant="outline-primary"
-              className="mt-2"
-              style={TOUCH}
-              onClick={() => void dispatch(checkDevices())}
-            >
-              {t('envSetting.camera.retry')}
-            </Button>
-          )}
-        </section>
-      </div>
-
-      <section className="mt-4" aria-labelledby="popup-heading">
-        <h2 id="popup-heading" className="h5">
-          {t('envSetting.popup.heading')}
-        </h2>
-        <p
-          data-testid="popup-state"
-          data-state={tester.popup}
-          className={tester.popup === 'blocked' ? 'text-danger' : ''}
-        >
-          {t(`envSetting.popup.${tester.popup}`)}
+      {tester.envResume === 'checking' ? (
+        <p role="status" className="text-body-secondary" data-testid="env-resume-checking">
+          <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />
+          {t('envSetting.resumeChecking')}
         </p>
-        {tester.popup === 'blocked' && (
-          <Button variant="outline-primary" style={TOUCH} onClick={() => void dispatch(checkPopup())}>
-            {t('envSetting.popup.retry')}
-          </Button>
-        )}
-      </section>
+      ) : (
+        <>
+          <div className="row g-4">
+            <section className="col-md-6" aria-labelledby="camera-heading">
+              <h2 id="camera-heading" className="h5">
+                {t('envSetting.camera.heading')} <DeviceBadge state={tester.camera} testId="camera-state" />
+              </h2>
+              <CameraPreview label={t('envSetting.camera.previewLabel')} />
+              {tester.cameraError && (
+                <p className="text-danger mt-2" role="alert">
+                  {t(`envSetting.deviceError.${tester.cameraError as 'denied'}`)}
+                </p>
+              )}
+            </section>
+            <section className="col-md-6" aria-labelledby="mic-heading">
+              <h2 id="mic-heading" className="h5">
+                {t('envSetting.microphone.heading')}{' '}
+                <DeviceBadge state={tester.microphone} testId="microphone-state" />
+              </h2>
+              <p className="small">{t('envSetting.microphone.hint')}</p>
+              <AudioLevelMeter label={t('envSetting.microphone.levelLabel')} />
+              {tester.microphoneError && (
+                <p className="text-danger mt-2" role="alert">
+                  {t(`envSetting.deviceError.${tester.microphoneError as 'denied'}`)}
+                </p>
+              )}
+              {(tester.camera === DEVICE.denied || tester.microphone === DEVICE.denied) && (
+                <Button
+                  variant="outline-primary"
+                  className="mt-2"
+                  style={TOUCH}
+                  onClick={() => void dispatch(checkDevices())}
+                >
+                  {t('envSetting.camera.retry')}
+                </Button>
+              )}
+            </section>
+          </div>
 
-      <section className="mt-4" aria-labelledby="terms-heading">
-        <h2 id="terms-heading" className="h5">
-          {t('envSetting.terms.heading')}
-        </h2>
-        <TermsAgreement
-          term={tester.envTerm}
-          testId="env-terms"
-          checkboxId="env-terms-agree"
-          texts={{
-            region: t('envSetting.terms.regionLabel'),
-            loadFailed: t('envSetting.terms.loadFailed'),
-            fallback: t('envSetting.terms.default'),
-            agree: t('envSetting.terms.agree'),
-          }}
-          agreed={tester.envTermAgreed}
-          onAgreedChange={(agreed) => dispatch(envTermAgreementChanged(agreed))}
-          fixedHeight
-          busyWhileLoading
-        />
-      </section>
-
-      <div className="mt-4">
-        <div aria-live="assertive" role="alert">
-          {tester.envNext === 'networkError' && (
-            <p className="text-danger" data-testid="env-network-error">
-              {t('envSetting.networkError')}
+          <section className="mt-4" aria-labelledby="popup-heading">
+            <h2 id="popup-heading" className="h5">
+              {t('envSetting.popup.heading')}
+            </h2>
+            <p
+              data-testid="popup-state"
+              data-state={tester.popup}
+              className={tester.popup === 'blocked' ? 'text-danger' : ''}
+            >
+              {t(`envSetting.popup.${tester.popup}`)}
             </p>
-          )}
-          {tester.envNext === 'failed' && <p className="text-danger">{t('envSetting.failed')}</p>}
-        </div>
-        {!canProceed && tester.envNext !== 'sending' && (
-          <p className="small text-body-secondary" id="next-hint">
-            {t('envSetting.nextHint')}
-          </p>
-        )}
-        <Button
-          variant="primary"
-          size="lg"
-          style={TOUCH}
-          disabled={!canProceed}
-          aria-describedby={!canProceed ? 'next-hint' : undefined}
-          onClick={() => void dispatch(envNextPressed())}
-          data-testid="env-next"
-        >
-          {tester.envNext === 'sending' ? t('envSetting.nextBusy') : t('envSetting.next')}
-        </Button>
-      </div>
+            {tester.popup === 'blocked' && (
+              <Button variant="outline-primary" style={TOUCH} onClick={() => void dispatch(checkPopup())}>
+                {t('envSetting.popup.retry')}
+              </Button>
+            )}
+          </section>
+
+          <section className="mt-4" aria-labelledby="terms-heading">
+            <h2 id="terms-heading" className="h5">
+              {t('envSetting.terms.heading')}
+            </h2>
+            <TermsAgreement
+              term={tester.envTerm}
+              testId="env-terms"
+              checkboxId="env-terms-agree"
+              texts={{
+                region: t('envSetting.terms.regionLabel'),
+                loadFailed: t('envSetting.terms.loadFailed'),
+                fallback: t('envSetting.terms.default'),
+                agree: t('envSetting.terms.agree'),
+              }}
+              agreed={tester.envTermAgreed}
+              onAgreedChange={(agreed) => dispatch(envTermAgreementChanged(agreed))}
+              fixedHeight
+              busyWhileLoading
+            />
+          </section>
+
+          <div className="mt-4">
+            <div aria-live="assertive" role="alert">
+              {tester.envNext === 'networkError' && (
+                <p className="text-danger" data-testid="env-network-error">
+                  {t('envSetting.networkError')}
+                </p>
+              )}
+              {tester.envNext === 'failed' && <p className="text-danger">{t('envSetting.failed')}</p>}
+            </div>
+            {!canProceed && tester.envNext !== 'sending' && (
+              <p className="small text-body-secondary" id="next-hint">
+                {t('envSetting.nextHint')}
+              </p>
+            )}
+            <Button
+              variant="primary"
+              size="lg"
+              style={TOUCH}
+              disabled={!canProceed}
+              aria-describedby={!canProceed ? 'next-hint' : undefined}
+              onClick={() => void dispatch(envNextPressed())}
+              data-testid="env-next"
+            >
+              {tester.envNext === 'sending' ? t('envSetting.nextBusy') : t('envSetting.next')}
+            </Button>
+          </div>
+        </>
+      )}
     </section>
   );
 }
