@@ -103,6 +103,13 @@ export const Matching = Type.Object({
   matching_command: Type.Integer(),
   /** Null when the receiver needs no channel (not proctored, kicked, invalid). */
   signaling_channel: Type.Union([SignalingChannel, Type.Null()]),
+  /**
+   * The signaling ClientId of the matched checker's viewer, chosen by the server when the checker was
+   * assigned; null while no checker is assigned. The checker connects with it; the examinee answers offers
+   * only from it, so a removed checker (or anyone else with viewer credentials) gets no answer. Absent from
+   * an API that does not choose ClientIds (the SPA then keeps answering any viewer).
+   */
+  viewer_client_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type Matching = Static<typeof Matching>;
 

@@ -305,7 +305,12 @@ describe('matching state', () => {
       expect(ch.endpoint).toBeUndefined();
     }
     const entry = s.app.localCredentials!.lookup(ch.access_key_id, ch.session_token);
-    expect(entry?.scope).toEqual({ kind: 'kvs', channelName: ch.channel_name, role: 'master' });
+    expect(entry?.scope).toEqual({
+      kind: 'kvs',
+      channelName: ch.channel_name,
+      role: 'master',
+      holder: id('tester01'),
+    });
     // Cached between polls.
     expect((await testerPoll('tester01')).signaling_channel!.access_key_id).toBe(ch.access_key_id);
 
@@ -316,6 +321,7 @@ describe('matching state', () => {
       kind: 'kvs',
       channelName: ch.channel_name,
       role: 'viewer',
+      holder: id('checker01'),
     });
 
     // The channel stays the sitting's across matchings.

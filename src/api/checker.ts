@@ -35,6 +35,8 @@ export interface ViewerChannelCredentials {
   endpoint: string | null;
   /** ISO 8601 expiry of the credentials. */
   expiration: string;
+  /** The ClientId the server chose for this checker's viewer (the examinee answers only it); absent: any. */
+  clientId?: string;
 }
 
 /** One matched examinee as the checker sees it (spec §3 "Matching"). */
@@ -87,9 +89,13 @@ export interface ViewerReport {
 }
 
 /** spec §3: the channel is valid only with region, both keys and the channel name. */
-export function toViewerChannel(c: SignalingChannel | null): ViewerChannelCredentials | null {
+export function toViewerChannel(
+  c: SignalingChannel | null,
+  clientId?: string | null,
+): ViewerChannelCredentials | null {
   if (!c || !c.region || !c.access_key_id || !c.secret_access_key || !c.channel_name) return null;
   return {
+    ...(clientId ? { clientId } : {}),
     region: c.region,
     accessKeyId: c.access_key_id,
     secretAccessKey: c.secret_access_key,
@@ -114,7 +120,7 @@ function toCheckerMatching(m: Matching): CheckerMatching {
     kicked: m.kicked,
     matchingConnectedTime: m.matching_connected_time,
     matchingCommand: m.matching_command,
-    channel: toViewerChannel(m.signaling_channel),
+    channel: toViewerChannel(m.signaling_channel, m.viewer_client_id),
   };
 }
 

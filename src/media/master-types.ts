@@ -30,6 +30,11 @@ export interface MasterOptions {
   streamId: string;
   /** Fresh credentials for a reconnect (kvs_reconnect); null keeps the current ones. */
   refreshCredentials: () => Promise<KvsChannel | null>;
+  /**
+   * The viewer ClientId of the currently matched checker, as the matching carries it: offers from any other
+   * ClientId are ignored (null: none is answered). Undefined when the API names none: every viewer is answered.
+   */
+  allowedViewer?: () => string | null | undefined;
   callbacks: MasterCallbacks;
   /** Signaling start-up attempts before giving up (spec §4: 3). */
   retries?: number;
@@ -48,6 +53,8 @@ export interface MasterHandle {
   stop(graceMs: number): Promise<void>;
   /** Closes and reopens the signaling socket with fresh credentials (matching command 1, GO_AWAY). */
   reconnect(): Promise<void>;
+  /** Closes the peer of every viewer `allowedViewer` no longer allows (the checker was removed or replaced). */
+  dropDisallowedViewers(): void;
   /** Small connection statistics for the matching poll. */
   stats(): { status: MasterStatus; viewers: number; peers: Record<string, string> };
 }

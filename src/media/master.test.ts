@@ -256,6 +256,34 @@ describe('startMaster (mocked SDK)', () => {
     expect(fake.peers[2]!.closed).toBe(true);
   });
 
+  it('answers a removed checker’s offer no more: only the matched checker’s ClientId gets an answer', async () => {
+    let matched: string | null = 'viewer-current';
+    const m = await startMaster({
+      channel: channel(),
+      streamId: 'local',
+      refreshCredentials: async () => null,
+      callbacks: callbacks(),
+      allowedViewer: () => matched,
+    });
+    const sc = fake.FakeSignalingClient.instances[0]!;
+    sc.emit('sdpOffer', { type: 'offer', sdp: 'from-stale' }, 'viewer-removed');
+    sc.emit('iceCandidate', { candidate: 'stale-cand' }, 'viewer-removed');
+    sc.emit('sdpOffer', { type: 'offer', sdp: 'from-matched' }, 'viewer-current');
+    await flush();
+    expect(sc.sentAnswers.map((x) => x.to)).toEqual(['viewer-current']);
+    expect(fake.peers).toHaveLength(1);
+
+    // The matching ends (or another checker takes over): the current peer is closed at once.
+    matched = null;
+    m.dropDisallowedViewers();
+    expect(fake.peers[0]!.closed).toBe(true);
+    expect(m.stats().viewers).toBe(0);
+    sc.emit('sdpOffer', { type: 'offer', sdp: 'again' }, 'viewer-current');
+    await flush();
+    expect(sc.sentAnswers).toHaveLength(1);
+    await m.stop(100);
+  });
+
   it('reopens with fresh credentials after the service closes the socket (idle, GO_AWAY, kick)', async () => {
     const cb = callbacks();
     const refresh = vi.fn(async () => channel({ accessKeyId: 'AK2', sessionToken: 'ST2' }));

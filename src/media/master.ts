@@ -101,7 +101,7 @@ interface Peer {
  * Starts publishing the local camera+microphone as the MASTER of a KVS signaling channel, with the real
  * SDK: DescribeSignalingChannel + GetSignalingChannelEndpoint (cached), GetIceServerConfig, then a
  * SignalingClient signed by {@link createKvsRequestSigner}. One RTCPeerConnection per viewer clientId;
- * each viewer's offer is answered; ICE trickles both ways. On a close (idle, GO_AWAY, the 1 h cap, a
+ * an offer is answered only from the matched checker's clientId (`allowedViewer`); ICE trickles both ways. On a close (idle, GO_AWAY, the 1 h cap, a
  * kick) it reopens with fresh credentials; start-up is tried `retries` times (spec §4: 3).
  *
  * @returns the running master once signaling is open; rejects when every attempt failed.
@@ -143,7 +143,16 @@ export async function startMaster(opts: MasterOptions): Promise<MasterHandle> {
     emitViewers();
   };
 
+  /** Whether the matched checker is this viewer (every viewer when the API names no ClientId). */
+  const allowed = (viewerId: string) => {
+    const id = opts.allowedViewer?.();
+    return id === undefined || id === viewerId;
+  };
+
   const onSdpOffer = (offer: RTCSessionDescriptionInit, viewerId: string) => {
+    // Anyone holding viewer credentials for the channel can send an offer (a checker removed from the
+    // matching keeps them until they expire on AWS): only the matched checker's ClientId is answered.
+    if (!allowed(viewerId)) return;
     closePeer(viewerId);
     const stream = getStream(opts.streamId);
     const pc = new RTCPeerConnection({ iceServers: ice });
@@ -296,6 +305,9 @@ export async function startMaster(opts: MasterOptions): Promise<MasterHandle> {
   return {
     channelName: channel.channelName,
     reconnect: doReconnect,
+    dropDisallowedViewers() {
+      for (const id of [...peers.keys()]) if (!allowed(id)) closePeer(id);
+    },
     async stop(graceMs: number) {
       stopping = true;
       if (capTimer) clearTimeout(capTimer);

@@ -17,7 +17,14 @@ export type KvsRole = 'master' | 'viewer';
  * stand-ins both follow that list.
  */
 export type CredentialScope =
-  { kind: 'kvs'; channelName: string; role: KvsRole } | { kind: 's3'; bucket: string; key: string };
+  | {
+      kind: 'kvs';
+      channelName: string;
+      role: KvsRole;
+      /** The user the credential is handed to (revocation finds a removed checker's credentials by it). */
+      holder?: number;
+    }
+  | { kind: 's3'; bucket: string; key: string };
 
 /**
  * Issues temporary credentials. Production uses STS (`aws/sts-issuer.ts`: AssumeRole with a session policy
@@ -43,14 +50,19 @@ export class ServiceCredentialIssuer implements CredentialIssuer {
 interface Entry {
   creds: TemporaryCredentials;
   scope: CredentialScope;
+  /** Set when the credential was revoked before its expiry: it is refused from then on. */
+  revoked?: boolean;
 }
 
 /**
  * The local issuer: credentials live in memory with their scope (channel and role, or object key); the
- * stand-ins look them up to check requests, and allow only what the scope allows.
+ * stand-ins look them up to check requests, and allow only what the scope allows. Unlike STS credentials they
+ * can be revoked: a revoked credential is refused from then on, and the stand-ins are told (`onRevoke`) so
+ * that they close what it opened.
  */
 export class LocalCredentialIssuer implements CredentialIssuer {
   private readonly byKeyId = new Map<string, Entry>();
+  private readonly revokeListeners: ((accessKeyId: string) => void)[] = [];
 
   async issue(scope: CredentialScope, ttlSeconds: number): Promise<TemporaryCredentials> {
     this.sweep();
@@ -64,10 +76,10 @@ export class LocalCredentialIssuer implements CredentialIssuer {
     return creds;
   }
 
-  /** The live entry for an access key id and session token, or null when unknown, mismatched or expired. */
+  /** The live entry for an access key id and session token, or null when unknown, mismatched, expired or revoked. */
   lookup(accessKeyId: string, sessionToken?: string | null): Entry | null {
     const e = this.byKeyId.get(accessKeyId);
-    if (!e) return null;
+    if (!e || e.revoked) return null;
     if (sessionToken !== undefined && sessionToken !== null && sessionToken !== e.creds.sessionToken)
       return null;
     if (e.creds.expiration.getTime() <= Date.now()) return null;
@@ -77,6 +89,36 @@ export class LocalCredentialIssuer implements CredentialIssuer {
   /** The entry for an access key id even when expired (to tell ExpiredToken from an unknown key). */
   peek(accessKeyId: string): Entry | null {
     return this.byKeyId.get(accessKeyId) ?? null;
+  }
+
+  /** Credentials neither expired nor revoked, with their access key ids. */
+  live(): { accessKeyId: string; scope: CredentialScope }[] {
+    const now = Date.now();
+    const out: { accessKeyId: string; scope: CredentialScope }[] = [];
+    for (const [accessKeyId, e] of this.byKeyId)
+      if (!e.revoked && e.creds.expiration.getTime() > now) out.push({ accessKeyId, scope: e.scope });
+    return out;
+  }
+
+  /** Revokes a credential now; true when it was live. The revoke listeners run once for it. */
+  revoke(accessKeyId: string): boolean {
+    const e = this.byKeyId.get(accessKeyId);
+    if (!e || e.revoked || e.creds.expiration.getTime() <= Date.now()) return false;
+    e.revoked = true;
+    for (const fn of this.revokeListeners) fn(accessKeyId);
+    return true;
+  }
+
+  /** Revokes every live credential whose scope matches; returns how many. */
+  revokeWhere(match: (scope: CredentialScope) => boolean): number {
+    let n = 0;
+    for (const { accessKeyId, scope } of this.live()) if (match(scope) && this.revoke(accessKeyId)) n++;
+    return n;
+  }
+
+  /** Runs `fn` with the access key id of every credential revoked from now on (a stand-in closes its sockets). */
+  onRevoke(fn: (accessKeyId: string) => void): void {
+    this.revokeListeners.push(fn);
   }
 
   /** Test hook: make a credential expire now. */

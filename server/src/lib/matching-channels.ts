@@ -42,6 +42,55 @@ export function kvsControl(app: App): KvsControl | null {
 /** Which end of the channel the credentials are for: the tester publishes (MASTER), checkers view. */
 export type ChannelRole = KvsRole;
 
+/**
+ * SQL expression of a new viewer ClientId (`viewer-<uuid>`, 122 random bits from the database's CSPRNG): set
+ * when a checker is assigned, so nobody else can guess the ClientId the examinee answers.
+ */
+export const NEW_VIEWER_CLIENT_ID_SQL = `'viewer-' || gen_random_uuid()::text`;
+
+/**
+ * Ends what signaling credentials allow once the matching they were handed out for is over. A checker's
+ * viewer credentials for a channel stay valid only while that checker has a live matching on the channel
+ * and still polls (a checker who logged out is stale at once); an examinee's master credentials only while
+ * its sitting is open and not kicked. On the local stand-in the others are revoked: refused on HTTP and
+ * WebSocket from now on, their open sockets closed. STS credentials cannot be revoked; they are short-lived
+ * and renewed only while matched (README "Pointing at AWS"). Derived from the database and idempotent, so
+ * every place a matching ends calls it alike, and the matching sweep calls it too. Returns how many it revoked.
+ */
+export async function revokeEndedSignaling(app: App): Promise<number> {
+  const issuer = app.localCredentials;
+  if (!issuer) return 0;
+  const held: { accessKeyId: string; channelName: string; role: KvsRole; holder: number }[] = [];
+  for (const { accessKeyId, scope } of issuer.live())
+    if (scope.kind === 'kvs' && scope.holder !== undefined)
+      held.push({ accessKeyId, channelName: scope.channelName, role: scope.role, holder: scope.holder });
+  if (held.length === 0) return 0;
+  const channels = [...new Set(held.map((h) => h.channelName))];
+  const viewers = await app.db.query<{ checker_id: number; channel_name: string }>(
+    `SELECT m.checker_id, m.channel_name FROM matchings m
+       JOIN checker_presence p ON p.checker_id = m.checker_id
+      WHERE m.deleted_at IS NULL AND p.stale_at > now() AND m.channel_name = ANY($1::text[])`,
+    [channels],
+  );
+  const testIds = [...new Set(channels.map(testIdOfChannel).filter((id): id is number => id !== null))];
+  const masters = await app.db.query<{ id: number; user_id: number }>(
+    `SELECT t.id, t.user_id FROM tests t JOIN users u ON u.id = t.user_id
+      WHERE t.id = ANY($1::bigint[]) AND t.status < 7 AND t.kicked = 0 AND u.kicked = 0`,
+    [testIds],
+  );
+  const liveViewer = new Set(viewers.rows.map((r) => `${r.checker_id}|${r.channel_name}`));
+  const liveMaster = new Set(masters.rows.map((r) => `${r.user_id}|${r.id}`));
+  let revoked = 0;
+  for (const h of held) {
+    const ok =
+      h.role === 'viewer'
+        ? liveViewer.has(`${h.holder}|${h.channelName}`)
+        : liveMaster.has(`${h.holder}|${testIdOfChannel(h.channelName) ?? ''}`);
+    if (!ok && issuer.revoke(h.accessKeyId)) revoked++;
+  }
+  return revoked;
+}
+
 interface CacheEntry {
   creds: TemporaryCredentials;
   refreshAt: number;
@@ -112,14 +161,26 @@ export class MatchingChannels {
     const key = `${userId}:${role}:${channelName}`;
     const now = Date.now();
     const hit = this.cache.get(key);
-    if (!fresh && hit && hit.refreshAt > now) return hit.creds;
-    const ttl = this.settings.credentialTtlSeconds;
-    const creds = await this.app.credentialIssuer.issue({ kind: 'kvs', channelName, role }, ttl);
-    const refreshAt =
-      Math.min(creds.expiration.getTime(), now + ttl * 1000) - this.settings.credentialRefreshSeconds * 1000;
+    if (!fresh && hit && hit.refreshAt > now && !this.revoked(hit.creds)) return hit.creds;
+    const viewer = role === 'viewer';
+    const ttl = viewer ? this.settings.viewerCredentialTtlSeconds : this.settings.credentialTtlSeconds;
+    const margin = viewer
+      ? this.settings.viewerCredentialRefreshSeconds
+      : this.settings.credentialRefreshSeconds;
+    const creds = await this.app.credentialIssuer.issue(
+      { kind: 'kvs', channelName, role, holder: userId },
+      ttl,
+    );
+    const refreshAt = Math.min(creds.expiration.getTime(), now + ttl * 1000) - margin * 1000;
     if (this.cache.size >= CACHE_SWEEP_SIZE) this.sweep(now);
     this.cache.set(key, { creds, refreshAt });
     return creds;
+  }
+
+  /** A cached credential the local issuer revoked (the holder's matching ended; it may be matched again). */
+  private revoked(creds: TemporaryCredentials): boolean {
+    const local = this.app.localCredentials;
+    return !!local?.peek(creds.accessKeyId) && !local.lookup(creds.accessKeyId);
   }
 
   private sweep(now: number): void {

@@ -17,7 +17,12 @@ import {
 import type { Db } from '../db/db';
 import { ApiError, badRequest, forbidden } from './api-error';
 import type { App, AuthContext } from './app-types';
-import { MatchingChannels, newChannelName } from './matching-channels';
+import {
+  MatchingChannels,
+  NEW_VIEWER_CLIENT_ID_SQL,
+  newChannelName,
+  revokeEndedSignaling,
+} from './matching-channels';
 import {
   ASSIGNABLE_SQL,
   closeConnectedSql,
@@ -599,7 +604,8 @@ export class MatchingEngine {
       const outcome = await this.db.transaction(async (tx) => {
         if ((await this.lockRoom(tx, c.checker_id)) === 0) return 'full' as const;
         const r = await tx.query(
-          `UPDATE matchings AS x SET checker_id = $1, assigned_at = now(), checker_retry = 0, checker_command = 0, updated_at = now()
+          `UPDATE matchings AS x SET checker_id = $1, assigned_at = now(), checker_retry = 0, checker_command = 0,
+                  viewer_client_id = ${NEW_VIEWER_CLIENT_ID_SQL}, updated_at = now()
             WHERE x.id = (SELECT m.id FROM matchings m JOIN tests t ON t.id = m.test_id JOIN users u ON u.id = m.tester_id
                            WHERE m.id = $2 AND ${ASSIGNABLE_SQL})`,
           [c.checker_id, matchingId],
@@ -644,7 +650,8 @@ export class MatchingEngine {
              SELECT m.id FROM matchings m JOIN tests t ON t.id = m.test_id JOIN users u ON u.id = m.tester_id
               WHERE ${ASSIGNABLE_SQL}
               ORDER BY m.created_at, m.id LIMIT $2 FOR UPDATE OF m SKIP LOCKED)
-           UPDATE matchings AS x SET checker_id = $1, assigned_at = now(), checker_retry = 0, checker_command = 0, updated_at = now()
+           UPDATE matchings AS x SET checker_id = $1, assigned_at = now(), checker_retry = 0, checker_command = 0,
+                  viewer_client_id = ${NEW_VIEWER_CLIENT_ID_SQL}, updated_at = now()
              FROM picked
             WHERE x.id = picked.id AND x.checker_id IS NULL AND x.deleted_at IS NULL`,
           [checkerId, room],
@@ -670,6 +677,9 @@ export class MatchingEngine {
     if (now - this.lastSweepAt < this.settings.sweepIntervalMs) return;
     this.lastSweepAt = now;
     this.sweeping = this.sweep()
+      .then(async () => {
+        await revokeEndedSignaling(this.app);
+      })
       .catch((err: unknown) => this.app.log.error({ err }, 'matching sweep failed'))
       .finally(() => {
         this.sweeping = null;
@@ -726,7 +736,7 @@ export class MatchingEngine {
   async deleteMatching(auth: AuthContext, body: DeleteMatchingBody): Promise<DeleteMatchingResult> {
     const testerId = this.targetTester(auth, body.tester_id);
     const monitorId = body.monitor_id === undefined ? undefined : toId(body.monitor_id, 'monitor_id');
-    return this.db.transaction(async (tx) => {
+    const result = await this.db.transaction(async (tx) => {
       const cur = (
         await tx.query<{ id: number; checker_id: number | null; test_id: number }>(
           `SELECT id, checker_id, test_id FROM matchings WHERE tester_id = $1 AND deleted_at IS NULL FOR UPDATE`,
@@ -746,6 +756,8 @@ export class MatchingEngine {
       if (reason === 'connection_lost') await scheduleAbandonedFinalize(tx, [cur.test_id]);
       return { deleted: true, monitor_id: cur.id };
     });
+    if (result.deleted) await revokeEndedSignaling(this.app);
+    return result;
   }
 
   /**
@@ -843,6 +855,7 @@ export class MatchingEngine {
       startup_parameters: publicStartupParameters(row.startup_parameters),
       matching_command: opts.command,
       signaling_channel: signaling,
+      viewer_client_id: row.checker_id !== null ? row.viewer_client_id : null,
     };
   }
 }

@@ -19,6 +19,13 @@ export interface MatchingSettings {
   /** Lifetime of issued signaling credentials, and how long before expiry a cached one is replaced. */
   credentialTtlSeconds: number;
   credentialRefreshSeconds: number;
+  /**
+   * The same for a checker's viewer credentials, kept short because STS credentials cannot be revoked: a
+   * checker removed from a matching gets no new ones, so what it holds dies within this lifetime (900 s, the
+   * STS minimum); the local stand-in revokes them at once.
+   */
+  viewerCredentialTtlSeconds: number;
+  viewerCredentialRefreshSeconds: number;
   /** Minimum gap between two sweeps for stale checkers and testers (MATCHING_SWEEP_INTERVAL_MS, default 1000). */
   sweepIntervalMs: number;
 }
@@ -46,6 +53,8 @@ export function loadMatchingSettings(env: NodeJS.ProcessEnv = process.env): Matc
     region: env.KVS_REGION || 'ap-northeast-1',
     credentialTtlSeconds: 3600,
     credentialRefreshSeconds: 600,
+    viewerCredentialTtlSeconds: 900,
+    viewerCredentialRefreshSeconds: 300,
     sweepIntervalMs: num(env, 'MATCHING_SWEEP_INTERVAL_MS', 1000, 0, 600_000),
   };
 }

@@ -452,24 +452,35 @@ describe('signaling WebSocket, through the real SignalingClient', () => {
     const master = await connect(ch);
     await waitFor(() => eventsOf(master, 'iceCandidate').length === 1, 3000, 'queued ICE delivered');
     expect(eventsOf(master, 'sdpOffer')).toEqual([[offer, 'proctor-1']]);
-    // Master → a viewer that has not connected yet waits too.
+    // Master → a viewer that left a moment ago waits too (it may be reconnecting after a network blip).
+    const late = await connect(ch, 'proctor-late');
+    late.client.close();
+    await waitFor(() => !state('exam-ttl').viewers.some((v) => v.clientId === 'proctor-late'), 3000, 'left');
     master.client.sendSdpAnswer(answer, 'proctor-late');
     await waitFor(
       () => state('exam-ttl').pending['viewer:proctor-late'] === 1,
       3000,
       'queued for late viewer',
     );
-    const late = await connect(ch, 'proctor-late');
-    await waitFor(() => eventsOf(late, 'sdpAnswer').length === 1, 3000, 'late viewer got answer');
+    const back = await connect(ch, 'proctor-late');
+    await waitFor(() => eventsOf(back, 'sdpAnswer').length === 1, 3000, 'late viewer got answer');
+    // A ClientId never seen on the channel cannot make the stand-in hold anything.
+    master.client.sendSdpAnswer(answer, 'made-up-recipient');
+    await roundTrip(master, back, 'proctor-late');
+    expect(state('exam-ttl').pending['viewer:made-up-recipient']).toBeUndefined();
+    expect(state('exam-ttl').counters.dropped).toBe(1);
 
+    const later = await connect(ch, 'proctor-later');
+    later.client.close();
+    await waitFor(() => !state('exam-ttl').viewers.some((v) => v.clientId === 'proctor-later'), 3000, 'left');
     await hook('timeouts', { messageTtlMs: 50 });
     try {
       master.client.sendSdpAnswer(answer, 'proctor-later');
       await waitFor(() => state('exam-ttl').counters.queued === 4, 3000, 'queued again');
       await new Promise((r) => setTimeout(r, 80));
-      const later = await connect(ch, 'proctor-later');
-      await roundTrip(master, later, 'proctor-later');
-      expect(eventsOf(later, 'sdpAnswer')).toHaveLength(1); // only the round trip's
+      const again = await connect(ch, 'proctor-later');
+      await roundTrip(master, again, 'proctor-later');
+      expect(eventsOf(again, 'sdpAnswer')).toHaveLength(1); // only the round trip's
       expect(state('exam-ttl').counters.expired).toBe(1);
     } finally {
       await hook('timeouts', { reset: true });

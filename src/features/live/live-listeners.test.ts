@@ -54,6 +54,7 @@ function matching(over: Partial<Matching> = {}): Matching {
     startupParameters: {},
     matchingCommand: 0,
     signalingChannel: CHANNEL,
+    viewerClientId: 'viewer-of-checker-2',
     ...over,
   };
 }
@@ -63,6 +64,7 @@ function fakeMaster() {
     channelName: 'exam-1',
     stop: vi.fn(async () => undefined),
     reconnect: vi.fn(async () => undefined),
+    dropDisallowedViewers: vi.fn(),
     stats: () => ({ status: 'live' as const, viewers: 1, peers: {} }),
   };
 }
@@ -104,8 +106,16 @@ describe('live channel listeners', () => {
     await vi.advanceTimersByTimeAsync(10);
     expect(api.startMaster).toHaveBeenCalledTimes(1);
     expect(api.startMaster.mock.calls[0]![0].channel.channelName).toBe('exam-1');
+    // The master answers only the matched checker's viewer ClientId, as the latest poll names it.
+    expect(api.startMaster.mock.calls[0]![0].allowedViewer?.()).toBe('viewer-of-checker-2');
+    api.pollMatching.mockResolvedValue({
+      matchings: [matching({ checkerId: null, viewerClientId: null })],
+      matchingTimeout: 5,
+    });
     await vi.advanceTimersByTimeAsync(5000);
     expect(api.pollMatching.mock.calls[1]![0]).toMatchObject({ channelStatus: 'open' });
+    expect(api.startMaster.mock.calls[0]![0].allowedViewer?.()).toBeNull();
+    expect(m.dropDisallowedViewers).toHaveBeenCalled();
     expect(api.startMaster).toHaveBeenCalledTimes(1);
     s.dispatch(liveStopRequested());
     await vi.advanceTimersByTimeAsync(20_000);

@@ -65,6 +65,8 @@ export function addLiveListeners(startListening: AppStartListening): void {
       let stopped = false;
       let ackReset = false;
       let inflight: Promise<unknown> | null = null;
+      // The matched checker's viewer ClientId: the only viewer the master answers.
+      let allowedViewer: string | null | undefined = null;
       const timeoutMs = () => api.getState().live.matchingTimeout * 1000;
 
       const handleLost = async () => {
@@ -87,6 +89,7 @@ export function addLiveListeners(startListening: AppStartListening): void {
           const handle = await startMaster({
             channel: toKvs(channel),
             streamId: LOCAL_STREAM_ID,
+            allowedViewer: () => allowedViewer,
             refreshCredentials: async () => {
               const m = await matchingApi.kvsReconnect(testerId);
               const ch = m?.signalingChannel;
@@ -128,6 +131,8 @@ export function addLiveListeners(startListening: AppStartListening): void {
         const r = await p;
         if (body.matchingCommand === 1) ackReset = false;
         const m = r.matchings[0] ?? null;
+        allowedViewer = m ? m.viewerClientId : null;
+        master?.dropDisallowedViewers();
         api.dispatch(
           matchingPolled({
             matchingTimeout: r.matchingTimeout,

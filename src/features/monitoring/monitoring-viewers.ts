@@ -120,7 +120,8 @@ type Store = { dispatch: ListenerDispatch; getState: () => RootState };
 const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
- * (Re)connects a pane's viewer with a fresh client id (media-stack.md §8.4), closing the previous one. Tries
+ * (Re)connects a pane's viewer with the ClientId the server chose for the matching (else a fresh one,
+ * media-stack.md §8.4), closing the previous one. Tries
  * VIEWER_START_ATTEMPTS times, then reports viewerStartFailed. Gives up silently when the pane went away.
  */
 export async function connectPaneViewer(
@@ -154,6 +155,8 @@ async function attemptConnect(
     try {
       const conn = await openViewer({
         credentials: paneCredentials(testerId, channel),
+        // The ClientId the server chose for this matching: the examinee answers no other.
+        ...(channel.clientId ? { clientId: channel.clientId } : {}),
         getCredentials: () => Promise.resolve(paneCredentials(testerId, channel)),
         onStateChange: (state) => {
           if (!current()) return;

@@ -44,6 +44,8 @@ async function kvsStandin(app: FastifyInstance, opts: KvsStandinOptions): Promis
   const kvs = new KvsChannels(loadKvsSettings(env));
   app.decorate('kvs', kvs);
   app.addHook('onClose', async () => kvs.close());
+  // A revoked browser credential (its matching ended) loses its open signaling sockets at once too.
+  app.localCredentials?.onRevoke((accessKeyId) => kvs.hub.closeCredential(accessKeyId));
 
   // Encapsulated so the catch-all body parser and the AWS-shaped error handler stay off the /api routes.
   await app.register(async (scope) => {

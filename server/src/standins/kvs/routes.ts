@@ -223,6 +223,7 @@ export function registerHttpRoutes(scope: FastifyInstance, kvs: KvsChannels): vo
 interface Admitted {
   channelName: string;
   clientId: string | null;
+  accessKeyId: string;
 }
 
 /**
@@ -269,7 +270,11 @@ export function registerWebSocketRoutes(scope: FastifyInstance, kvs: KvsChannels
               `At most ${kvs.settings.maxViewers} viewers may connect to a channel.`,
             );
           }
-          admitted.set(request.raw, { channelName: ch.channelName, clientId });
+          admitted.set(request.raw, {
+            channelName: ch.channelName,
+            clientId,
+            accessKeyId: cred.creds.accessKeyId,
+          });
         },
       },
       (socket, request) => {
@@ -279,7 +284,7 @@ export function registerWebSocketRoutes(scope: FastifyInstance, kvs: KvsChannels
           return;
         }
         request.log.debug({ channel: a.channelName, role, clientId: a.clientId }, 'kvs signaling connected');
-        kvs.hub.attach(socket, a.channelName, role, a.clientId);
+        kvs.hub.attach(socket, a.channelName, role, a.clientId, a.accessKeyId);
       },
     );
   }

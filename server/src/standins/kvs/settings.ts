@@ -26,6 +26,22 @@ export interface KvsSettings {
   maxViewers: number;
   /** Undelivered messages kept per recipient, so a silent recipient cannot grow memory without bound. */
   maxPendingPerRecipient: number;
+  /**
+   * Bounds on what undelivered messages may hold, whatever the senders do: recipients with a queue per channel,
+   * queued payload bytes per channel and in the whole stand-in (the oldest queued messages go first).
+   */
+  maxPendingRecipientsPerChannel: number;
+  maxPendingBytesPerChannel: number;
+  maxPendingBytesTotal: number;
+  /** Viewer ClientIds a channel remembers as possible recipients (connected now or within the message TTL). */
+  maxKnownViewersPerChannel: number;
+  /**
+   * Messages a connection may send per second, by type (media-stack.md §6: SDP offer 5, answer 5, ICE 20 TPS
+   * per connection); a burst of twice that is allowed, more is refused.
+   */
+  sendRatePerSecond: { SDP_OFFER: number; SDP_ANSWER: number; ICE_CANDIDATE: number };
+  /** How often expired queued messages and forgotten viewers are swept. */
+  sweepIntervalMs: number;
   timeouts: KvsTimeouts;
   /**
    * KVS_LOCAL_ACCESS_KEY_ID + KVS_LOCAL_SECRET_ACCESS_KEY, default a random pair per process: lets a server in
@@ -63,6 +79,12 @@ export function loadKvsSettings(env: NodeJS.ProcessEnv = process.env): KvsSettin
     verifySignatures: env.KVS_VERIFY_SIGNATURE !== '0',
     maxViewers: 10,
     maxPendingPerRecipient: 200,
+    maxPendingRecipientsPerChannel: 16,
+    maxPendingBytesPerChannel: 2 * 1024 * 1024,
+    maxPendingBytesTotal: 32 * 1024 * 1024,
+    maxKnownViewersPerChannel: 64,
+    sendRatePerSecond: { SDP_OFFER: 5, SDP_ANSWER: 5, ICE_CANDIDATE: 20 },
+    sweepIntervalMs: 5_000,
     timeouts: {
       idleTimeoutMs: ms(env, 'KVS_IDLE_TIMEOUT_MS', DEFAULT_TIMEOUTS.idleTimeoutMs),
       maxDurationMs: ms(env, 'KVS_MAX_DURATION_MS', DEFAULT_TIMEOUTS.maxDurationMs),

@@ -24,6 +24,11 @@ export interface KvsChannelCounters {
   expired: number;
   /** Messages rejected as invalid (answered with STATUS_RESPONSE only when they carried a correlationId). */
   rejected: number;
+  /**
+   * Valid messages not relayed: for a ClientId that was not connected within the message TTL, over a
+   * connection's send rate, or over the queue bounds (settings.ts).
+   */
+  dropped: number;
   statusResponses: number;
   goAways: number;
 }
@@ -37,8 +42,14 @@ export interface KvsConnectionState {
   counters: KvsChannelCounters;
 }
 
+/** A token bucket per message type: what a connection may still send now. */
+type SendBudget = Record<RelayedType, { tokens: number; at: number }>;
+
 interface Connection {
   socket: WebSocket;
+  /** The access key id the connection was admitted with, so revoking it closes the connection. */
+  accessKeyId: string | null;
+  budget: SendBudget;
   channelName: string;
   role: KvsRole;
   clientId: string | null;
@@ -57,12 +68,23 @@ interface Pending {
 interface Session {
   master: Connection | null;
   viewers: Map<string, Connection>;
+  /** Queued frames by recipient key, in insertion order (the first key holds the oldest queue). */
   pending: Map<string, Pending[]>;
+  /** Bytes of the frames in `pending`. */
+  pendingBytes: number;
+  /**
+   * Viewer ClientIds that may receive queued messages: connected now (Infinity) or until the time their
+   * disconnect plus the message TTL reaches. A master message for any other ClientId is dropped, so made-up
+   * recipients cannot make the stand-in hold anything.
+   */
+  known: Map<string, number>;
   counters: KvsChannelCounters;
 }
 
 const MASTER_KEY = 'master';
-const viewerKey = (clientId: string): string => `viewer:${clientId}`;
+const VIEWER_PREFIX = 'viewer:';
+const viewerKey = (clientId: string): string => `${VIEWER_PREFIX}${clientId}`;
+const bytesOf = (list: readonly Pending[]): number => list.reduce((n, p) => n + p.frame.length, 0);
 
 function newCounters(): KvsChannelCounters {
   return {
@@ -70,6 +92,7 @@ function newCounters(): KvsChannelCounters {
     queued: 0,
     expired: 0,
     rejected: 0,
+    dropped: 0,
     statusResponses: 0,
     goAways: 0,
   };
@@ -90,14 +113,29 @@ function isRecord(v: unknown): v is Record<string, unknown> {
  * the real service (media-stack.md §7.1): viewer → master with `senderClientId` added, master → viewer by
  * `recipientClientId` with no sender, never viewer → viewer; undelivered messages wait `messageTtlMs`; every
  * frame sent is a text frame.
+ *
+ * Memory stays bounded whatever a client sends (what AWS bounds by its per-connection TPS limits): each
+ * connection's send rate is limited per message type, messages wait only for the master or a viewer ClientId
+ * seen within the TTL, queues are capped per recipient, per channel (recipients and bytes) and in total, and
+ * expired messages are swept on a timer rather than only when their key is written again.
  */
 export class SignalingHub {
   private readonly sessions = new Map<string, Session>();
   /** Applies to connections opened from now on (the test hook changes it). */
   timeouts: KvsTimeouts;
+  /** Bytes queued over every channel. */
+  private totalPendingBytes = 0;
+  private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly settings: KvsSettings) {
     this.timeouts = { ...settings.timeouts };
+    this.sweeper = setInterval(() => this.sweep(), settings.sweepIntervalMs);
+    this.sweeper.unref();
+  }
+
+  /** Bytes of undelivered messages held now, over every channel (tests, the benchmark). */
+  pendingBytes(): number {
+    return this.totalPendingBytes;
   }
 
   /**
@@ -111,16 +149,33 @@ export class SignalingHub {
     return s.viewers.size < this.settings.maxViewers;
   }
 
-  /** Takes over an upgraded socket. The newest master and a same-ClientId viewer replace the old socket. */
-  attach(socket: WebSocket, channelName: string, role: KvsRole, clientId: string | null): void {
+  /**
+   * Takes over an upgraded socket. The newest master and a same-ClientId viewer replace the old socket.
+   * `accessKeyId` is the credential it was admitted with (see `closeCredential`).
+   */
+  attach(
+    socket: WebSocket,
+    channelName: string,
+    role: KvsRole,
+    clientId: string | null,
+    accessKeyId: string | null = null,
+  ): void {
     const s = this.session(channelName);
     if (!this.canAdmit(channelName, role, clientId)) {
       // Two handshakes raced past the pre-upgrade check; the later one loses, as the 11th viewer would.
       socket.close(1008, 'ClientLimitExceededException');
       return;
     }
+    const now = Date.now();
+    const full = (type: RelayedType) => ({ tokens: 2 * this.settings.sendRatePerSecond[type], at: now });
     const conn: Connection = {
       socket,
+      accessKeyId,
+      budget: {
+        SDP_OFFER: full('SDP_OFFER'),
+        SDP_ANSWER: full('SDP_ANSWER'),
+        ICE_CANDIDATE: full('ICE_CANDIDATE'),
+      },
       channelName,
       role,
       clientId,
@@ -131,7 +186,10 @@ export class SignalingHub {
     };
     const previous = role === 'MASTER' ? s.master : s.viewers.get(clientId ?? '');
     if (role === 'MASTER') s.master = conn;
-    else s.viewers.set(clientId ?? '', conn);
+    else {
+      s.viewers.set(clientId ?? '', conn);
+      this.remember(s, clientId ?? '', Infinity);
+    }
     // §6: one master per channel, the newest wins; the old socket's fate is undocumented, closing it is safe.
     if (previous) this.close(previous, 1000, 'Replaced by a newer connection');
 
@@ -160,18 +218,52 @@ export class SignalingHub {
     return targets.length;
   }
 
+  /**
+   * Closes every connection admitted with the access key id (a revoked credential): on AWS an open
+   * connection outlives its credentials, here revocation also ends what it opened. Returns how many.
+   */
+  closeCredential(accessKeyId: string): number {
+    let n = 0;
+    for (const s of this.sessions.values()) {
+      for (const c of [s.master, ...s.viewers.values()]) {
+        if (c && c.accessKeyId === accessKeyId) {
+          this.close(c, 1008, 'Credentials revoked');
+          n++;
+        }
+      }
+    }
+    return n;
+  }
+
   /** Closes every socket of a channel and forgets its queued messages. */
   closeChannel(channelName: string): void {
     const s = this.sessions.get(channelName);
     if (!s) return;
     if (s.master) this.close(s.master, 1000, 'Channel deleted');
     for (const c of s.viewers.values()) this.close(c, 1000, 'Channel deleted');
+    this.totalPendingBytes -= s.pendingBytes;
     this.sessions.delete(channelName);
   }
 
   /** Closes everything (server shutdown). */
   closeAll(): void {
+    clearInterval(this.sweeper);
     for (const name of [...this.sessions.keys()]) this.closeChannel(name);
+  }
+
+  /** Drops expired queued messages and forgets viewers gone for longer than the TTL, on every channel. */
+  sweep(now = Date.now()): void {
+    for (const s of this.sessions.values()) {
+      for (const [key, list] of s.pending) {
+        const live = list.filter((p) => p.expiresAt > now);
+        if (live.length === list.length) continue;
+        this.release(s, bytesOf(list) - bytesOf(live));
+        s.counters.expired += list.length - live.length;
+        if (live.length) s.pending.set(key, live);
+        else s.pending.delete(key);
+      }
+      for (const [id, until] of s.known) if (until <= now) s.known.delete(id);
+    }
   }
 
   /** Connections, pending messages and counters of one channel. */
@@ -198,7 +290,14 @@ export class SignalingHub {
   private session(channelName: string): Session {
     let s = this.sessions.get(channelName);
     if (!s) {
-      s = { master: null, viewers: new Map(), pending: new Map(), counters: newCounters() };
+      s = {
+        master: null,
+        viewers: new Map(),
+        pending: new Map(),
+        pendingBytes: 0,
+        known: new Map(),
+        counters: newCounters(),
+      };
       this.sessions.set(channelName, s);
     }
     return s;
@@ -211,8 +310,51 @@ export class SignalingHub {
     if (!s) return;
     // A replaced socket closes after its successor registered: only remove the entry if it is still ours.
     if (conn.role === 'MASTER' && s.master === conn) s.master = null;
-    if (conn.role === 'VIEWER' && conn.clientId !== null && s.viewers.get(conn.clientId) === conn)
+    if (conn.role === 'VIEWER' && conn.clientId !== null && s.viewers.get(conn.clientId) === conn) {
       s.viewers.delete(conn.clientId);
+      // Messages for it may still wait the TTL, in case it reconnects (a network blip).
+      this.remember(s, conn.clientId, Date.now() + this.timeouts.messageTtlMs);
+    }
+  }
+
+  /** Marks a viewer ClientId as a possible recipient until `until`, within the per-channel bound. */
+  private remember(s: Session, clientId: string, until: number): void {
+    s.known.delete(clientId);
+    s.known.set(clientId, until);
+    if (s.known.size <= this.settings.maxKnownViewersPerChannel) return;
+    // Forget the oldest disconnected one; connected viewers (at most maxViewers) are never forgotten.
+    for (const [id, t] of s.known) {
+      if (t !== Infinity) {
+        s.known.delete(id);
+        this.dropQueue(s, viewerKey(id));
+        return;
+      }
+    }
+  }
+
+  /** Forgets the queue of one recipient key. */
+  private dropQueue(s: Session, key: string): void {
+    const list = s.pending.get(key);
+    if (!list) return;
+    s.pending.delete(key);
+    this.release(s, bytesOf(list));
+    s.counters.dropped += list.length;
+  }
+
+  private release(s: Session, bytes: number): void {
+    s.pendingBytes -= bytes;
+    this.totalPendingBytes -= bytes;
+  }
+
+  /** Takes one message of `type` from the connection's budget; false when it has none left now. */
+  private spend(conn: Connection, type: RelayedType, now: number): boolean {
+    const rate = this.settings.sendRatePerSecond[type];
+    const b = conn.budget[type];
+    b.tokens = Math.min(2 * rate, b.tokens + ((now - b.at) / 1000) * rate);
+    b.at = now;
+    if (b.tokens < 1) return false;
+    b.tokens -= 1;
+    return true;
   }
 
   private close(conn: Connection, code: number, reason: string): void {
@@ -301,6 +443,25 @@ export class SignalingHub {
       return reject(`messagePayload exceeds ${MAX_PAYLOAD_CHARS} characters.`);
     }
     const type = action as RelayedType;
+    if (!this.spend(conn, type, Date.now())) {
+      s.counters.dropped++;
+      if (correlationId === undefined) return;
+      s.counters.statusResponses++;
+      this.sendFrame(
+        conn,
+        JSON.stringify({
+          messageType: 'STATUS_RESPONSE',
+          statusResponse: {
+            correlationId,
+            errorType: 'ClientLimitExceededException',
+            statusCode: '400',
+            success: false,
+            description: `More than ${this.settings.sendRatePerSecond[type]} ${type} messages per second.`,
+          },
+        }),
+      );
+      return;
+    }
 
     if (conn.role === 'VIEWER') {
       // Viewer → master only; a recipientClientId from a viewer is ignored, so viewer → viewer never happens.
@@ -333,21 +494,71 @@ export class SignalingHub {
       return;
     }
     const now = Date.now();
-    const list = (s.pending.get(key) ?? []).filter((p) => p.expiresAt > now);
-    s.counters.expired += (s.pending.get(key)?.length ?? 0) - list.length;
-    if (list.length >= this.settings.maxPendingPerRecipient) {
-      list.shift();
-      s.counters.expired++;
+    // Only the master or a viewer seen within the TTL can ever collect a message: anything else would wait
+    // for nobody (a made-up recipientClientId), so it is dropped at once.
+    if (key !== MASTER_KEY && !((s.known.get(key.slice(VIEWER_PREFIX.length)) ?? 0) > now)) {
+      s.counters.dropped++;
+      return;
+    }
+    const list = s.pending.get(key) ?? [];
+    if (!s.pending.has(key) && s.pending.size >= this.settings.maxPendingRecipientsPerChannel) {
+      s.counters.dropped++;
+      return;
+    }
+    const bytes = frame.length;
+    if (list.length >= this.settings.maxPendingPerRecipient) this.shift(s, list);
+    // The oldest messages of the channel, then of the whole stand-in, make room for the newest.
+    while (s.pendingBytes + bytes > this.settings.maxPendingBytesPerChannel && this.shiftOldest(s)) {
+      /* keep shifting */
+    }
+    while (this.totalPendingBytes + bytes > this.settings.maxPendingBytesTotal && this.shiftGlobal()) {
+      /* keep shifting */
+    }
+    if (
+      s.pendingBytes + bytes > this.settings.maxPendingBytesPerChannel ||
+      this.totalPendingBytes + bytes > this.settings.maxPendingBytesTotal
+    ) {
+      s.counters.dropped++;
+      return;
     }
     list.push({ frame, type, expiresAt: now + ttl });
     s.pending.set(key, list);
+    s.pendingBytes += bytes;
+    this.totalPendingBytes += bytes;
     s.counters.queued++;
+  }
+
+  /** Drops the oldest message of a queue (it is full). */
+  private shift(s: Session, list: Pending[]): void {
+    const p = list.shift();
+    if (!p) return;
+    this.release(s, p.frame.length);
+    s.counters.expired++;
+  }
+
+  /** Drops the oldest message of the channel's oldest queue; false when the channel holds none. */
+  private shiftOldest(s: Session): boolean {
+    for (const [key, list] of s.pending) {
+      this.shift(s, list);
+      if (list.length === 0) s.pending.delete(key);
+      return true;
+    }
+    return false;
+  }
+
+  /** Drops one message from the channel holding the most bytes; false when nothing is queued anywhere. */
+  private shiftGlobal(): boolean {
+    let biggest: Session | null = null;
+    for (const s of this.sessions.values())
+      if (s.pendingBytes > 0 && (!biggest || s.pendingBytes > biggest.pendingBytes)) biggest = s;
+    return biggest ? this.shiftOldest(biggest) : false;
   }
 
   private flushPending(s: Session, key: string, to: Connection): void {
     const list = s.pending.get(key);
     if (!list) return;
     s.pending.delete(key);
+    this.release(s, bytesOf(list));
     const now = Date.now();
     for (const p of list) {
       if (p.expiresAt <= now) {

@@ -34,6 +34,7 @@ import { endTesterMatching } from '../../../../lib/sitting-exit';
 import { checkTransition } from '../../../../lib/tester-state';
 import { IMAGE_JSON_BODY_LIMIT, multipartToBody, requireUploadedImage } from '../../../../lib/tester-upload';
 import { toWireTime } from '../../../../lib/management-time';
+import { revokeEndedSignaling } from '../../../../lib/matching-channels';
 
 interface AiAuthRow {
   status: number;
@@ -329,6 +330,7 @@ export default async function aiAuthRoutes(app: App): Promise<void> {
       }
       return { ok, error: err, status, process, tester_status: testerStatus, url: signedImageUrl(key) };
     });
+    if (result.status === AI_AUTH_STATUS.logout) await revokeEndedSignaling(app);
     if (result.status !== AI_AUTH_STATUS.inProgress && result.status !== AI_AUTH_STATUS.passed) {
       await audit(app.db, {
         type: 'tester.ai_auth_fallback',

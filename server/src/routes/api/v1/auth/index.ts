@@ -12,6 +12,7 @@ import {
 } from '../../../../lib/sitting-exit';
 import { hashToken, newToken } from '../../../../lib/tokens';
 import type { Db } from '../../../../db/db';
+import { revokeEndedSignaling } from '../../../../lib/matching-channels';
 
 interface UserRow {
   id: number;
@@ -405,6 +406,7 @@ export default async function authRoutes(app: App): Promise<void> {
           }
         }
       });
+      await revokeEndedSignaling(app);
       await audit(app.db, {
         type: 'auth.logout',
         userId: auth.userId,

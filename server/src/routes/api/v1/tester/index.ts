@@ -68,6 +68,7 @@ import {
   uploadedImage,
 } from '../../../../lib/tester-upload';
 import type { Db } from '../../../../db/db';
+import { revokeEndedSignaling } from '../../../../lib/matching-channels';
 
 const kickedError = () =>
   new ApiError(403, 'kicked', 'The tester was kicked out; a manager must lift it first.');
@@ -474,6 +475,7 @@ export default async function testerRoutes(app: App): Promise<void> {
         }
         return { tester_id: testerId, test_id: testId, method, kicked };
       });
+      await revokeEndedSignaling(app);
       await audit(app.db, {
         type: `tester.kick_out.${method.toLowerCase()}`,
         actor: auth.actor,
