@@ -24,7 +24,17 @@ export type CredentialScope =
       /** The user the credential is handed to (revocation finds a removed checker's credentials by it). */
       holder?: number;
     }
-  | { kind: 's3'; bucket: string; key: string };
+  | {
+      kind: 's3';
+      bucket: string;
+      key: string;
+      /**
+       * Bytes every object and upload under `prefix` may hold together (the sitting's recording quota); the
+       * local stand-in refuses writes past it. STS has no condition key for sizes: on AWS the server checks
+       * it when completing.
+       */
+      quota?: { prefix: string; maxBytes: number };
+    };
 
 /**
  * Issues temporary credentials. Production uses STS (`aws/sts-issuer.ts`: AssumeRole with a session policy

@@ -101,8 +101,16 @@ export interface ObjectStorage {
   abortMultipartUpload(ref: ObjectRef, uploadId: string): Promise<void>;
   /** HeadObject, or null when there is no such object. */
   headObject(ref: ObjectRef): Promise<StoreObjectInfo | null>;
-  /** A presigned GET URL valid for `ttlSeconds` (≤ 7 days), for `<video src>`; Range requests work with it. */
-  presignGet(ref: ObjectRef, ttlSeconds: number): Promise<string>;
+  /**
+   * A presigned GET URL valid for `ttlSeconds` (≤ 7 days), for `<video src>`; Range requests work with it.
+   * `response` fixes the Content-Type and Content-Disposition the answer carries, whatever the object was
+   * stored with (signed into the URL as S3's response-content-type / response-content-disposition).
+   */
+  presignGet(
+    ref: ObjectRef,
+    ttlSeconds: number,
+    response?: { contentType?: string; contentDisposition?: string },
+  ): Promise<string>;
   /** DeleteObject (no error when absent). */
   deleteObject(ref: ObjectRef): Promise<void>;
   /** Bytes `start`…`end` (inclusive) of an object. */
@@ -349,7 +357,7 @@ export function createObjectStorage(opts: {
         throw err;
       }
     },
-    async presignGet(ref, ttlSeconds) {
+    async presignGet(ref, ttlSeconds, response) {
       if (!(ttlSeconds >= 1 && ttlSeconds <= MAX_PRESIGN_SECONDS))
         throw new RangeError('ttlSeconds must be 1…604800');
       const s = settings();
@@ -369,7 +377,13 @@ export function createObjectStorage(opts: {
           hostname: url.hostname,
           port: url.port ? Number(url.port) : undefined,
           path: url.pathname,
-          query: { 'x-id': 'GetObject' },
+          query: {
+            'x-id': 'GetObject',
+            ...(response?.contentType ? { 'response-content-type': response.contentType } : {}),
+            ...(response?.contentDisposition
+              ? { 'response-content-disposition': response.contentDisposition }
+              : {}),
+          },
           // Presigned S3 GETs sign no payload (what @aws-sdk/s3-request-presigner sends).
           headers: { host: url.host, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' },
         },

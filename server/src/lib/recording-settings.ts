@@ -17,6 +17,16 @@ export interface RecordingSettings {
    * itself because their sitting ended without the page completing them.
    */
   finalizeTickMs: number;
+  /**
+   * A sitting's byte quota (recording-integrity.ts): (max_rectime or RECORDING_QUOTA_DEFAULT_SECONDS, default
+   * 14,400) + RECORDING_QUOTA_EXTRA_SECONDS (default 1,800: recording starts at the identity check) seconds at
+   * RECORDING_QUOTA_BITS_PER_SECOND (default 7,200,000: the highest video and audio quality levels, 3100 + 140
+   * MB/h), times 1.25.
+   */
+  quotaDefaultSeconds: number;
+  quotaExtraSeconds: number;
+  quotaBitsPerSecond: number;
+  quotaMargin: number;
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, dflt: number, max: number): number {
@@ -40,5 +50,12 @@ export function recordingSettings(env: NodeJS.ProcessEnv = process.env): Recordi
     credentialsTtlSeconds: positiveInt(env, 'RECORDING_CREDENTIALS_TTL_SECONDS', 3600, 43_200),
     urlTtlSeconds: positiveInt(env, 'RECORDING_URL_TTL_SECONDS', 300, 604_800),
     finalizeTickMs: positiveInt(env, 'RECORDING_FINALIZE_TICK_MS', 5000, 600_000),
+    quotaDefaultSeconds: positiveInt(env, 'RECORDING_QUOTA_DEFAULT_SECONDS', 14_400, 604_800),
+    quotaExtraSeconds:
+      env.RECORDING_QUOTA_EXTRA_SECONDS === '0'
+        ? 0
+        : positiveInt(env, 'RECORDING_QUOTA_EXTRA_SECONDS', 1_800, 86_400),
+    quotaBitsPerSecond: positiveInt(env, 'RECORDING_QUOTA_BITS_PER_SECOND', 7_200_000, 1_000_000_000),
+    quotaMargin: 1.25,
   };
 }

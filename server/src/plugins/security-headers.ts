@@ -27,13 +27,17 @@ export const securityHeadersPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('Content-Security-Policy', csp);
     reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
+    // No page of the app sends its address anywhere: a start-up URL may carry a password (spec §3 JT start-up).
+    reply.header('Referrer-Policy', 'no-referrer');
     reply.header('X-Frame-Options', 'SAMEORIGIN');
     reply.header('Cross-Origin-Opener-Policy', 'same-origin-allow-popups');
     reply.header('Permissions-Policy', 'camera=(self), microphone=(self), geolocation=(), payment=()');
     if (request.protocol === 'https')
       reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
     if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store');
+    // Stored objects (recordings) on the app's origin: never a document that could act as the app.
+    if (request.url.startsWith('/s3/'))
+      reply.header('Content-Security-Policy', "default-src 'none'; sandbox");
     return payload;
   });
 });

@@ -81,6 +81,12 @@ async function connectViewer(ch: SignalingChannel, clientId: string): Promise<Ha
   return rawConnect('ws://' + url.slice(6));
 }
 
+/** The open socket of an accepted handshake (fails the test otherwise). */
+function opened(h: Handshake): Extract<Handshake, { ok: true }> {
+  if (!h.ok) throw new Error(`handshake refused: ${h.status} ${h.errorType ?? ''}`);
+  return h;
+}
+
 beforeAll(() => {
   (globalThis as { WebSocket?: unknown }).WebSocket = WebSocket;
 });
@@ -104,8 +110,7 @@ describe('a removed checker keeps watching with its old viewer credentials', () 
     expect(checker.viewer_client_id).toMatch(/^viewer-[0-9a-f-]{36}$/);
     expect(tester.viewer_client_id).toBe(checker.viewer_client_id);
     expect(await describeWith(viewer)).toBe('ok');
-    const open = await connectViewer(viewer, checker.viewer_client_id!);
-    expect(open.ok).toBe(true);
+    const open = opened(await connectViewer(viewer, checker.viewer_client_id!));
 
     await post('checker01', '/api/v1/delete_matching.php', { tester_id: checker.tester_id });
 
@@ -127,8 +132,7 @@ describe('a removed checker keeps watching with its old viewer credentials', () 
     await start();
     const { checker } = await match('tester02', 'checker02');
     const viewer = checker.signaling_channel!;
-    const open = await connectViewer(viewer, checker.viewer_client_id!);
-    expect(open.ok).toBe(true);
+    const open = opened(await connectViewer(viewer, checker.viewer_client_id!));
 
     await post('checker02', '/api/v1/logout.php?p=self');
 

@@ -20,6 +20,7 @@ export interface Caller {
 interface IssuedEntry {
   creds: TemporaryCredentials;
   scope: CredentialScope;
+  revoked?: boolean;
 }
 
 /**
@@ -63,6 +64,9 @@ export function authenticate(opts: {
     if (!entry) throw s3Errors.invalidAccessKeyId();
     if (claims.sessionToken !== entry.creds.sessionToken) throw s3Errors.invalidToken();
     if (entry.creds.expiration.getTime() <= now) throw s3Errors.expiredToken();
+    // Revoked by the server (the recording was completed): it may never write again.
+    if (entry.revoked)
+      throw s3Errors.accessDenied('The credentials were revoked: the recording is complete.');
     secret = entry.creds.secretAccessKey;
     scope = entry.scope;
   }

@@ -59,6 +59,12 @@ export const s3Errors = {
         fields: { PartNumber: String(partNumber), ProposedSize: String(size), MinSizeAllowed: String(min) },
       },
     ),
+  entityTooLarge: (size: number, max: number) =>
+    new S3Error(400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed size.', {
+      fields: { ProposedSize: String(size), MaxSizeAllowed: String(max) },
+    }),
+  missingContentLength: () =>
+    new S3Error(411, 'MissingContentLength', 'You must provide the Content-Length HTTP header.'),
   badDigest: (
     message = 'The Content-MD5 or checksum value that you specified did not match what the server received.',
   ) => new S3Error(400, 'BadDigest', message),

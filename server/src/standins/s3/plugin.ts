@@ -75,6 +75,7 @@ async function s3Standin(app: FastifyInstance, opts: S3StandinOptions): Promise<
   const endpoint = () => (opts.endpoint ?? `${app.config.publicOrigin}/s3`).replace(/\/$/, '');
 
   const store = new S3Store(path.join(app.config.dataDir, 's3'), { ...defaults });
+  await store.loadUsage();
   const faults = new FaultQueue();
   app.decorate('s3local', createS3LocalService({ store, serverCredentials, region, endpoint }));
 

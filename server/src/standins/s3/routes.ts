@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LocalCredentialIssuer } from '../../lib/credentials';
-import { authenticate, authorize, type ServerCredentials } from './auth';
+import { authenticate, authorize, type Caller, type ServerCredentials } from './auth';
 import { S3Error, s3Errors } from './errors';
 import type { FaultQueue } from './faults';
 import { classifyObjectRequest } from './operations';
@@ -202,6 +202,8 @@ export async function s3Routes(app: FastifyInstance, ctx: S3RouteContext): Promi
         throw s3Errors.accessDenied('Presigned URLs are accepted for GET and HEAD only.');
       }
       authorize(caller, { bucket, key, actions: op.actions });
+      if (op.operation === 'UploadPart' || op.operation === 'PutObject')
+        await checkQuota(request, caller, bucket, key, query);
 
       if (!op.operation) {
         throw new S3Error(
@@ -236,6 +238,33 @@ export async function s3Routes(app: FastifyInstance, ctx: S3RouteContext): Promi
       }
     },
   });
+
+  /**
+   * A browser credential with a quota (a sitting's recordings) may not make its key directory hold more than
+   * the quota: the part's (or object's) Content-Length is counted against what is stored there already,
+   * less what it replaces. The server key is not limited.
+   */
+  async function checkQuota(
+    request: FastifyRequest,
+    caller: Caller,
+    bucket: string,
+    key: string,
+    query: Map<string, string>,
+  ): Promise<void> {
+    const scope = caller.scope;
+    if (scope === 'server' || scope.kind !== 's3' || !scope.quota) return;
+    const raw = header(request, 'content-length');
+    if (raw === undefined || !/^\d{1,15}$/.test(raw)) throw s3Errors.missingContentLength();
+    const size = Number(raw);
+    const replaced = query.has('partNumber')
+      ? await store.storedPartSize(
+          await store.getUpload(bucket, key, query.get('uploadId') ?? ''),
+          Number(query.get('partNumber')),
+        )
+      : ((await store.headObject(bucket, key))?.size ?? 0);
+    const after = store.usage(bucket, scope.quota.prefix) - replaced + size;
+    if (after > scope.quota.maxBytes) throw s3Errors.entityTooLarge(after, scope.quota.maxBytes);
+  }
 
   /** Applies a queued fault to this UploadPart; true when the request has been dealt with. */
   async function applyFault(request: FastifyRequest, reply: FastifyReply, key: string): Promise<boolean> {

@@ -164,6 +164,11 @@ function checkExpectations(got: Received, expect: BodyExpectations): void {
   }
 }
 
+/** The usage-table entry of a key: its bucket and directory (`<bucket>/<key up to the last slash>`). */
+function usageDir(bucket: string, key: string): string {
+  return `${bucket}/${key.slice(0, key.lastIndexOf('/') + 1)}`;
+}
+
 /**
  * The stand-in's storage: everything on disk under `root` (`<dataDir>/s3`), so uploads and objects survive a
  * server restart. Layout: `uploads/<uploadId>/{upload.json, part-NNNNN.json, NNNNN-<md5>.bin}` and
@@ -173,11 +178,45 @@ export class S3Store {
   private readonly uploads = new Map<string, UploadMeta>();
   private readonly completing = new Set<string>();
   private readonly completed = new Map<string, ObjectMeta & { uploadId: string }>();
+  /**
+   * Bytes held (object data and uploaded parts) per bucket and key directory (`<bucket>/<key up to its last
+   * slash>`), for the per-sitting quota of browser credentials. Built from disk by `loadUsage` at start-up,
+   * then kept up to date by every write and delete.
+   */
+  private usageByDir: Map<string, number> | null = null;
 
   constructor(
     readonly root: string,
     readonly settings: StoreSettings,
   ) {}
+
+  /** Reads what is on disk into the usage table (once, before the first request). */
+  async loadUsage(): Promise<void> {
+    const table = new Map<string, number>();
+    const add = (bucket: string, key: string, n: number) => {
+      const d = usageDir(bucket, key);
+      table.set(d, (table.get(d) ?? 0) + n);
+    };
+    for (const u of await this.dumpUploads()) for (const p of u.parts) add(u.bucket, u.key, p.size);
+    for (const o of await this.dumpObjects()) add(o.bucket, o.key, o.size);
+    this.usageByDir = table;
+  }
+
+  /** Bytes held under a bucket's key prefix ending in '/' (objects plus parts of uploads in progress). */
+  usage(bucket: string, prefix: string): number {
+    let n = 0;
+    const want = `${bucket}/${prefix}`;
+    for (const [d, bytes] of this.usageByDir ?? []) if (d.startsWith(want)) n += bytes;
+    return n;
+  }
+
+  private adjust(bucket: string, key: string, delta: number): void {
+    if (!this.usageByDir || delta === 0) return;
+    const d = usageDir(bucket, key);
+    const n = (this.usageByDir.get(d) ?? 0) + delta;
+    if (n > 0) this.usageByDir.set(d, n);
+    else this.usageByDir.delete(d);
+  }
 
   private uploadDir(uploadId: string): string {
     return path.join(this.root, 'uploads', uploadId);
@@ -274,6 +313,7 @@ export class S3Store {
       };
       if (expect.crc32 !== undefined) part.checksumCrc32 = got.crc32B64;
       await this.writeJson(metaFile, part);
+      this.adjust(upload.bucket, upload.key, got.size - (previous?.size ?? 0));
       // A retried part replaces the earlier bytes (S3 keeps the last upload of a part number).
       if (previous && previous.file !== file)
         await unlink(path.join(dir, previous.file)).catch(() => undefined);
@@ -283,6 +323,17 @@ export class S3Store {
       if (errno(err) === 'ENOENT') throw s3Errors.noSuchUpload(upload.uploadId);
       throw err;
     }
+  }
+
+  /** Bytes of one stored part of an upload, 0 when that part number has none yet. */
+  async storedPartSize(upload: UploadMeta, partNumber: number): Promise<number> {
+    const file = path.join(
+      this.uploadDir(upload.uploadId),
+      `part-${String(partNumber).padStart(5, '0')}.json`,
+    );
+    return readFile(file, 'utf8')
+      .then((s) => (JSON.parse(s) as PartMeta).size)
+      .catch(() => 0);
   }
 
   /** All stored parts of an upload, ascending. */
@@ -389,8 +440,10 @@ export class S3Store {
         const crcs = Buffer.concat(chosen.map((p) => Buffer.from(p.checksumCrc32 ?? '', 'base64')));
         meta.checksumCrc32 = `${crc32B64(crc32(crcs))}-${chosen.length}`;
       }
+      const replaced = await this.headObject(bucket, key);
       await rename(tmp, path.join(dir, 'data'));
       await this.writeJson(path.join(dir, 'meta.json'), meta);
+      this.adjust(bucket, key, meta.size - (replaced?.size ?? 0));
       await this.dropUpload(uploadId);
       this.completed.set(uploadId, { ...meta, uploadId });
       if (this.completed.size > MAX_REMEMBERED_COMPLETIONS) {
@@ -404,6 +457,11 @@ export class S3Store {
   }
 
   private async dropUpload(uploadId: string): Promise<void> {
+    const upload = this.uploads.get(uploadId);
+    if (upload) {
+      const parts = await this.listParts(upload).catch(() => [] as PartMeta[]);
+      this.adjust(upload.bucket, upload.key, -parts.reduce((n, p) => n + p.size, 0));
+    }
     this.uploads.delete(uploadId);
     await rm(this.uploadDir(uploadId), { recursive: true, force: true });
   }
@@ -438,8 +496,10 @@ export class S3Store {
         lastModified: new Date().toISOString(),
       };
       if (expect.crc32 !== undefined) meta.checksumCrc32 = got.crc32B64;
+      const replaced = await this.headObject(bucket, key);
       await rename(tmp, path.join(dir, 'data'));
       await this.writeJson(path.join(dir, 'meta.json'), meta);
+      this.adjust(bucket, key, meta.size - (replaced?.size ?? 0));
       return meta;
     } catch (err) {
       await unlink(tmp).catch(() => undefined);
@@ -463,7 +523,9 @@ export class S3Store {
   /** DeleteObject (no error when absent, as on S3). */
   async deleteObject(bucket: string, key: string): Promise<void> {
     assertBucketName(bucket);
+    const gone = await this.headObject(bucket, key);
     await rm(this.objectDir(bucket, key), { recursive: true, force: true });
+    this.adjust(bucket, key, -(gone?.size ?? 0));
   }
 
   /** Every upload in progress, with its parts (for the test-hook state dump). */

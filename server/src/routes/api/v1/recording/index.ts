@@ -27,6 +27,13 @@ import {
 import { RecordingConverter, conversionSettings } from '../../../../lib/recording-conversion';
 import { recordingSettings } from '../../../../lib/recording-settings';
 import {
+  assertUnchanged,
+  enforceQuotaOnComplete,
+  playbackHeaders,
+  sealRecording,
+  uploadScope,
+} from '../../../../lib/recording-integrity';
+import {
   completedParts,
   endResult,
   findOpenRecord,
@@ -151,7 +158,7 @@ export default async function recordingRoutes(app: App): Promise<void> {
     let creds;
     try {
       creds = await app.credentialIssuer.issue(
-        { kind: 's3', bucket: rec.bucket, key: rec.object_key },
+        await uploadScope(app.db, rec, settings),
         settings.credentialsTtlSeconds,
       );
     } catch (err) {
@@ -244,8 +251,8 @@ export default async function recordingRoutes(app: App): Promise<void> {
   }
 
   async function endRecording(auth: AuthContext, recordId: number, browserParts: ClientPart[] | undefined) {
-    await ownRecord(auth, recordId);
-    return mutex.run(`record:${recordId}`, async (): Promise<RecordingEndResultT> => {
+    const owned = await ownRecord(auth, recordId);
+    const ended = await mutex.run(`record:${recordId}`, async (): Promise<RecordingEndResultT> => {
       const rec = (await findRecord(app.db, recordId))!;
       // Idempotent: a repeated end answers what the first one did.
       if (isCompleted(rec)) return endResult(rec);
@@ -273,6 +280,7 @@ export default async function recordingRoutes(app: App): Promise<void> {
         const more = problems.length > 8 ? ` (and ${problems.length - 8} more)` : '';
         throw conflict(`The recording cannot be completed: ${problems.slice(0, 8).join('; ')}${more}.`);
       }
+      await enforceQuotaOnComplete(app, s, rec, parts, settings);
       let etag: string;
       try {
         etag = await s.completeMultipartUpload(ref, rec.upload_id, parts);
@@ -294,6 +302,8 @@ export default async function recordingRoutes(app: App): Promise<void> {
       }
       return endResult((await findRecord(app.db, recordId))!);
     });
+    if (ended.completed) sealRecording(app, owned);
+    return ended;
   }
 
   /**
@@ -498,9 +508,11 @@ export default async function recordingRoutes(app: App): Promise<void> {
       await assertCanViewSitting(app.db, request.auth!, await loadTester(app.db, rec.tester_id), rec.test_id);
       if (!isCompleted(rec))
         throw new ApiError(409, 'recording_not_finished', 'The recording is not finished yet.');
+      await assertUnchanged(app, store(), rec);
       let url: string;
       try {
-        url = await store().presignGet({ bucket: rec.bucket, key: rec.object_key }, settings.urlTtlSeconds);
+        const ref = { bucket: rec.bucket, key: rec.object_key };
+        url = await store().presignGet(ref, settings.urlTtlSeconds, playbackHeaders(rec));
       } catch (err) {
         app.log.error({ err }, 'presign failed');
         throw unavailable('presign');

@@ -1,0 +1,156 @@
+import type { Db } from '../db/db';
+import { ApiError } from './api-error';
+import type { App } from './app-types';
+import { audit } from './audit';
+import type { CredentialScope } from './credentials';
+import type { ObjectStorage, StorePart } from './object-storage';
+import type { RecordingSettings } from './recording-settings';
+import { statusOf, type RecordRow } from './recording-store';
+import { startupInt, startupOf } from './tester-sittings';
+
+/**
+ * What keeps a sitting's recordings the examinee's own bytes and bounded (what a recording's credentials may
+ * do beyond its upload): a byte quota per sitting, credentials that stop writing once the recording is
+ * complete, and playback served with the type the server set and only while the object is the one completed.
+ */
+
+/** The key directory of a sitting's recordings (recording-store.ts `recordingKey`): `recordings/<test>/`. */
+export function sittingPrefix(testId: number): string {
+  return `recordings/${testId}/`;
+}
+
+/**
+ * The byte quota of a sitting: its maximum recording time (start-up `max_rectime` seconds, else
+ * `quotaDefaultSeconds`) plus `quotaExtraSeconds` (recording runs from the identity check, before the exam
+ * clock starts), at the highest bitrate the recorder can be set to, times `quotaMargin`.
+ */
+export function sittingQuotaBytes(
+  sitting: { startup_parameters: Record<string, unknown> | string | null },
+  s: RecordingSettings,
+): number {
+  const max = startupInt(startupOf(sitting), 'max_rectime', 0);
+  const seconds = (max > 0 ? max : s.quotaDefaultSeconds) + s.quotaExtraSeconds;
+  return Math.ceil(((seconds * s.quotaBitsPerSecond) / 8) * s.quotaMargin);
+}
+
+/** The byte quota of the sitting `testId` (its stored start-up parameters). */
+async function quotaOf(db: Db, testId: number, s: RecordingSettings): Promise<number> {
+  const { rows } = await db.query<{ startup_parameters: Record<string, unknown> | string | null }>(
+    `SELECT startup_parameters FROM tests WHERE id = $1`,
+    [testId],
+  );
+  return sittingQuotaBytes(rows[0] ?? { startup_parameters: null }, s);
+}
+
+/** Bytes of the sitting's completed recordings, other than `exceptRecordId`. */
+async function completedBytes(db: Db, testId: number, exceptRecordId: number): Promise<number> {
+  const { rows } = await db.query<{ n: string | number | null }>(
+    `SELECT coalesce(sum(size_bytes), 0) AS n FROM records WHERE test_id = $1 AND stop_at IS NOT NULL AND id <> $2`,
+    [testId, exceptRecordId],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * The scope of a recording's browser credentials: its one object key, and the sitting's quota over the
+ * sitting's key directory (the stand-in refuses a part that would pass it; STS has no condition for sizes,
+ * so on AWS the server enforces it when completing).
+ */
+export async function uploadScope(
+  db: Db,
+  rec: Pick<RecordRow, 'bucket' | 'object_key' | 'test_id'>,
+  s: RecordingSettings,
+): Promise<CredentialScope> {
+  return {
+    kind: 's3',
+    bucket: rec.bucket,
+    key: rec.object_key,
+    quota: { prefix: sittingPrefix(rec.test_id), maxBytes: await quotaOf(db, rec.test_id, s) },
+  };
+}
+
+/**
+ * Refuses to complete a recording that would take the sitting past its quota: the upload is aborted (its
+ * parts would otherwise stay in storage) and the answer is 413.
+ */
+export async function enforceQuotaOnComplete(
+  app: App,
+  store: ObjectStorage,
+  rec: RecordRow,
+  parts: readonly StorePart[],
+  s: RecordingSettings,
+): Promise<void> {
+  const quota = await quotaOf(app.db, rec.test_id, s);
+  const used = (await completedBytes(app.db, rec.test_id, rec.id)) + parts.reduce((n, p) => n + p.size, 0);
+  if (used <= quota) return;
+  if (rec.upload_id)
+    await store
+      .abortMultipartUpload({ bucket: rec.bucket, key: rec.object_key }, rec.upload_id)
+      .catch((err: unknown) =>
+        app.log.error({ err }, 'AbortMultipartUpload of an over-quota recording failed'),
+      );
+  await audit(app.db, {
+    type: 'recording.quota_exceeded',
+    userId: rec.tester_id,
+    target: `record:${rec.id}`,
+    details: `${used} bytes, quota ${quota}`,
+    level: 'warn',
+  });
+  throw new ApiError(
+    413,
+    'payload_too_large',
+    `The sitting's recordings would hold ${used} bytes, more than its quota of ${quota}; the upload was discarded.`,
+  );
+}
+
+/**
+ * A completed recording is write-once: the credentials handed out for its key are revoked (local stand-in),
+ * so the examinee cannot replace what managers will watch. STS credentials cannot be revoked; on AWS
+ * `assertUnchanged` refuses playback of an object that is no longer the one completed.
+ */
+export function sealRecording(app: App, rec: Pick<RecordRow, 'bucket' | 'object_key'>): void {
+  app.localCredentials?.revokeWhere(
+    (scope) => scope.kind === 's3' && scope.bucket === rec.bucket && scope.key === rec.object_key,
+  );
+}
+
+/**
+ * Refuses playback when the stored object is not the one the server completed (or converted): its ETag
+ * differs from the recorded one. Logged as an error with the record, for the administrators.
+ */
+export async function assertUnchanged(app: App, store: ObjectStorage, rec: RecordRow): Promise<void> {
+  if (!rec.object_etag) return;
+  const head = await store.headObject({ bucket: rec.bucket, key: rec.object_key });
+  const bare = (e: string) => e.trim().replace(/^"|"$/g, '');
+  if (head && bare(head.etag) === bare(rec.object_etag)) return;
+  if (statusOf(rec) === '01')
+    throw new ApiError(409, 'conflict', 'The recording is being converted; try again in a moment.');
+  await audit(app.db, {
+    type: 'recording.modified',
+    userId: rec.tester_id,
+    target: `record:${rec.id}`,
+    details: head ? `stored ETag ${head.etag}, completed ${rec.object_etag}` : 'object missing',
+    level: 'warn',
+  });
+  app.log.error({ record: rec.id }, 'a completed recording was modified in storage; playback refused');
+  throw new ApiError(
+    409,
+    'conflict',
+    'The stored recording is not the one that was completed; it is not served. The administrators were notified.',
+  );
+}
+
+/**
+ * Presign options for playback: the recorded media type, as an attachment (a browser never renders it as a
+ * page of the app's origin; a <video> element plays it all the same).
+ */
+export function playbackHeaders(rec: Pick<RecordRow, 'id' | 'mime_type' | 'object_key'>): {
+  contentType: string;
+  contentDisposition: string;
+} {
+  const ext = rec.object_key.split('.').pop() ?? 'webm';
+  return {
+    contentType: rec.mime_type,
+    contentDisposition: `attachment; filename="recording-${rec.id}.${ext}"`,
+  };
+}
