@@ -1,6 +1,7 @@
 import { LoginBody, LoginResult, LogoutQuery } from '../../../../../../contract/auth';
 import { ALL_ACTORS, Envelope, type Actor } from '../../../../../../contract/common';
 import { checkIpAllowed } from '../../../../lib/access-limits';
+import { loginIpLimit, reserveLoginAttempt } from '../../../../lib/login-guard';
 import { ApiError } from '../../../../lib/api-error';
 import type { App } from '../../../../lib/app-types';
 import { audit } from '../../../../lib/audit';
@@ -33,43 +34,6 @@ function lockedError(retryAfterSeconds: number): ApiError {
   const s = Math.max(1, Math.ceil(retryAfterSeconds));
   return new ApiError(429, 'account_locked', `Too many failed logins. Try again in ${s} seconds.`, {
     'Retry-After': String(s),
-  });
-}
-
-/** Seconds the account stays locked, or 0 when it is not locked. */
-async function lockedFor(db: Db, loginId: string): Promise<number> {
-  const { rows } = await db.query<{ secs: number }>(
-    `SELECT ceil(extract(epoch FROM locked_until - now()))::int AS secs
-       FROM login_failures WHERE login_id = $1 AND locked_until > now()`,
-    [loginId],
-  );
-  return rows[0]?.secs ?? 0;
-}
-
-/**
- * Counts one failure in the current window (perf-reliability §5: per-account soft lockout) and returns the
- * lock length in seconds when this failure reached the limit, else 0.
- */
-async function recordFailure(app: App, loginId: string): Promise<number> {
-  const { maxFailures, windowSeconds, lockSeconds } = app.config.login;
-  return app.db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ failures: number }>(
-      `INSERT INTO login_failures AS f (login_id, failures, window_start) VALUES ($1, 1, now())
-       ON CONFLICT (login_id) DO UPDATE SET
-         failures = CASE WHEN f.window_start <= now() - $2::int * interval '1 second' THEN 1 ELSE f.failures + 1 END,
-         window_start = CASE WHEN f.window_start <= now() - $2::int * interval '1 second' THEN now() ELSE f.window_start END,
-         locked_until = NULL
-       RETURNING failures`,
-      [loginId, windowSeconds],
-    );
-    if ((rows[0]?.failures ?? 0) < maxFailures) return 0;
-    // The count restarts after the lock, so the next lock needs maxFailures new failures.
-    await tx.query(
-      `UPDATE login_failures SET locked_until = now() + $2::int * interval '1 second', failures = 0, window_start = now()
-        WHERE login_id = $1`,
-      [loginId, lockSeconds],
-    );
-    return lockSeconds;
   });
 }
 
@@ -209,23 +173,9 @@ export default async function authRoutes(app: App): Promise<void> {
   app.post(
     '/login.php',
     {
-      config: {
-        access: 'public',
-        // perf-reliability §5: a per-IP limit in front of the per-account lockout.
-        rateLimit: {
-          max: app.config.login.perIpPerMinute,
-          timeWindow: 60_000,
-          errorResponseBuilder: (_req, ctx) =>
-            new ApiError(
-              429,
-              'too_many_requests',
-              `Too many login attempts from this address. Try again in ${ctx.after}.`,
-              {
-                'Retry-After': String(Math.max(1, Math.ceil(ctx.ttl / 1000))),
-              },
-            ),
-        },
-      },
+      config: { access: 'public' },
+      // perf-reliability §5: a per-IP limit in front of the per-account lockout (in the database).
+      onRequest: loginIpLimit(app),
       schema: { body: LoginBody, response: { 200: Envelope(LoginResult) } },
     },
     async (request, reply) => {
@@ -234,10 +184,10 @@ export default async function authRoutes(app: App): Promise<void> {
       if (!loginId) throw new ApiError(400, 'validation', 'login_id is required.');
       const ip = request.ip;
 
-      const locked = await lockedFor(app.db, loginId);
-      if (locked > 0) {
+      const attempt = await reserveLoginAttempt(app, loginId);
+      if (!attempt.admitted) {
         await audit(app.db, { type: 'auth.login_locked', loginId, ip, level: 'warn' });
-        throw lockedError(locked);
+        throw lockedError(attempt.lockSeconds);
       }
 
       const { rows } = await app.db.query<UserRow>(
@@ -253,8 +203,7 @@ export default async function authRoutes(app: App): Promise<void> {
         request.body.password,
       );
       if (!user || !passwordOk || user.disabled) {
-        const lockSeconds = await recordFailure(app, loginId);
-        if (lockSeconds > 0) {
+        if (attempt.locksOnFailure) {
           await audit(app.db, {
             type: 'auth.lockout',
             userId: user?.id,
@@ -263,7 +212,7 @@ export default async function authRoutes(app: App): Promise<void> {
             ip,
             level: 'warn',
           });
-          throw lockedError(lockSeconds);
+          throw lockedError(attempt.lockSeconds);
         }
         await audit(app.db, {
           type: 'auth.login_failed',
