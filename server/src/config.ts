@@ -19,6 +19,12 @@ export interface ServerConfig {
   port: number;
   /** Origin the browser uses to reach this server, e.g. http://127.0.0.1:8080 (for printed URLs and stand-in endpoints). */
   publicOrigin: string;
+  /**
+   * Every origin browsers use to reach this deployment (PUBLIC_ORIGINS, comma-separated; default
+   * PUBLIC_ORIGIN). An IP access limit bound to a server name applies when that name is one of these hosts,
+   * whatever Host or X-Forwarded-Host a request carries.
+   */
+  publicOrigins: string[];
   dataDir: string;
   databaseUrl: string | undefined;
   staticDir: string;
@@ -89,6 +95,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     host,
     port,
     publicOrigin: env.PUBLIC_ORIGIN ?? `http://${host}:${port}`,
+    publicOrigins: (env.PUBLIC_ORIGINS ?? env.PUBLIC_ORIGIN ?? `http://${host}:${port}`)
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
     dataDir: path.resolve(env.DATA_DIR ?? './data'),
     databaseUrl: env.DATABASE_URL || undefined,
     staticDir: path.resolve(env.STATIC_DIR ?? './dist'),

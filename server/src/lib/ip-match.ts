@@ -41,6 +41,25 @@ export async function hostOf(ipRaw: string): Promise<string | null> {
   return host;
 }
 
+/**
+ * The host name of an IP only when it forward-confirms: the reverse lookup's name resolves back to this
+ * address (whoever owns an address controls its PTR record, so the name alone proves nothing).
+ */
+export async function confirmedHostOf(ipRaw: string): Promise<string | null> {
+  const host = await hostOf(ipRaw);
+  if (!host) return null;
+  const ip = normaliseIp(ipRaw);
+  try {
+    const addrs = await Promise.race([
+      dns.lookup(host, { all: true }),
+      new Promise<never>((_, rej) => setTimeout(() => rej(new Error('timeout')), 1000)),
+    ]);
+    return addrs.some((a) => normaliseIp(a.address) === ip) ? host : null;
+  } catch {
+    return null;
+  }
+}
+
 export function domainMatches(host: string | null, domain: string): boolean {
   if (!host) return false;
   const d = domain.toLowerCase().replace(/^\*?\./, '');

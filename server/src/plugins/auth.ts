@@ -107,7 +107,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
       throw new ApiError(403, 'forbidden', 'This endpoint is not available to your role.');
     }
     if (request.auth.actor !== 1 && !request.routeOptions.config?.skipIpLimit) {
-      const ok = await checkIpAllowed(app, request.auth.actor, request.ip, request.hostname);
+      const ok = await checkIpAllowed(app, request.auth.actor, request.ip);
       if (!ok) throw new ApiError(403, 'ip_not_allowed', 'Access from this IP address is not allowed.');
     }
   });

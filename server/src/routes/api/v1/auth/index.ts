@@ -226,7 +226,7 @@ export default async function authRoutes(app: App): Promise<void> {
       }
 
       // spec §3 "Access limit": actors 2–5 may be limited to listed IPs, at login as on every call.
-      if (user.actor !== 1 && !(await checkIpAllowed(app, user.actor, ip, request.hostname))) {
+      if (user.actor !== 1 && !(await checkIpAllowed(app, user.actor, ip))) {
         await audit(app.db, {
           type: 'auth.ip_denied',
           userId: user.id,

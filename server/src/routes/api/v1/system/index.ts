@@ -21,7 +21,7 @@ export default async function systemRoutes(app: App): Promise<void> {
     },
     async (request, reply) => {
       const auth = request.auth!;
-      const allowed = await checkIpAllowed(app, auth.actor, request.ip, request.hostname);
+      const allowed = await checkIpAllowed(app, auth.actor, request.ip);
       const result: AdminPermissionResult = allowed
         ? { status: 200, process: 1, message: '' }
         : { status: 403, process: 0, message: 'Access from this IP address is not allowed.' };
