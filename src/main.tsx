@@ -1,3 +1,5 @@
+// First: removes a start-up password from the address bar before anything else of the app runs.
+import { openedAddress } from './app/early-scrub';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import 'bootstrap/dist/css/bootstrap.min.css';
@@ -8,7 +10,7 @@ import { App } from './app/app';
 
 async function main() {
   const config = await loadRuntimeConfig();
-  const { store, router } = await bootstrapApp(config);
+  const { store, router } = await bootstrapApp(config, openedAddress);
   const el = document.getElementById('root');
   if (!el) throw new Error('#root missing');
   createRoot(el).render(

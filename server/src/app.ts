@@ -20,6 +20,7 @@ import demoExamRoutes from './routes/demo-exam';
 import { loadStandins } from './standins/loader';
 import { decorateCloudAccess } from './lib/aws/aws-mode';
 import { applyCheatingLevelThresholds } from './lib/cheating-level';
+import { withRedaction } from './lib/log-redact';
 
 export interface BuildOptions {
   config: ServerConfig;
@@ -33,7 +34,8 @@ export interface BuildOptions {
  */
 export async function buildApp({ config, db, logger }: BuildOptions): Promise<App> {
   const app = Fastify({
-    logger: logger ?? { level: config.logLevel },
+    // Secrets (start-up passwords, tokens, signed URLs) are redacted from every log line.
+    logger: withRedaction(logger ?? { level: config.logLevel }),
     trustProxy: config.trustProxy,
     // Every log line of a request carries its id, and the response says it (X-Request-Id).
     genReqId: requestId,

@@ -6,7 +6,7 @@ import { createAppRouter } from '../routes/router';
 import { setNavigator } from './navigation';
 import { restoreSession } from '../features/session/session-storage';
 import { loggedIn } from '../features/session/session-slice';
-import { readStartupParams } from '../features/startup/startup-params';
+import { readStartupParams, type OpenedAddress } from '../features/startup/startup-params';
 import { startupParamsLoaded } from '../features/startup/startup-slice';
 import { runStartupChecks, applyStartupOutcome } from './startup';
 import { sendClientLog } from '../api/logs';
@@ -17,13 +17,13 @@ import { syncServerClock } from '../features/startup/server-clock';
  * Start-up, in order: store, saved session, start-up parameters, language (loading), router, then the
  * start-up checks of spec §2 (which may send the user elsewhere before the first page renders).
  */
-export async function bootstrapApp(config: RuntimeConfig) {
+export async function bootstrapApp(config: RuntimeConfig, opened: OpenedAddress) {
   setLogLevel(config.logLevel);
   setLogSink((e) => void sendClientLog(e));
   const store = setupStore();
   const saved = restoreSession();
   if (saved) store.dispatch(loggedIn(saved));
-  const params = readStartupParams(window.location, window.sessionStorage);
+  const params = readStartupParams(opened, window.sessionStorage);
   store.dispatch(startupParamsLoaded(params));
   // A JT start-up (spec §2) logs in during the checks: the API client's axios chunk loads meanwhile.
   if (params.actor === 1 && params.loginId !== '') preloadHttp();

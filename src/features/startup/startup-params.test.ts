@@ -5,6 +5,7 @@ import {
   parseStartupQuery,
   readStartupParams,
   saveStartupParams,
+  scrubStartupUrl,
 } from './startup-params';
 import { defaultStartupParams } from './startup-fields';
 import startup, { selectIsJtStartup, startupParamsLoaded } from './startup-slice';
@@ -83,9 +84,16 @@ describe('readStartupParams', () => {
     expect(p.inquiryTemplate).toBe(-1);
   });
 
-  it('saves the parameters to session storage under "startup"', () => {
+  it('saves the parameters to session storage under "startup", without a JT start-up password', () => {
     const p = readStartupParams(at('?actor=1&login_id=u1&password=pw'), sessionStorage);
-    expect(JSON.parse(sessionStorage.getItem(STARTUP_STORAGE_KEY) ?? 'null')).toEqual(p);
+    expect(p.password).toBe('pw');
+    const { password: _pw, rawStartupUrl: _raw, ...rest } = p;
+    const stored = JSON.parse(sessionStorage.getItem(STARTUP_STORAGE_KEY) ?? 'null') as Record<
+      string,
+      unknown
+    >;
+    expect(stored).toEqual({ ...rest, rawStartupUrl: 'https://exam.test/?actor=1&login_id=u1' });
+    expect(JSON.stringify(stored)).not.toContain('pw');
   });
 
   it('restores them after a refresh without a query', () => {
@@ -131,6 +139,38 @@ describe('readStartupParams', () => {
     expect(readStartupParams(at(''), sessionStorage)).toEqual(defaultStartupParams());
     expect(spy).toHaveBeenCalledWith(expect.stringContaining('start-up query is missing'));
     spy.mockRestore();
+  });
+});
+
+describe('a JT start-up password in the address (scrubStartupUrl)', () => {
+  it('leaves the address bar and the history entry at once, and is still read once for the login', () => {
+    const replaceState = vi.fn();
+    const opened = scrubStartupUrl(at('?actor=1&login_id=tester09&password=S3cret%21&lang=en'), {
+      replaceState,
+      state: { idx: 0 },
+    });
+    expect(replaceState).toHaveBeenCalledWith(
+      { idx: 0 },
+      '',
+      'https://exam.test/?actor=1&login_id=tester09&lang=en',
+    );
+    expect(opened.href).not.toContain('S3cret');
+    const p = readStartupParams(opened, sessionStorage);
+    expect(p.password).toBe('S3cret!');
+    expect(p.rawStartupUrl).toBe('https://exam.test/?actor=1&login_id=tester09&lang=en');
+    expect(sessionStorage.getItem(STARTUP_STORAGE_KEY)).not.toContain('S3cret');
+  });
+
+  it('leaves an address without a password alone', () => {
+    const replaceState = vi.fn();
+    const opened = scrubStartupUrl(at('?actor=2&lang=en'), { replaceState, state: null });
+    expect(replaceState).not.toHaveBeenCalled();
+    expect(opened).toEqual({ search: '?actor=2&lang=en', href: 'https://exam.test/?actor=2&lang=en' });
+  });
+
+  it('never restores a password an older version stored', () => {
+    sessionStorage.setItem(STARTUP_STORAGE_KEY, JSON.stringify({ actor: 1, loginId: 'u', password: 'old' }));
+    expect(readStartupParams(at('', '/env-setting'), sessionStorage).password).toBe('');
   });
 });
 

@@ -86,7 +86,7 @@ function loadStored(storage: Storage): Partial<StartupParams> | null {
     if (!parsed || typeof parsed !== 'object') return null;
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(parsed)) {
-      if (!isStartupKey(k)) continue;
+      if (!isStartupKey(k) || SECRET_FIELDS.has(k)) continue;
       const c = coerceStoredValue(k, v);
       if (c !== undefined) out[k] = c;
     }
@@ -96,10 +96,71 @@ function loadStored(storage: Storage): Partial<StartupParams> | null {
   }
 }
 
-/** Keeps the start-up parameters in session storage under 'startup' (spec §2). Storage errors are ignored. */
-export function saveStartupParams(params: StartupParams, storage: Storage): void {
+/**
+ * Start-up fields that must leave no trace (a JT start-up's password): removed from the address bar and
+ * history at once (`scrubStartupUrl`), never stored, never part of rawStartupUrl. The login id stays: it is
+ * not a secret, and it marks the session as a JT start-up (spec §4 cleanup goes to /close).
+ */
+const SECRET_FIELDS: ReadonlySet<StartupKey> = new Set<StartupKey>(['password']);
+
+/** An address with the secret start-up fields removed from its query (unchanged when it is not a URL). */
+function withoutSecrets(href: string): string {
+  if (!href) return href;
+  let url: URL;
   try {
-    storage.setItem(STARTUP_STORAGE_KEY, JSON.stringify(params));
+    url = new URL(href);
+  } catch {
+    return href;
+  }
+  const query = new URLSearchParams(url.search);
+  for (const key of [...query.keys()]) {
+    const field = startupKeyOf(key);
+    if (field && SECRET_FIELDS.has(field)) query.delete(key);
+  }
+  const rest = query.toString();
+  url.search = rest ? `?${rest}` : '';
+  return url.toString();
+}
+
+/** The page's address and query as it was opened, before `scrubStartupUrl` removed the secret fields. */
+export interface OpenedAddress {
+  search: string;
+  /** The address without the secret fields (what rawStartupUrl records). */
+  href: string;
+}
+
+/**
+ * Removes a JT start-up's password from the address bar and the history entry
+ * (history.replaceState, so Back cannot show them) and returns the query as it was opened, for
+ * readStartupParams. Runs before anything else of the app (src/app/early-scrub.ts is main.tsx's first
+ * import). Other parameters stay, so a reload still finds them.
+ */
+export function scrubStartupUrl(
+  location: Pick<Location, 'search' | 'href'>,
+  history: Pick<History, 'replaceState' | 'state'>,
+): OpenedAddress {
+  const search = location.search;
+  const href = withoutSecrets(location.href);
+  if (href === location.href) return { search, href };
+  try {
+    history.replaceState(history.state, '', href);
+  } catch {
+    // A sandboxed document may refuse; the password is still never stored.
+  }
+  return { search, href };
+}
+
+/**
+ * Keeps the start-up parameters in session storage under 'startup' (spec §2), without the JT start-up's
+ * login id and password. Storage errors are ignored.
+ */
+export function saveStartupParams(params: StartupParams, storage: Storage): void {
+  const kept: Partial<StartupParams> = { ...params };
+  for (const k of SECRET_FIELDS) delete kept[k];
+  delete kept.rawStartupUrl;
+  kept.rawStartupUrl = withoutSecrets(params.rawStartupUrl);
+  try {
+    storage.setItem(STARTUP_STORAGE_KEY, JSON.stringify(kept));
   } catch {
     // Storage full or blocked: the parameters then last for this page only (the storage check reports it).
   }
