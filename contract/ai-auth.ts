@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { IdInteger } from './common';
 
 /**
  * AI identity-check outcome of a sitting (`status` of spec §3 "AI auth status"):
@@ -63,7 +64,7 @@ export const AiAuthAttemptResult = Type.Object({
 });
 export type AiAuthAttemptResult = Static<typeof AiAuthAttemptResult>;
 
-export const AiAuthStatusBody = Type.Object({ tester_id: Type.Optional(Type.Integer({ minimum: 1 })) });
+export const AiAuthStatusBody = Type.Object({ tester_id: Type.Optional(IdInteger) });
 export type AiAuthStatusBody = Static<typeof AiAuthStatusBody>;
 
 /** One line of the AI fixed-text/notice log kept per sitting. */

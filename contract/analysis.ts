@@ -1,6 +1,10 @@
 import { Type, type Static } from 'typebox';
+import { Int32, MAX_ID } from './common';
 
-const IntOrDigits = Type.Union([Type.Integer(), Type.String({ pattern: '^[0-9]{1,15}$' })]);
+const IntOrDigits = Type.Union([
+  Type.Integer({ minimum: 0, maximum: MAX_ID }),
+  Type.String({ pattern: '^[0-9]{1,15}$' }),
+]);
 
 /** Analysis methods of spec §9 (`analysis_status`): 1 every 2 s, 2 every 3 s, 3 every 5 s, 4 every minute,
  * 5 ten frames 2 s apart every 3 minutes. */
@@ -17,7 +21,7 @@ export const ANALYSIS_METHOD_LABELS = {
  * the method 1–5, `testers` the test ids whose recordings are analysed (array, or comma-separated text).
  */
 export const AnalysisRequestBody = Type.Object({
-  analysis_inseq: Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Integer()]),
+  analysis_inseq: Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Int32]),
   analysis_status: IntOrDigits,
   testers: Type.Union([
     Type.Array(IntOrDigits, { minItems: 1, maxItems: 1000 }),

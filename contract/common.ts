@@ -96,6 +96,19 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/**
+ * Bounds of integers a request may carry, so that every value fits the column it is compared with (a value
+ * past them, e.g. 99999999999999999999 or 1e309 = Infinity, is a 400, never a database error): ids are
+ * bigint columns read as JavaScript numbers (safe integers); other integers are int4 columns.
+ */
+export const MAX_ID = Number.MAX_SAFE_INTEGER;
+export const INT32_MIN = -2_147_483_648;
+export const INT32_MAX = 2_147_483_647;
+/** An id as a JSON number: 1 … MAX_ID. */
+export const IdInteger = Type.Integer({ minimum: 1, maximum: MAX_ID });
+/** A request integer stored in an int4 column. */
+export const Int32 = Type.Integer({ minimum: INT32_MIN, maximum: INT32_MAX });
+
 /** Integer-ish value from a PHP-style form or query: accept "3" as well as 3. */
-export const IntLike = Type.Union([Type.Integer(), Type.String({ pattern: '^-?[0-9]+$', maxLength: 18 })]);
-export const Id = Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[1-9][0-9]{0,17}$' })]);
+export const IntLike = Type.Union([Int32, Type.String({ pattern: '^-?[0-9]{1,9}$' })]);
+export const Id = Type.Union([IdInteger, Type.String({ pattern: '^[1-9][0-9]{0,17}$' })]);

@@ -1,10 +1,11 @@
 import { Type, type Static } from 'typebox';
+import { IdInteger, Int32 } from './common';
 
 /**
  * A numeric filter from a query string: an integer, a digit string, or '' meaning "no filter" (the search
  * form sends every field, empty ones as '').
  */
-export const OptionalInt = Type.Union([Type.Integer(), Type.Literal('')]);
+export const OptionalInt = Type.Union([Int32, Type.Literal('')]);
 
 /** A text filter; '' means "no filter". */
 const Text = (maxLength: number) => Type.String({ maxLength });
@@ -136,13 +137,13 @@ export type TesterConditionsResult = Static<typeof TesterConditionsResult>;
 
 /** test/pass GET query. */
 export const TestPassQuery = Type.Object({
-  test_id: Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[1-9][0-9]{0,17}$' })]),
+  test_id: Type.Union([IdInteger, Type.String({ pattern: '^[1-9][0-9]{0,17}$' })]),
 });
 export type TestPassQuery = Static<typeof TestPassQuery>;
 
 /** test/pass POST: PUT sets pass (1), DELETE sets fail (0) (spec §4 "Test pass"). */
 export const TestPassBody = Type.Object({
-  test_id: Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[1-9][0-9]{0,17}$' })]),
+  test_id: Type.Union([IdInteger, Type.String({ pattern: '^[1-9][0-9]{0,17}$' })]),
   method: Type.Union([Type.Literal('PUT'), Type.Literal('DELETE')]),
 });
 export type TestPassBody = Static<typeof TestPassBody>;

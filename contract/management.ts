@@ -1,7 +1,11 @@
 import { Type, type Static } from 'typebox';
+import { MAX_ID } from './common';
 
 /** An integer, or its digits as a string (form posts). */
-const IntOrDigits = Type.Union([Type.Integer(), Type.String({ pattern: '^-?[0-9]{1,15}$' })]);
+const IntOrDigits = Type.Union([
+  Type.Integer({ minimum: -MAX_ID, maximum: MAX_ID }),
+  Type.String({ pattern: '^-?[0-9]{1,15}$' }),
+]);
 
 /** A validation error's `result` (HTTP 400, `code: 'validation'`): the snake_case request field at fault. */
 export const FieldErrorResult = Type.Object({ field: Type.String() });
@@ -162,7 +166,10 @@ export const ANALYSIS_TYPES = ['eye_rot', 'other_person', 'people_num', 'voice']
 /** Public ID types: 1 driver's licence, 2 passport, 3 My Number card. */
 export const ID_CARD_TYPES = [1, 2, 3] as const;
 
-const Num = Type.Optional(Type.Union([Type.Integer(), Type.String({ maxLength: 16 })]));
+// Ranges per field are checked by the server (spec §5); the contract bounds what any integer may be.
+const Num = Type.Optional(
+  Type.Union([Type.Integer({ minimum: -MAX_ID, maximum: MAX_ID }), Type.String({ maxLength: 16 })]),
+);
 const Str = (maxLength: number) => Type.Optional(Type.String({ maxLength }));
 
 /**
@@ -232,7 +239,9 @@ export const ShortUrlParamInput = Type.Object({
   ai_idcard_type: Type.Optional(
     Type.Union([
       Type.String({ maxLength: 32 }),
-      Type.Array(Type.Union([Type.Integer(), Type.String({ maxLength: 4 })]), { maxItems: 8 }),
+      Type.Array(Type.Union([Type.Integer({ minimum: 0, maximum: 99 }), Type.String({ maxLength: 4 })]), {
+        maxItems: 8,
+      }),
     ]),
   ),
   capture_interval: Num,

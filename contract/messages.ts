@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { IdInteger, MAX_ID } from './common';
 
 /** spec §3 "WebRTC message": who sent it (0 checker, 1 tester). */
 export const SEND_TYPE = { checker: 0, tester: 1 } as const;
@@ -53,7 +54,7 @@ export function parseCommand(message: string): { command: string; payload: strin
 
 /** POST webrtc_message body. */
 export const WebrtcMessageBody = Type.Object({
-  tester_id: Type.Integer({ minimum: 1 }),
+  tester_id: IdInteger,
   send_type: Type.Union([Type.Literal(0), Type.Literal(1)]),
   message_type: Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(3)]),
   message: Type.String({ minLength: 1, maxLength: MESSAGE_MAX_LENGTH }),
@@ -63,8 +64,8 @@ export type WebrtcMessageBody = Static<typeof WebrtcMessageBody>;
 
 /** GET webrtc_message query: messages of the tester's current sitting with id > since_id. */
 export const WebrtcMessageQuery = Type.Object({
-  tester_id: Type.Integer({ minimum: 1 }),
-  since_id: Type.Optional(Type.Integer({ minimum: 0 })),
+  tester_id: IdInteger,
+  since_id: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_ID })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
 });
 export type WebrtcMessageQuery = Static<typeof WebrtcMessageQuery>;

@@ -1,7 +1,8 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { IdInteger } from './common';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-const RecordId = Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[1-9][0-9]{0,17}$' })]);
+const RecordId = Type.Union([IdInteger, Type.String({ pattern: '^[1-9][0-9]{0,17}$' })]);
 
 /** spec §4 record (video) status codes. */
 export const MOVIE_STATUS = {

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { Int32 } from './common';
 
 export const TEMPLATE_KINDS = [
   'examining_term',
@@ -10,7 +11,7 @@ export const TEMPLATE_KINDS = [
 export type TemplateKind = (typeof TEMPLATE_KINDS)[number];
 
 export const TemplateQuery = Type.Object({
-  template_id: Type.Optional(Type.Union([Type.Integer(), Type.String({ pattern: '^-?[0-9]{1,9}$' })])),
+  template_id: Type.Optional(Type.Union([Int32, Type.String({ pattern: '^-?[0-9]{1,9}$' })])),
   lang: Type.Optional(Type.String({ maxLength: 8 })),
 });
 export type TemplateQuery = Static<typeof TemplateQuery>;
@@ -58,7 +59,7 @@ export type TemplateAdminListResult = Static<typeof TemplateAdminListResult>;
 /** templates/save: insert or replace one template; the body is sanitised by the server. */
 export const TemplateSaveBody = Type.Object({
   kind: Type.Union(TEMPLATE_KINDS.map((k) => Type.Literal(k))),
-  template_id: Type.Union([Type.Integer(), Type.String({ pattern: '^[0-9]{1,9}$' })]),
+  template_id: Type.Union([Int32, Type.String({ pattern: '^[0-9]{1,9}$' })]),
   lang: Type.Union(TEMPLATE_LANGS.map((l) => Type.Literal(l))),
   title: Type.String({ maxLength: 256 }),
   body: Type.String({ maxLength: 200_000 }),

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { IdInteger, Int32, MAX_ID } from './common';
 import { WebrtcMessage } from './messages';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
@@ -38,8 +39,8 @@ export const IMAGE_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as 
 // ---------------------------------------------------------------- tester/detail
 
 export const TesterDetailQuery = Type.Object({
-  tester_id: Type.Optional(Type.Integer({ minimum: 1 })),
-  test_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  tester_id: Type.Optional(IdInteger),
+  test_id: Type.Optional(IdInteger),
   latest: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 })),
 });
 export type TesterDetailQuery = Static<typeof TesterDetailQuery>;
@@ -257,7 +258,7 @@ export type TesterDetail = Static<typeof TesterDetail>;
 // ---------------------------------------------------------------- tester/status
 
 export const TesterStatusBody = Type.Object({
-  tester_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  tester_id: Type.Optional(IdInteger),
   status: Type.Integer({ minimum: 0, maximum: 7 }),
 });
 export type TesterStatusBody = Static<typeof TesterStatusBody>;
@@ -280,7 +281,7 @@ export const TestStatusBody = Type.Object({
   eai: Type.Optional(Type.String({ maxLength: 256 })),
   test_name: Type.Optional(Type.String({ maxLength: 256 })),
   region: Type.Optional(Type.String({ maxLength: 256 })),
-  group_id: Type.Optional(Type.Union([Type.Integer(), Type.String({ maxLength: 64 }), Type.Null()])),
+  group_id: Type.Optional(Type.Union([Int32, Type.String({ maxLength: 64 }), Type.Null()])),
   group: Type.Optional(Type.Union([Type.String({ maxLength: 256 }), Type.Null()])),
 });
 export type TestStatusBody = Static<typeof TestStatusBody>;
@@ -332,7 +333,7 @@ export type McTokenRedeemResult = Static<typeof McTokenRedeemResult>;
 export const KICK_OUT_METHODS = ['PUT', 'PUT_MYSELF', 'PUT_MYSELF_AI', 'DELETE', 'DISCONNECT'] as const;
 export type KickOutMethod = (typeof KICK_OUT_METHODS)[number];
 export const KickOutBody = Type.Object({
-  tester_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  tester_id: Type.Optional(IdInteger),
   method: Type.Union([
     Type.Literal('PUT'),
     Type.Literal('PUT_MYSELF'),
@@ -351,7 +352,7 @@ export const KickOutResult = Type.Object({
 export type KickOutResult = Static<typeof KickOutResult>;
 
 export const RejectedBody = Type.Object({
-  tester_id: Type.Integer({ minimum: 1 }),
+  tester_id: IdInteger,
   method: Type.Union([Type.Literal('PUT'), Type.Literal('DELETE')]),
 });
 export type RejectedBody = Static<typeof RejectedBody>;
@@ -369,8 +370,8 @@ export type RejectedResult = Static<typeof RejectedResult>;
  * fields as text, the image as a file part named `image`).
  */
 export const MarkingBody = Type.Object({
-  tester_id: Type.Integer({ minimum: 1 }),
-  mark: Type.Integer({ minimum: 1 }),
+  tester_id: IdInteger,
+  mark: IdInteger,
   image: Type.Optional(Type.String({ maxLength: 8 * 1024 * 1024 })),
   content_type: Type.Optional(Type.String({ maxLength: 64 })),
   time_lag: Type.Optional(Type.Integer({ minimum: 0, maximum: 3_600_000 })),
@@ -385,7 +386,7 @@ export const MarkingResult = Type.Object({
 });
 export type MarkingResult = Static<typeof MarkingResult>;
 
-export const TestMarkingsQuery = Type.Object({ test_id: Type.Optional(Type.Integer({ minimum: 1 })) });
+export const TestMarkingsQuery = Type.Object({ test_id: Type.Optional(IdInteger) });
 export type TestMarkingsQuery = Static<typeof TestMarkingsQuery>;
 export const TestMarkingsResult = Type.Object({
   test_id: Type.Integer(),
@@ -404,7 +405,7 @@ export const ImageBody = Type.Object({
 });
 export type ImageBody = Static<typeof ImageBody>;
 export const HeadShotPostResult = Type.Object({ url: Type.String() });
-export const HeadShotQuery = Type.Object({ tester_id: Type.Optional(Type.Integer({ minimum: 1 })) });
+export const HeadShotQuery = Type.Object({ tester_id: Type.Optional(IdInteger) });
 export type HeadShotQuery = Static<typeof HeadShotQuery>;
 export const HeadShotResult = Type.Object({ url: Nullable(Type.String()), updated_at: Timestamp });
 export type HeadShotResult = Static<typeof HeadShotResult>;
@@ -412,7 +413,7 @@ export type HeadShotResult = Static<typeof HeadShotResult>;
 /** tester/image.php: a signed, expiring image URL (key, expiry in Unix seconds, HMAC). */
 export const ImageQuery = Type.Object({
   key: Type.String({ minLength: 1, maxLength: 200 }),
-  exp: Type.Integer({ minimum: 0 }),
+  exp: Type.Integer({ minimum: 0, maximum: MAX_ID }),
   sig: Type.String({ minLength: 1, maxLength: 128 }),
 });
 export type ImageQuery = Static<typeof ImageQuery>;

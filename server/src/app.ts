@@ -8,6 +8,7 @@ import type { ServerConfig } from './config';
 import type { Db } from './db/db';
 import type { App } from './lib/app-types';
 import { envelopePlugin } from './plugins/envelope';
+import { jsonBodyPlugin } from './plugins/json-body';
 import { authPlugin } from './plugins/auth';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import { spaPlugin } from './plugins/spa';
@@ -62,6 +63,7 @@ export async function buildApp({ config, db, logger }: BuildOptions): Promise<Ap
 
   await app.register(securityHeadersPlugin);
   await app.register(envelopePlugin);
+  await app.register(jsonBodyPlugin);
   await app.register(authPlugin);
   await app.register(openapiPlugin); // before the routes: it sees them as they are added
   await app.register(operationsPlugin); // /healthz, /readyz, /metrics

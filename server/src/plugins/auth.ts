@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor } from '../../../contract/common';
 import { ApiError } from '../lib/api-error';
 import { hashToken } from '../lib/tokens';
-import type { AuthContext } from '../lib/app-types';
+import type { ApiRouteEntry, AuthContext } from '../lib/app-types';
 import { checkIpAllowed } from '../lib/access-limits';
 
 interface SessionRow {
@@ -88,6 +88,8 @@ async function unauthorized(app: FastifyInstance, request: FastifyRequest): Prom
  */
 export const authPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('auth', null);
+  const table: ApiRouteEntry[] = [];
+  app.decorate('apiRoutes', table);
 
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/')) return;
@@ -95,9 +97,20 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     if (!route.config || route.config.access === undefined) {
       throw new Error(`Route ${String(route.method)} ${route.url} does not declare config.access`);
     }
+    const s = (route.schema ?? {}) as ApiRouteEntry['schema'];
+    for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
+      table.push({
+        method: String(method),
+        url: route.url,
+        access: route.config.access,
+        schema: { querystring: s.querystring, body: s.body, params: s.params },
+      });
+    }
   });
 
-  app.addHook('preHandler', async (request) => {
+  // onRequest, before the body is read or validated: a call without a valid token is a 401 whatever its body,
+  // and a caller without the right role or address learns nothing about what the route would accept.
+  app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config?.access;
     if (access === undefined) return;
     request.auth = await resolveAuth(app, request);

@@ -30,12 +30,17 @@ export const envelopePlugin = fp(async (app: FastifyInstance) => {
         .code(err.status)
         .send({ status: err.status, message: err.message, result: null, code: err.code });
     }
-    // PostgreSQL refuses NUL bytes and invalid encodings in text: that is bad input, not a server fault.
+    // PostgreSQL refuses NUL bytes and invalid encodings in text, and values that do not fit a column's type
+    // (out of range, not a number, not a date): bad input, not a server fault. The contract bounds every
+    // request integer, so these are the last line, not the first.
     const pgCode = (err as { code?: unknown }).code;
-    if (pgCode === '22021' || pgCode === '22P05') {
+    const badText = pgCode === '22021' || pgCode === '22P05';
+    if (badText || pgCode === '22003' || pgCode === '22P02' || pgCode === '22007' || pgCode === '22008') {
       return reply.code(400).send({
         status: 400,
-        message: 'Invalid characters in the request.',
+        message: badText
+          ? 'Invalid characters in the request.'
+          : 'A value in the request is out of range or malformed.',
         result: null,
         code: 'bad_request',
       });

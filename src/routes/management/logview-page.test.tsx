@@ -73,6 +73,35 @@ describe('/logview', () => {
     expect(seen[1]?.get('login_id')).toBe('sysadmin01');
   });
 
+  it('shows a forged error a browser reported apart from the server’s own errors', async () => {
+    server.use(
+      http.get('*/api/v1/logs/search.php', () =>
+        HttpResponse.json({
+          status: 200,
+          message: 'OK',
+          result: {
+            count: 2,
+            page_count: 1,
+            page: 1,
+            list: [
+              { ...row(1), source: 'client', level: 'error', type: 'error', login_id: null, actor: null },
+              { ...row(2), source: 'server', level: 'error', type: 'internal', login_id: null, actor: null },
+            ],
+          },
+        }),
+      ),
+    );
+    renderWithProviders(<LogviewPage />, { actor: 4 });
+    fireEvent.click(screen.getByRole('button', { name: '検索' }));
+    const region = await screen.findByRole('region', { name: 'ログの検索結果（新しい順）' });
+    const [reported, own] = within(region).getAllByTestId('log-row');
+    expect(within(reported!).getByText('利用者の端末からの報告')).toBeInTheDocument();
+    expect(within(reported!).getByText('未ログイン')).toBeInTheDocument();
+    expect(reported).not.toHaveClass('table-danger');
+    expect(within(own!).queryByText('利用者の端末からの報告')).toBeNull();
+    expect(own).toHaveClass('table-danger');
+  });
+
   it('shows the empty message and the server failure', async () => {
     server.use(
       http.get('*/api/v1/logs/search.php', () =>

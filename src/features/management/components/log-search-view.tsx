@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from 'react-bootstrap/Alert';
+import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
@@ -15,6 +16,8 @@ import { DateTime } from '../../../components/ui/date-time';
 const EMPTY: LogSearchForm = { from: '', to: '', source: 'all', actor: '', loginId: '', level: '', text: '' };
 const SOURCES = ['all', 'client', 'device', 'audit', 'server'] as const;
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
+/** Sources whose entries a browser sent (log_receive, device_logging), not the server. */
+const REPORTED: ReadonlySet<string> = new Set(['client', 'device']);
 
 /** /logview: the log search form, the newest-first results in a 400px scroll area (spec §9), and pages. */
 export function LogSearchView() {
@@ -124,26 +127,42 @@ export function LogSearchView() {
                 </tr>
               </thead>
               <tbody>
-                {data.list.map((r) => (
-                  <tr key={r.id} data-testid="log-row">
-                    <td className="text-nowrap">
-                      <DateTime value={r.createdAt} />
-                    </td>
-                    <td>
-                      {SOURCES.includes(r.source as 'all')
-                        ? t(`logview.sources.${r.source as 'all'}`)
-                        : r.source}
-                    </td>
-                    <td>{r.level}</td>
-                    <td>{[r.type, r.module].filter(Boolean).join(' / ')}</td>
-                    <td>{r.loginId ?? ''}</td>
-                    <td>{actorLabel(r.actor)}</td>
-                    <td>{r.ip ?? ''}</td>
-                    <td className="text-break">
-                      {[r.location, r.path, r.details].filter(Boolean).join(' ')}
-                    </td>
-                  </tr>
-                ))}
+                {data.list.map((r) => {
+                  // What a browser reported (anyone can send it) is kept apart from the server's own entries.
+                  const reported = REPORTED.has(r.source);
+                  return (
+                    <tr
+                      key={r.id}
+                      data-testid="log-row"
+                      data-source={r.source}
+                      className={
+                        reported ? 'text-body-secondary' : r.level === 'error' ? 'table-danger' : undefined
+                      }
+                    >
+                      <td className="text-nowrap">
+                        <DateTime value={r.createdAt} />
+                      </td>
+                      <td>
+                        {SOURCES.includes(r.source as 'all')
+                          ? t(`logview.sources.${r.source as 'all'}`)
+                          : r.source}
+                        {reported && (
+                          <Badge bg="light" text="dark" className="ms-1 border">
+                            {t('logview.reported')}
+                          </Badge>
+                        )}
+                      </td>
+                      <td>{r.level}</td>
+                      <td>{[r.type, r.module].filter(Boolean).join(' / ')}</td>
+                      <td>{r.loginId ?? (reported ? t('logview.anonymous') : '')}</td>
+                      <td>{actorLabel(r.actor)}</td>
+                      <td>{r.ip ?? ''}</td>
+                      <td className="text-break">
+                        {[r.location, r.path, r.details].filter(Boolean).join(' ')}
+                      </td>
+                    </tr>
+                  );
+                })}
               </tbody>
             </Table>
           </div>

@@ -8,15 +8,35 @@ import {
 } from '../../../../../../contract/logs';
 import { ApiError } from '../../../../lib/api-error';
 import type { App } from '../../../../lib/app-types';
+import { redactText } from '../../../../lib/log-redact';
+import { RateWindow } from '../../../../lib/rate-window';
+import type { FastifyRequest } from 'fastify';
 
 // Both endpoints are open (errors happen before login too), so each address gets a ceiling to keep the
-// logs table from being flooded; a well-behaved client sends far fewer.
+// logs table from being flooded; a well-behaved client sends far fewer. Entries without a session (nobody
+// is accountable for them) get a lower one per address, and each session its own.
 const LOGS_PER_IP_PER_MINUTE = 600;
+const ANONYMOUS_LOGS_PER_IP_PER_MINUTE = 60;
+const LOGS_PER_SESSION_PER_MINUTE = 120;
 
 const LEVELS = new Set(['trace', 'debug', 'info', 'warn', 'error']);
 
 /** log_receive.php and device_logging.php (spec §7). */
 export default async function logsRoutes(app: App): Promise<void> {
+  const perSession = new RateWindow(LOGS_PER_SESSION_PER_MINUTE, 60_000);
+  const anonymousPerIp = new RateWindow(ANONYMOUS_LOGS_PER_IP_PER_MINUTE, 60_000);
+  /** The client-reported entry limits (the per-address ceiling is the route's rateLimit). */
+  const admit = (request: FastifyRequest): void => {
+    const ok = request.auth
+      ? perSession.take(String(request.auth.sessionId))
+      : anonymousPerIp.take(request.ip);
+    if (!ok)
+      throw new ApiError(
+        429,
+        'too_many_requests',
+        request.auth ? 'Too many log entries from this session.' : 'Too many log entries from this address.',
+      );
+  };
   const rateLimit = {
     max: LOGS_PER_IP_PER_MINUTE,
     timeWindow: 60_000,
@@ -31,8 +51,10 @@ export default async function logsRoutes(app: App): Promise<void> {
       schema: { body: LogReceiveBody, response: { 200: Envelope(Type.Null()) } },
     },
     async (request, reply) => {
-      // PostgreSQL text cannot hold NUL; a log line is kept rather than refused for containing one.
-      const clean = (v: string | undefined) => (v ?? '').replaceAll('\u0000', '');
+      admit(request);
+      // PostgreSQL text cannot hold NUL; a log line is kept rather than refused for containing one. Secrets
+      // (a start-up URL's password, tokens, signed URLs) in the reported location or details are redacted.
+      const clean = (v: string | undefined) => redactText((v ?? '').replaceAll('\u0000', ''));
       const b = {
         type: clean(request.body.type),
         path: clean(request.body.path),
@@ -45,8 +67,8 @@ export default async function logsRoutes(app: App): Promise<void> {
       const auth = request.auth;
       const type = b.type.trim();
       await app.db.query(
-        `INSERT INTO logs (source, level, type, path, module, location, details, tag1, client_ts, user_id, login_id, actor, ip)
-         VALUES ('client', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+        `INSERT INTO logs (source, level, type, path, module, location, details, tag1, client_ts, user_id, login_id, actor, ip, session_id)
+         VALUES ('client', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
         [
           LEVELS.has(type.toLowerCase()) ? type.toLowerCase() : 'info',
           type,
@@ -61,6 +83,7 @@ export default async function logsRoutes(app: App): Promise<void> {
           auth?.loginId ?? null,
           auth?.actor ?? null,
           request.ip,
+          auth?.sessionId ?? null,
         ],
       );
       return reply.ok(null);
@@ -77,8 +100,9 @@ export default async function logsRoutes(app: App): Promise<void> {
       schema: { body: DeviceLoggingBody, response: { 200: Envelope(Type.Null()) } },
     },
     async (request, reply) => {
+      admit(request);
       const payload = request.body.payload ?? null;
-      const text = JSON.stringify(payload);
+      const text = redactText(JSON.stringify(payload));
       if (Buffer.byteLength(text, 'utf8') > DEVICE_LOG_MAX_BYTES) {
         throw new ApiError(
           413,
@@ -88,9 +112,16 @@ export default async function logsRoutes(app: App): Promise<void> {
       }
       const auth = request.auth;
       await app.db.query(
-        `INSERT INTO logs (source, level, type, details, user_id, login_id, actor, ip)
-         VALUES ('device', 'info', 'device', $1, $2, $3, $4, $5)`,
-        [text, auth?.userId ?? null, auth?.loginId ?? null, auth?.actor ?? null, request.ip],
+        `INSERT INTO logs (source, level, type, details, user_id, login_id, actor, ip, session_id)
+         VALUES ('device', 'info', 'device', $1, $2, $3, $4, $5, $6)`,
+        [
+          text,
+          auth?.userId ?? null,
+          auth?.loginId ?? null,
+          auth?.actor ?? null,
+          request.ip,
+          auth?.sessionId ?? null,
+        ],
       );
       return reply.ok(null);
     },
