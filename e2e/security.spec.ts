@@ -30,3 +30,16 @@ test('someone reads the address bar, history, storage and Referer after a JT sta
   const response = await page.request.get('/?actor=1');
   expect(response.headers()['referrer-policy']).toBe('no-referrer');
 });
+
+test('a crafted start-up URL plants a phishing "forgot password" link and a fake server badge: both are ignored', async ({
+  page,
+}) => {
+  await page.goto(
+    '/?actor=2&lang=ja&password_url=https%3A%2F%2Fevil.example%2Fphish&target=https%3A%2F%2Flogin.bank.example%2F',
+  );
+  await expect(page).toHaveURL(/\/login$/);
+  await expectBodyId(page, 'PRE00001');
+  const links = await page.locator('a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+  expect(links.filter((h) => h.includes('evil.example'))).toEqual([]);
+  await expect(page.getByRole('banner')).not.toContainText('login.bank.example');
+});

@@ -45,6 +45,12 @@ export interface ServerConfig {
     logLevel: number;
     /** The deployment's time zone (TIME_ZONE): the SPA shows every time in it. */
     timeZone: string;
+    /**
+     * Origins a start-up URL may point the login page's "forgot password" link and the header's target badge
+     * at (SPA_ALLOWED_LINK_ORIGINS, comma-separated; default the public origins). Others are ignored and
+     * logged by the SPA, so a crafted start-up URL cannot plant a phishing link or a fake server name.
+     */
+    allowedLinkOrigins: string[];
   };
   /** Thresholds of the cheating level (CHEATING_LEVEL_SCORE_THRESHOLDS, CHEATING_LEVEL_AI_THRESHOLDS). */
   cheatingLevel: CheatingLevelThresholds;
@@ -122,6 +128,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       extraAllowedEnvironments: extra,
       logLevel: int(env.SPA_LOG_LEVEL, 2),
       timeZone: MANAGEMENT_TIME_ZONE,
+      allowedLinkOrigins: (
+        env.SPA_ALLOWED_LINK_ORIGINS ??
+        env.PUBLIC_ORIGINS ??
+        env.PUBLIC_ORIGIN ??
+        `http://${host}:${port}`
+      )
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
     },
     cheatingLevel: {
       score: parseThresholds(

@@ -72,6 +72,7 @@ describe('config.json', () => {
     expect(res.headers['content-type']).toContain('application/json');
     const c = res.json() as Record<string, unknown>;
     expect(Object.keys(c).sort()).toEqual([
+      'allowedLinkOrigins',
       'apiBaseUrl',
       'desktopApp',
       'extraAllowedEnvironments',

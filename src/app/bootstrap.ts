@@ -6,7 +6,11 @@ import { createAppRouter } from '../routes/router';
 import { setNavigator } from './navigation';
 import { restoreSession } from '../features/session/session-storage';
 import { loggedIn } from '../features/session/session-slice';
-import { readStartupParams, type OpenedAddress } from '../features/startup/startup-params';
+import {
+  readStartupParams,
+  restrictStartupLinks,
+  type OpenedAddress,
+} from '../features/startup/startup-params';
 import { startupParamsLoaded } from '../features/startup/startup-slice';
 import { runStartupChecks, applyStartupOutcome } from './startup';
 import { sendClientLog } from '../api/logs';
@@ -23,7 +27,11 @@ export async function bootstrapApp(config: RuntimeConfig, opened: OpenedAddress)
   const store = setupStore();
   const saved = restoreSession();
   if (saved) store.dispatch(loggedIn(saved));
-  const params = readStartupParams(opened, window.sessionStorage);
+  const params = restrictStartupLinks(
+    readStartupParams(opened, window.sessionStorage),
+    config.allowedLinkOrigins,
+    window.location.origin,
+  );
   store.dispatch(startupParamsLoaded(params));
   // A JT start-up (spec §2) logs in during the checks: the API client's axios chunk loads meanwhile.
   if (params.actor === 1 && params.loginId !== '') preloadHttp();

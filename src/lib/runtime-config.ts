@@ -17,6 +17,11 @@ export interface RuntimeConfig {
   logLevel: number;
   /** The deployment's time zone (IANA name): every time is shown in it. Default Asia/Tokyo. */
   timeZone: string;
+  /**
+   * Origins the start-up `password_url` and `target` may name (besides the SPA's own); others are ignored.
+   * Absent from an older config.json: only the SPA's own origin.
+   */
+  allowedLinkOrigins: string[];
 }
 
 /** The zone times are shown in when /config.json names none (or one this browser does not know). */
@@ -38,6 +43,7 @@ export const DEFAULT_RUNTIME_CONFIG: RuntimeConfig = {
   extraAllowedEnvironments: [],
   logLevel: 2,
   timeZone: DEFAULT_TIME_ZONE,
+  allowedLinkOrigins: [],
 };
 
 let current: RuntimeConfig = DEFAULT_RUNTIME_CONFIG;
@@ -65,6 +71,9 @@ function parse(raw: unknown): RuntimeConfig {
     extraAllowedEnvironments: extra,
     logLevel: typeof r.logLevel === 'number' ? r.logLevel : 2,
     timeZone: knownZone(r.timeZone),
+    allowedLinkOrigins: Array.isArray(r.allowedLinkOrigins)
+      ? r.allowedLinkOrigins.filter((o): o is string => typeof o === 'string' && o !== '')
+      : [],
   };
 }
 

@@ -1,4 +1,3 @@
-import { createHash, createHmac } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
@@ -19,6 +18,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { S3LocalService } from '../standins/s3/service';
+import { NodeSha256 } from './aws/sigv4-verify';
 
 /** S3's minimum size of every part but the last, and its maximum part size (media-stack.md §6). */
 export const S3_MIN_PART_SIZE = 5 * 1024 * 1024;
@@ -135,26 +135,6 @@ export interface RemoteStorageSettings {
   forcePathStyle: boolean;
   /** S3_PUBLIC_ENDPOINT: the browser's endpoint for a non-AWS store; undefined for AWS. */
   publicEndpoint: string | undefined;
-}
-
-/** Node's crypto as the `Sha256` constructor the smithy signer expects. */
-type SourceData = string | ArrayBuffer | ArrayBufferView;
-function toBuffer(d: SourceData): Buffer {
-  if (typeof d === 'string') return Buffer.from(d);
-  if (ArrayBuffer.isView(d)) return Buffer.from(d.buffer, d.byteOffset, d.byteLength);
-  return Buffer.from(d);
-}
-class NodeSha256 {
-  private readonly h;
-  constructor(secret?: SourceData) {
-    this.h = secret === undefined ? createHash('sha256') : createHmac('sha256', toBuffer(secret));
-  }
-  update(data: SourceData): void {
-    this.h.update(toBuffer(data));
-  }
-  async digest(): Promise<Uint8Array> {
-    return new Uint8Array(this.h.digest());
-  }
 }
 
 /** S3's canonical URI encoding of a key: every byte but RFC 3986 unreserved ones, `/` kept. */

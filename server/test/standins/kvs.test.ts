@@ -9,6 +9,8 @@ import {
 } from '@aws-sdk/client-kinesis-video';
 import { GetIceServerConfigCommand } from '@aws-sdk/client-kinesis-video-signaling';
 import { WebSocket } from 'ws';
+import { SignatureV4 } from '@smithy/signature-v4';
+import { NodeSha256 } from '../../src/lib/aws/sigv4-verify';
 import type { TemporaryCredentials } from '../../src/lib/credentials';
 import type { KvsChannelRef } from '../../src/standins/kvs/channels';
 import { loadKvsSettings } from '../../src/standins/kvs/settings';
@@ -232,50 +234,76 @@ describe('control plane and HTTPS data plane, through the real AWS SDK clients',
     expect(await raw.json()).toHaveProperty('Message');
   });
 
-  it('accepts a body with no or another content type (SigV4 headers present, signature not recomputed for HTTP)', async () => {
+  it('accepts a signed body with no or another content type, and refuses a wrong secret, unsigned token or old date', async () => {
     const ch = await channel('exam-ctype');
-    const amzDate = new Date()
-      .toISOString()
-      .replace(/\.\d{3}Z$/, 'Z')
-      .replace(/[:-]/g, '');
-    const headers = {
-      authorization: `AWS4-HMAC-SHA256 Credential=${ch.creds.accessKeyId}/${amzDate.slice(0, 8)}/${REGION}/kinesisvideo/aws4_request, SignedHeaders=host;x-amz-date, Signature=${'0'.repeat(64)}`,
-      'x-amz-date': amzDate,
-      'x-amz-security-token': ch.creds.sessionToken,
-    };
-    for (const contentType of [undefined, 'text/plain', 'application/x-amz-json-1.1']) {
-      const res = await fetch(`${srv.base}/kvs/describeSignalingChannel`, {
-        method: 'POST',
-        headers: contentType ? { ...headers, 'content-type': contentType } : headers,
-        body: new TextEncoder().encode(JSON.stringify({ ChannelName: 'exam-ctype' })),
+    const host = new URL(srv.base).host;
+    /** Headers of a describeSignalingChannel call signed with `creds` (what the SDK sends, any content type). */
+    const signed = async (
+      body: string,
+      creds: TemporaryCredentials,
+      contentType?: string,
+      date = new Date(),
+    ): Promise<Record<string, string>> => {
+      const signer = new SignatureV4({
+        credentials: creds,
+        region: REGION,
+        service: 'kinesisvideo',
+        sha256: NodeSha256,
       });
+      const headers: Record<string, string> = { host };
+      if (contentType) headers['content-type'] = contentType;
+      const r = await signer.sign(
+        {
+          method: 'POST',
+          protocol: 'http:',
+          hostname: host.split(':')[0]!,
+          port: Number(host.split(':')[1]),
+          path: '/kvs/describeSignalingChannel',
+          headers,
+          body,
+        },
+        { signingDate: date },
+      );
+      const out: Record<string, string> = {};
+      for (const [k, v] of Object.entries(r.headers)) if (k !== 'host') out[k] = String(v);
+      return out;
+    };
+    const call = (headers: Record<string, string>, body: string) =>
+      fetch(`${srv.base}/kvs/describeSignalingChannel`, { method: 'POST', headers, body });
+    const body = JSON.stringify({ ChannelName: 'exam-ctype' });
+    for (const contentType of [undefined, 'text/plain', 'application/x-amz-json-1.1']) {
+      const res = await call(await signed(body, ch.creds, contentType), body);
       expect(res.status, String(contentType)).toBe(200);
       expect(((await res.json()) as { ChannelInfo: { ChannelARN: string } }).ChannelInfo.ChannelARN).toBe(
         ch.channelArn,
       );
     }
-    const bad = await fetch(`${srv.base}/kvs/describeSignalingChannel`, {
-      method: 'POST',
-      headers,
-      body: '{not json',
-    });
+    const bad = await call(await signed('{not json', ch.creds), '{not json');
     expect(bad.status).toBe(400);
     expect(bad.headers.get('x-amzn-errortype')).toBe('InvalidArgumentException');
+    // The key id and session token without the secret (e.g. read from a log) are not enough.
+    const forged = await call(await signed(body, { ...ch.creds, secretAccessKey: 'not-the-secret' }), body);
+    expect(forged.status).toBe(401);
+    expect(forged.headers.get('x-amzn-errortype')).toBe('NotAuthorizedException');
+    const zero = await signed(body, ch.creds);
+    zero.authorization = zero.authorization!.replace(/Signature=[0-9a-f]{64}/, `Signature=${'0'.repeat(64)}`);
+    expect((await call(zero, body)).status).toBe(401);
+    // A changed body no longer matches its signature.
+    expect((await call(await signed(body, ch.creds), body.replace('ctype', 'other'))).status).toBe(401);
     // A date outside ±15 min is refused.
-    const old = new Date(Date.now() - 20 * 60_000)
-      .toISOString()
-      .replace(/\.\d{3}Z$/, 'Z')
-      .replace(/[:-]/g, '');
-    const stale = await fetch(`${srv.base}/kvs/describeSignalingChannel`, {
-      method: 'POST',
-      headers: {
-        ...headers,
-        'x-amz-date': old,
-        authorization: headers.authorization.replace(amzDate.slice(0, 8), old.slice(0, 8)),
-      },
-      body: '{"ChannelName":"exam-ctype"}',
-    });
+    const stale = await call(
+      await signed(body, ch.creds, undefined, new Date(Date.now() - 20 * 60_000)),
+      body,
+    );
     expect(stale.headers.get('x-amzn-errortype')).toBe('NotAuthorizedException');
+    // Through the SDK too: a wrong secret is NotAuthorizedException.
+    const sdk = await controlClient(srv.base, { ...ch.creds, secretAccessKey: 'wrong' })
+      .send(new DescribeSignalingChannelCommand({ ChannelName: 'exam-ctype' }))
+      .then(
+        () => 'ok',
+        (e: unknown) => (e as { name: string }).name,
+      );
+    expect(sdk).toBe('NotAuthorizedException');
   });
 
   it('answers CORS preflights by reflecting the requested headers', async () => {

@@ -5,6 +5,7 @@ import {
   parseStartupQuery,
   readStartupParams,
   saveStartupParams,
+  restrictStartupLinks,
   scrubStartupUrl,
 } from './startup-params';
 import { defaultStartupParams } from './startup-fields';
@@ -171,6 +172,44 @@ describe('a JT start-up password in the address (scrubStartupUrl)', () => {
   it('never restores a password an older version stored', () => {
     sessionStorage.setItem(STARTUP_STORAGE_KEY, JSON.stringify({ actor: 1, loginId: 'u', password: 'old' }));
     expect(readStartupParams(at('', '/env-setting'), sessionStorage).password).toBe('');
+  });
+});
+
+describe('a start-up URL planting a phishing link or a fake server badge (restrictStartupLinks)', () => {
+  const params = (passwordUrl: string, target: string) => ({
+    ...defaultStartupParams(),
+    passwordUrl,
+    target,
+  });
+
+  it('drops a password_url and a target outside the allowed origins', () => {
+    const p = restrictStartupLinks(
+      params('https://evil.example/phish', 'https://login.bank.example/'),
+      ['https://id.example.org'],
+      'https://exam.example.org',
+    );
+    expect(p.passwordUrl).toBe('');
+    expect(p.target).toBe('');
+  });
+
+  it('keeps links to the SPA’s own origin and to the configured ones (a bare host name for the badge)', () => {
+    const p = restrictStartupLinks(
+      params('https://id.example.org/reset?x=1', 'exam.example.org'),
+      ['https://id.example.org'],
+      'https://exam.example.org',
+    );
+    expect(p.passwordUrl).toBe('https://id.example.org/reset?x=1');
+    expect(p.target).toBe('exam.example.org');
+  });
+
+  it('drops a javascript: or malformed link', () => {
+    const p = restrictStartupLinks(
+      params('javascript:alert(1)', 'http://[bad'),
+      [],
+      'https://exam.example.org',
+    );
+    expect(p.passwordUrl).toBe('');
+    expect(p.target).toBe('');
   });
 });
 

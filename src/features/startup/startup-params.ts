@@ -122,6 +122,47 @@ function withoutSecrets(href: string): string {
   return url.toString();
 }
 
+/** The http(s) URL a start-up link names (a bare host name counts as https), or null. */
+function linkUrl(value: string): URL | null {
+  const v = value.trim();
+  if (!v) return null;
+  for (const candidate of [v, `https://${v}`]) {
+    try {
+      const u = new URL(candidate);
+      if ((u.protocol === 'https:' || u.protocol === 'http:') && u.host) return u;
+    } catch {
+      /* try the next form */
+    }
+  }
+  return null;
+}
+
+/**
+ * The start-up links a page shows — the login page's "forgot password" link (`passwordUrl`, by origin) and the
+ * header's target badge (`target`, by host, which is what the badge shows) — kept only when they point at the
+ * SPA's own origin or one the deployment allows (config.json `allowedLinkOrigins`). Others are dropped and
+ * logged: a crafted start-up URL must not plant a phishing link or a fake server name.
+ */
+export function restrictStartupLinks(
+  params: StartupParams,
+  allowedOrigins: readonly string[],
+  ownOrigin: string,
+): StartupParams {
+  const allowed = [ownOrigin, ...allowedOrigins].map(linkUrl).filter((u): u is URL => u !== null);
+  const origins = new Set(allowed.map((u) => u.origin));
+  const hosts = new Set(allowed.map((u) => u.host));
+  const out = { ...params };
+  for (const key of ['passwordUrl', 'target'] as const) {
+    const value = out[key];
+    if (!value) continue;
+    const u = linkUrl(value);
+    if (u && (key === 'passwordUrl' ? origins.has(u.origin) : hosts.has(u.host))) continue;
+    logger.error('startup', `start-up parameter ${key} names an origin that is not allowed; ignored`, value);
+    out[key] = '';
+  }
+  return out;
+}
+
 /** The page's address and query as it was opened, before `scrubStartupUrl` removed the secret fields. */
 export interface OpenedAddress {
   search: string;

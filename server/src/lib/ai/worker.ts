@@ -4,11 +4,15 @@
  * recording analyses. Identity checks
  * overtake the frames of a running analysis (see IdentityEngine's priority lock).
  */
+import { exitWithParent } from './exit-with-parent';
 import { analyseFile, type AnalysisMethod, type AnalysisType } from './analysis';
 import { IdentityEngine } from './identity';
 import { aiSettings } from './settings';
 import { SileroVad } from './vad';
 import type { WorkerRequest, WorkerResponse } from './worker-protocol';
+
+// A worker never outlives the server that forked it (no orphans after kill -9 or an out-of-memory crash).
+exitWithParent();
 
 const settings = aiSettings();
 const ready = (async () => {

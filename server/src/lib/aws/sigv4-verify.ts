@@ -56,8 +56,8 @@ function toBinary(data: SourceData): BinaryLike {
   return new Uint8Array(data);
 }
 
-/** node:crypto SHA-256 / HMAC in the shape the smithy signer wants. */
-class NodeSha256 {
+/** node:crypto SHA-256 / HMAC in the shape the smithy signer wants (its `sha256` option). */
+export class NodeSha256 {
   private readonly h;
   constructor(secret?: SourceData) {
     this.h = secret === undefined ? createHash('sha256') : createHmac('sha256', toBinary(secret));

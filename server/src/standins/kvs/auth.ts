@@ -129,9 +129,10 @@ async function authenticateServer(
 }
 
 /**
- * Checks the header-signed HTTP call of the AWS SDK clients. A call with the server key pair (a long-term
- * key with every permission) has its signature recomputed (`verifySignature`); for a browser credential, as
- * before, the key, token, expiry and date are checked but not the signature.
+ * Checks the header-signed HTTP call of the AWS SDK clients, as AWS does: the key, token, expiry, scope and
+ * date, and (when `verifySignature`) the signature recomputed over the received request with the secret of
+ * the key that signed it — the server key pair's or the browser credential's. A key id and session token
+ * without the secret (e.g. copied from a log) are therefore not enough.
  */
 export async function authenticateHttp(opts: {
   issuer: LocalCredentialIssuer | null;
@@ -161,6 +162,16 @@ export async function authenticateHttp(opts: {
     header('x-amz-security-token'),
     now,
   );
+  if (opts.verifySignature) {
+    const auth = parseSigV4Authorization(headers);
+    if (
+      !auth ||
+      !auth.signedHeaders.includes('x-amz-security-token') ||
+      !(await sigV4SignatureMatches(opts.request, auth, creds.secretAccessKey))
+    ) {
+      throw notAuthorized('The request signature we calculated does not match the signature you provided.');
+    }
+  }
   return { kind: 'browser', creds, channelName, role };
 }
 
