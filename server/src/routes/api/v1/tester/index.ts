@@ -272,6 +272,7 @@ export default async function testerRoutes(app: App): Promise<void> {
         }
         return { tester_id: testerId, test_id: s.id, status: to, previous_status: s.status, changed: true };
       });
+      if (result.changed && result.status === TESTER_STATUS.finishExam) await revokeEndedSignaling(app);
       if (result.changed && by !== 'tester') {
         // Identity acceptance and state corrections by staff are security-relevant: keep them in the audit trail.
         await audit(app.db, {
