@@ -29,7 +29,14 @@ type Row =
   /** Open to everyone and naming nothing of anyone's. */
   | { kind: 'public' }
   /** Names the victim's data. `answers`: actors answered 200 without any of it (e.g. a filter that matches none). */
-  | { kind: 'foreign'; req: (v: Victim) => InjectOptions; owners?: Actor[]; answers?: Actor[] };
+  | {
+      kind: 'foreign';
+      req: (v: Victim) => InjectOptions;
+      owners?: Actor[];
+      answers?: Actor[];
+      /** The refusal statuses of this route when not 403/404 (e.g. 410 for a one-time token). */
+      refusals?: number[];
+    };
 
 const get = (url: string): InjectOptions => ({ method: 'GET', url });
 const post = (url: string, payload: object = {}): InjectOptions => ({ method: 'POST', url, payload });
@@ -254,6 +261,12 @@ const ROWS: Record<string, Row> = {
     owners: ADMINS,
   },
   'POST /api/v1/get_mc_token.php': { kind: 'role', req: post('/api/v1/get_mc_token.php', { mode: 1 }) },
+  // Open to the exam system; the one-time token is the credential: a made-up one opens nobody's sitting.
+  'POST /api/v1/redeem_mc_token.php': {
+    kind: 'foreign',
+    req: () => post('/api/v1/redeem_mc_token.php', { token: 'f'.repeat(43) }),
+    refusals: [410],
+  },
   'POST /api/v1/tester/kick_out.php': {
     kind: 'foreign',
     req: (v) => post('/api/v1/tester/kick_out.php', { tester_id: v.testerId, method: 'PUT' }),
@@ -356,13 +369,14 @@ describe('the authorization matrix (route access table × actors × someone else
         if (actor === null) {
           if (route.access === 'public' && row.kind === 'role') continue;
           req = row.kind === 'role' ? row.req : row.req(victim);
-          expected = route.access === 'public' ? [403, 404] : [401];
+          expected =
+            route.access === 'public' ? (row.kind === 'foreign' ? (row.refusals ?? [403, 404]) : []) : [401];
         } else if (!allows(route.access, actor)) {
           req = row.kind === 'role' ? row.req : row.req(victim);
           expected = [403];
         } else if (row.kind === 'foreign' && !(row.owners ?? []).includes(actor)) {
           req = row.req(victim);
-          expected = [403, 404];
+          expected = row.refusals ?? [403, 404];
           mayAnswer = (row.answers ?? []).includes(actor);
         } else continue;
         const headers = { ...(req.headers ?? {}) } as Record<string, string>;

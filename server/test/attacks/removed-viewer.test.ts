@@ -119,7 +119,13 @@ describe('a removed checker keeps watching with its old viewer credentials', () 
     const again = await connectViewer(viewer, checker.viewer_client_id!);
     expect(again).toMatchObject({ ok: false, status: 401, errorType: 'NotAuthorizedException' });
 
-    // The examinee is matched again (to checker02): another ClientId, which checker01 never saw.
+    // The examinee is matched again, to checker02 (checker01 takes a break: a returning examinee would
+    // otherwise go back to the checker who watched it): another ClientId, which checker01 never saw.
+    const me = await s.db.query<{ id: number }>(`SELECT id FROM users WHERE login_id = 'checker01'`);
+    await post('checker01', '/api/v1/tester/monitor_activate.php', {
+      monitor_id: me.rows[0]!.id,
+      activation: 0,
+    });
     const next = await match('tester01', 'checker02');
     expect(next.tester.viewer_client_id).toBe(next.checker.viewer_client_id);
     expect(next.tester.viewer_client_id).not.toBe(checker.viewer_client_id);
