@@ -53,8 +53,11 @@ export interface MasterHandle {
   stop(graceMs: number): Promise<void>;
   /** Closes and reopens the signaling socket with fresh credentials (matching command 1, GO_AWAY). */
   reconnect(): Promise<void>;
-  /** Closes the peer of every viewer `allowedViewer` no longer allows (the checker was removed or replaced). */
-  dropDisallowedViewers(): void;
+  /**
+   * `allowedViewer` may name another ClientId now: closes the peer of every viewer it no longer allows (the
+   * checker was removed or replaced) and answers a held offer of the one it now allows.
+   */
+  matchedViewerChanged(): void;
   /** Small connection statistics for the matching poll. */
   stats(): { status: MasterStatus; viewers: number; peers: Record<string, string> };
 }

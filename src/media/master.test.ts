@@ -275,12 +275,38 @@ describe('startMaster (mocked SDK)', () => {
 
     // The matching ends (or another checker takes over): the current peer is closed at once.
     matched = null;
-    m.dropDisallowedViewers();
+    m.matchedViewerChanged();
     expect(fake.peers[0]!.closed).toBe(true);
     expect(m.stats().viewers).toBe(0);
     sc.emit('sdpOffer', { type: 'offer', sdp: 'again' }, 'viewer-current');
     await flush();
     expect(sc.sentAnswers).toHaveLength(1);
+    await m.stop(100);
+  });
+
+  it('answers a newly matched checker that offered before this examinee’s poll named it, with its candidates', async () => {
+    let matched: string | null = null;
+    const m = await startMaster({
+      channel: channel(),
+      streamId: 'local',
+      refreshCredentials: async () => null,
+      callbacks: callbacks(),
+      allowedViewer: () => matched,
+    });
+    const sc = fake.FakeSignalingClient.instances[0]!;
+    sc.emit('sdpOffer', { type: 'offer', sdp: 'early' }, 'viewer-new');
+    sc.emit('iceCandidate', { candidate: 'early-cand' }, 'viewer-new');
+    sc.emit('sdpOffer', { type: 'offer', sdp: 'stale' }, 'viewer-removed');
+    await flush();
+    expect(sc.sentAnswers).toEqual([]);
+
+    matched = 'viewer-new';
+    m.matchedViewerChanged();
+    await flush();
+    expect(sc.sentAnswers.map((x) => x.to)).toEqual(['viewer-new']);
+    expect(fake.peers).toHaveLength(1);
+    expect(fake.peers[0]!.remote).toEqual({ type: 'offer', sdp: 'early' });
+    expect(fake.peers[0]!.added).toEqual([{ candidate: 'early-cand' }]);
     await m.stop(100);
   });
 

@@ -6,6 +6,10 @@ export type { KvsChannel, MasterCallbacks, MasterHandle, MasterOptions, MasterSt
 
 /** Spec §4: signaling start-up is retried 3 times. */
 export const SIGNALING_RETRIES = 3;
+/** Offers held for a viewer the matching does not name yet: how many, how long, and candidates per offer. */
+const HELD_MAX = 4;
+const HELD_MS = 60_000;
+const HELD_CANDIDATES = 50;
 /** Just under the service's 1 h maximum connection time (media-stack.md §6). */
 export const MAX_CONNECTION_MS = 55 * 60_000;
 
@@ -149,10 +153,30 @@ export async function startMaster(opts: MasterOptions): Promise<MasterHandle> {
     return id === undefined || id === viewerId;
   };
 
+  /**
+   * Offers (and their early candidates) from viewers not allowed yet: a newly matched checker's viewer may
+   * offer before this examinee's next poll names it. Kept briefly and answered once the matching names that
+   * ClientId; a removed checker's never is (ClientIds are random per matching).
+   */
+  const held = new Map<
+    string,
+    { offer: RTCSessionDescriptionInit; at: number; candidates: RTCIceCandidateInit[] }
+  >();
+
+  const hold = (offer: RTCSessionDescriptionInit, viewerId: string) => {
+    held.delete(viewerId);
+    held.set(viewerId, { offer, at: Date.now(), candidates: [] });
+    while (held.size > HELD_MAX) held.delete(held.keys().next().value as string);
+  };
+
   const onSdpOffer = (offer: RTCSessionDescriptionInit, viewerId: string) => {
     // Anyone holding viewer credentials for the channel can send an offer (a checker removed from the
     // matching keeps them until they expire on AWS): only the matched checker's ClientId is answered.
-    if (!allowed(viewerId)) return;
+    if (!allowed(viewerId)) {
+      hold(offer, viewerId);
+      return;
+    }
+    held.delete(viewerId);
     closePeer(viewerId);
     const stream = getStream(opts.streamId);
     const pc = new RTCPeerConnection({ iceServers: ice });
@@ -176,7 +200,11 @@ export async function startMaster(opts: MasterOptions): Promise<MasterHandle> {
 
   const onIceCandidate = (candidate: RTCIceCandidateInit, viewerId: string) => {
     const p = peers.get(viewerId);
-    if (!p) return;
+    if (!p) {
+      const h = held.get(viewerId);
+      if (h && h.candidates.length < HELD_CANDIDATES) h.candidates.push(candidate);
+      return;
+    }
     void p.ready.then(() => p.pc.addIceCandidate(candidate)).catch(() => undefined);
   };
 
@@ -305,8 +333,16 @@ export async function startMaster(opts: MasterOptions): Promise<MasterHandle> {
   return {
     channelName: channel.channelName,
     reconnect: doReconnect,
-    dropDisallowedViewers() {
+    matchedViewerChanged() {
       for (const id of [...peers.keys()]) if (!allowed(id)) closePeer(id);
+      const now = Date.now();
+      for (const [id, h] of [...held]) {
+        if (allowed(id)) {
+          held.delete(id);
+          onSdpOffer(h.offer, id);
+          for (const c of h.candidates) onIceCandidate(c, id);
+        } else if (now - h.at > HELD_MS) held.delete(id);
+      }
     },
     async stop(graceMs: number) {
       stopping = true;

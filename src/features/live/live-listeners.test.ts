@@ -64,7 +64,7 @@ function fakeMaster() {
     channelName: 'exam-1',
     stop: vi.fn(async () => undefined),
     reconnect: vi.fn(async () => undefined),
-    dropDisallowedViewers: vi.fn(),
+    matchedViewerChanged: vi.fn(),
     stats: () => ({ status: 'live' as const, viewers: 1, peers: {} }),
   };
 }
@@ -115,7 +115,7 @@ describe('live channel listeners', () => {
     await vi.advanceTimersByTimeAsync(5000);
     expect(api.pollMatching.mock.calls[1]![0]).toMatchObject({ channelStatus: 'open' });
     expect(api.startMaster.mock.calls[0]![0].allowedViewer?.()).toBeNull();
-    expect(m.dropDisallowedViewers).toHaveBeenCalled();
+    expect(m.matchedViewerChanged).toHaveBeenCalled();
     expect(api.startMaster).toHaveBeenCalledTimes(1);
     s.dispatch(liveStopRequested());
     await vi.advanceTimersByTimeAsync(20_000);

@@ -132,7 +132,7 @@ export function addLiveListeners(startListening: AppStartListening): void {
         if (body.matchingCommand === 1) ackReset = false;
         const m = r.matchings[0] ?? null;
         allowedViewer = m ? m.viewerClientId : null;
-        master?.dropDisallowedViewers();
+        master?.matchedViewerChanged();
         api.dispatch(
           matchingPolled({
             matchingTimeout: r.matchingTimeout,
