@@ -24,6 +24,8 @@ interface WireMatching {
   tester_id: number;
   login_id: string;
   signaling_channel: Channel | null;
+  /** The ClientId the server chose for the matched checker's viewer: the examinee answers no other. */
+  viewer_client_id: string | null;
 }
 
 async function apiLogin(request: APIRequestContext, loginId: string): Promise<string> {
@@ -187,7 +189,10 @@ test('tester journey: env-setting → identity check → exam → exam end, publ
   const viewer = await viewerContext.newPage();
   if (webrtc) {
     await viewer.goto('/close');
-    await connectViewer(viewer, await signedViewerUrl(matching.signaling_channel!, 'e2e-viewer-1'));
+    await connectViewer(
+      viewer,
+      await signedViewerUrl(matching.signaling_channel!, matching.viewer_client_id!),
+    );
     await expectVideoFlowing(viewer);
   }
 
@@ -240,7 +245,10 @@ test('tester journey: env-setting → identity check → exam → exam end, publ
       )
       .toBe(true);
     await expect(page.getByTestId('live-status')).toHaveAttribute('data-status', 'live', { timeout: 20_000 });
-    await connectViewer(viewer, await signedViewerUrl(matching.signaling_channel!, 'e2e-viewer-2'));
+    await connectViewer(
+      viewer,
+      await signedViewerUrl(matching.signaling_channel!, matching.viewer_client_id!),
+    );
     await expectVideoFlowing(viewer);
   }
 
