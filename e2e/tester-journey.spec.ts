@@ -245,10 +245,10 @@ test('tester journey: env-setting → identity check → exam → exam end, publ
       )
       .toBe(true);
     await expect(page.getByTestId('live-status')).toHaveAttribute('data-status', 'live', { timeout: 20_000 });
-    await connectViewer(
-      viewer,
-      await signedViewerUrl(matching.signaling_channel!, matching.viewer_client_id!),
-    );
+    // The checker's current matching (this script does not poll like a checker page: a matching it let go
+    // stale was released, and its viewer credentials with it).
+    const current = await waitForAssignment(request, checkerToken);
+    await connectViewer(viewer, await signedViewerUrl(current.signaling_channel!, current.viewer_client_id!));
     await expectVideoFlowing(viewer);
   }
 
