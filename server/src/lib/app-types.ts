@@ -32,21 +32,10 @@ export interface AuthContext {
 /** Route access: 'public' (no login), or the actors allowed to call it. Every /api route must declare it. */
 export type RouteAccess = 'public' | readonly Actor[];
 
-/** One /api route of the access table (collected at start-up; the authorization-matrix test walks it). */
-export interface ApiRouteEntry {
-  method: string;
-  url: string;
-  access: RouteAccess;
-  /** The request schemas (TypeBox/JSON Schema), when the route has them. */
-  schema: { querystring?: unknown; body?: unknown; params?: unknown };
-}
-
 declare module 'fastify' {
   interface FastifyInstance {
     config: ServerConfig;
     db: Db;
-    /** Every /api route with its declared access, in registration order. */
-    apiRoutes: ApiRouteEntry[];
   }
   interface FastifyRequest {
     auth: AuthContext | null;

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor } from '../../../contract/common';
 import { ApiError } from '../lib/api-error';
 import { hashToken } from '../lib/tokens';
-import type { ApiRouteEntry, AuthContext } from '../lib/app-types';
+import type { AuthContext } from '../lib/app-types';
 import { checkIpAllowed } from '../lib/access-limits';
 
 interface SessionRow {
@@ -88,23 +88,12 @@ async function unauthorized(app: FastifyInstance, request: FastifyRequest): Prom
  */
 export const authPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('auth', null);
-  const table: ApiRouteEntry[] = [];
-  app.decorate('apiRoutes', table);
 
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/')) return;
     if (route.method === 'HEAD' || route.method === 'OPTIONS') return;
     if (!route.config || route.config.access === undefined) {
       throw new Error(`Route ${String(route.method)} ${route.url} does not declare config.access`);
-    }
-    const s = (route.schema ?? {}) as ApiRouteEntry['schema'];
-    for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
-      table.push({
-        method: String(method),
-        url: route.url,
-        access: route.config.access,
-        schema: { querystring: s.querystring, body: s.body, params: s.params },
-      });
     }
   });
 
