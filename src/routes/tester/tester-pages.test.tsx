@@ -408,8 +408,15 @@ describe('/examining (PRE00004)', () => {
     );
     const { store } = render(<ExaminingPage />);
     await userEvent.click(await screen.findByLabelText('受験上の注意を確認し、同意します'));
+    // Before the exam: step 4 is the current one.
+    const steps = within(screen.getByTestId('step-bar'));
+    expect(steps.getByText(/4\. 受験前/)).toHaveAttribute('aria-current', 'step');
     await userEvent.click(screen.getByTestId('exam-login'));
     await waitFor(() => expect(screen.getByTestId('exam-phase')).toHaveAttribute('data-phase', 'examing'));
+    // In the exam: every step before it is done, none is current.
+    expect(screen.getByTestId('step-bar')).toHaveAttribute('data-current', 'done');
+    expect(steps.getByText(/4\. 受験前/)).not.toHaveAttribute('aria-current');
+    expect(steps.getAllByText('(完了)', { exact: false })).toHaveLength(4);
     expect(window.open).toHaveBeenCalledWith('/demo-exam/?mc_token=t', 'proctor-exam-system');
     expect(store.getState().tester.loggedInToTestSystem).toBe(true);
     expect(store.getState().tester.testerState).toBe(5);
