@@ -323,6 +323,8 @@ export const McTokenRedeemResult = Type.Object({
   /** The exam's name (start-up exam_name, stored as the sitting's test name). */
   test_name: Type.String(),
   tester_status: Type.Integer(),
+  /** The sitting's language (start-up lang; 'ja' when none was given), for the exam system's pages. */
+  lang: Type.Union([Type.Literal('ja'), Type.Literal('en')]),
   /** A checker watches the examinee now (a live matching with a checker), and whether video is connected. */
   proctoring: Type.Object({ matched: Type.Boolean(), connected: Type.Boolean() }),
 });

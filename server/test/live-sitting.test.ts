@@ -545,6 +545,7 @@ describe('the exam-system token (get_mc_token)', () => {
       mode: 2,
       login_id: 'tester02',
       tester_status: 4,
+      lang: 'ja',
       test_id: (await sitting('tester02')).id,
       proctoring: { matched: true, connected: true },
     });
@@ -557,5 +558,56 @@ describe('the exam-system token (get_mc_token)', () => {
     const late = await ok<McTokenResult>(call('tester02', 'POST', '/get_mc_token.php', { mode: 2 }));
     await s.db.query(`UPDATE mc_tokens SET expires_at = now() - interval '1 second'`);
     expect((await redeem(late.access_token)).statusCode).toBe(410);
+  });
+
+  it('the demo exam opens in the sitting language and gets its questions only by redeeming the token, never the answers', async () => {
+    await matchTo('tester02', 'checker02');
+    expect((await setStatus('tester02', 2)).statusCode).toBe(200);
+    expect((await setStatus('checker02', 3, id('tester02'))).statusCode).toBe(200);
+    expect((await setStatus('tester02', 4)).statusCode).toBe(200);
+    const t = (await sitting('tester02')).id;
+    await s.db.query(
+      `UPDATE tests SET startup_parameters = startup_parameters || '{"lang":"en"}' WHERE id = $1`,
+      [t],
+    );
+    const link = await ok<McTokenResult>(call('tester02', 'POST', '/get_mc_token.php', { mode: 2 }));
+    const url = new URL(link.window_open_url, base);
+    expect(url.pathname).toBe('/demo-exam/');
+    expect(url.searchParams.get('lang')).toBe('en');
+    // The page itself holds no question (view-source shows none).
+    const page = await s.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+    expect(page.body).toContain('<html lang="en">');
+    expect(page.body).not.toContain('capital of Japan');
+    expect(page.body).not.toMatch(/<fieldset|data-answer/);
+    // Without a valid token: no questions.
+    const session = (token: string, lang?: string) =>
+      s.app.inject({
+        method: 'POST',
+        url: '/demo-exam/session',
+        payload: { token, ...(lang ? { lang } : {}) },
+      });
+    const bad = await session('y'.repeat(43));
+    expect(bad.statusCode).toBe(410);
+    expect(bad.body).not.toContain('capital of Japan');
+    // With the token once: who is signed in, and the questions in the page's language, without answers.
+    const opened = await session(link.access_token, 'en');
+    expect(opened.statusCode, opened.body).toBe(200);
+    const got = envelope<{ login_id: string; questions: { text: string; choices: string[] }[] }>(
+      opened,
+    ).result;
+    expect(got.login_id).toBe('tester02');
+    expect(got.questions).toHaveLength(3);
+    expect(got.questions[0]).toEqual({
+      text: 'What is the capital of Japan?',
+      choices: ['Osaka', 'Tokyo', 'Kyoto'],
+    });
+    expect(opened.body).not.toMatch(/answer/i);
+    expect((await session(link.access_token, 'en')).statusCode).toBe(410);
+    // Redemption is on the examinee's record, as with redeem_mc_token.php.
+    const { rows } = await s.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM examinee_logs WHERE test_id = $1 AND event = 'exam_system_login'`,
+      [t],
+    );
+    expect(rows[0]!.n).toBe(1);
   });
 });

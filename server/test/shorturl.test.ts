@@ -113,7 +113,8 @@ describe('demo exam page', () => {
     // No inline script or style: every <script> has a src.
     expect(res.body.match(/<script(?![^>]*\ssrc=)[^>]*>/g)).toBeNull();
     expect(res.body).not.toMatch(/<style|style="|onclick=/);
-    expect(res.body.match(/<fieldset/g)).toHaveLength(3);
+    // The questions come only from the demo exam's back end, for a redeemed token.
+    expect(res.body).not.toMatch(/<fieldset|data-answer/);
     expect(String(res.headers['content-security-policy'])).toContain("script-src 'self'");
   });
 

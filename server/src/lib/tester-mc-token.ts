@@ -1,4 +1,7 @@
+import type { McTokenRedeemResult } from '../../../contract/tester';
 import type { Db } from '../db/db';
+import { ApiError } from './api-error';
+import { logExamineeEvent, startupOf, startupText } from './tester-sittings';
 import { hashToken, newToken } from './tokens';
 
 /** How long a get_mc_token token may wait before it is used. */
@@ -40,4 +43,50 @@ export async function consumeMcToken(db: Db, token: string): Promise<McTokenGran
   );
   const r = rows[0];
   return r ? { testId: r.test_id, userId: r.user_id, mode: r.mode } : null;
+}
+
+/**
+ * The exam system's side of a token (redeem_mc_token.php, and the demo exam's own back end): spends it and says
+ * who the examinee is, which exam, in which language (start-up lang, 'ja' by default), and whether a checker
+ * watches now. Null for a used, expired, unknown or finished-sitting token. The redemption is logged.
+ */
+export async function redeemMcToken(db: Db, token: string): Promise<McTokenRedeemResult | null> {
+  const grant = await consumeMcToken(db, token);
+  if (!grant) return null;
+  const { rows } = await db.query<{
+    login_id: string;
+    name: string;
+    test_name: string;
+    status: number;
+    startup_parameters: Record<string, unknown> | string | null;
+    checker_id: number | null;
+    matching_status: number | null;
+  }>(
+    `SELECT u.login_id, u.name, t.test_name, t.status, t.startup_parameters, m.checker_id, m.matching_status
+       FROM tests t JOIN users u ON u.id = t.user_id
+       LEFT JOIN matchings m ON m.test_id = t.id AND m.deleted_at IS NULL
+      WHERE t.id = $1`,
+    [grant.testId],
+  );
+  const r = rows[0]!;
+  await logExamineeEvent(db, grant.testId, 'exam_system_login', `mode ${grant.mode}`);
+  return {
+    mode: grant.mode,
+    test_id: grant.testId,
+    login_id: r.login_id,
+    exam_user_name: r.name,
+    test_name: r.test_name,
+    tester_status: r.status,
+    lang: startupText(startupOf(r), 'lang') === 'en' ? 'en' : 'ja',
+    proctoring: { matched: r.checker_id !== null, connected: r.matching_status === 2 },
+  };
+}
+
+/** The answer for a token that cannot be redeemed (410 mc_token_invalid). */
+export function mcTokenInvalid(): ApiError {
+  return new ApiError(
+    410,
+    'mc_token_invalid',
+    'This exam-system link was already used, has expired, or belongs to a finished sitting.',
+  );
 }

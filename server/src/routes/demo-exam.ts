@@ -1,12 +1,16 @@
+import { Type } from 'typebox';
+import { McTokenRedeemBody } from '../../../contract/tester';
 import type { App } from '../lib/app-types';
+import { mcTokenInvalid, redeemMcToken } from '../lib/tester-mc-token';
+
+/** Where the built-in demo exam lives (the demo data's exam_url, and the default in demo mode). */
+export const DEMO_EXAM_PATH = '/demo-exam/';
 
 type Lang = 'ja' | 'en';
 
 interface Question {
   text: string;
   choices: string[];
-  /** Index of the right choice. */
-  answer: number;
 }
 
 interface PageText {
@@ -23,7 +27,7 @@ interface PageText {
   /** The token could not be checked (network). */
   checkFailed: string;
   finish: string;
-  /** Shown after finishing; {correct} and {total} are filled in by exam.js. */
+  /** Shown after finishing; {answered} is filled in by exam.js. */
   done: string;
   unanswered: string;
   questions: Question[];
@@ -42,12 +46,12 @@ const TEXT: Record<Lang, PageText> = {
     checkFailed:
       '試験システムへのログインを確認できませんでした。通信状態を確認し、監視画面から開き直してください。',
     finish: '解答を終了する',
-    done: '解答を受け付けました（{total}問中{correct}問正解）。このウィンドウを閉じ、監視画面で終了の操作をしてください。',
+    done: '{answered}問の解答を受け付けました。このウィンドウを閉じ、監視画面で終了の操作をしてください。',
     unanswered: '未解答の問題があります。すべての問題に解答してください。',
     questions: [
-      { text: '日本の首都はどこですか。', choices: ['大阪', '東京', '京都'], answer: 1 },
-      { text: '12 × 12 はいくつですか。', choices: ['124', '132', '144'], answer: 2 },
-      { text: '1気圧のもとで水が沸騰する温度は何度ですか。', choices: ['90℃', '100℃', '110℃'], answer: 1 },
+      { text: '日本の首都はどこですか。', choices: ['大阪', '東京', '京都'] },
+      { text: '12 × 12 はいくつですか。', choices: ['124', '132', '144'] },
+      { text: '1気圧のもとで水が沸騰する温度は何度ですか。', choices: ['90℃', '100℃', '110℃'] },
     ],
   },
   en: {
@@ -62,15 +66,14 @@ const TEXT: Record<Lang, PageText> = {
     checkFailed:
       'Your sign-in to the exam system could not be checked. Check your connection and open it again from the monitoring window.',
     finish: 'Finish',
-    done: 'Your answers were received ({correct} of {total} correct). Close this window and end the session on the monitoring screen.',
+    done: 'Your answers to {answered} questions were received. Close this window and end the session on the monitoring screen.',
     unanswered: 'Some questions are unanswered. Please answer every question.',
     questions: [
-      { text: 'What is the capital of Japan?', choices: ['Osaka', 'Tokyo', 'Kyoto'], answer: 1 },
-      { text: 'What is 12 × 12?', choices: ['124', '132', '144'], answer: 2 },
+      { text: 'What is the capital of Japan?', choices: ['Osaka', 'Tokyo', 'Kyoto'] },
+      { text: 'What is 12 × 12?', choices: ['124', '132', '144'] },
       {
         text: 'At what temperature does water boil at one atmosphere?',
         choices: ['90 °C', '100 °C', '110 °C'],
-        answer: 1,
       },
     ],
   },
@@ -83,16 +86,6 @@ function esc(s: string): string {
 /** The demo exam page in one language; all text is fixed above, so nothing from the request reaches it. */
 export function demoExamPage(lang: Lang): string {
   const t = TEXT[lang];
-  const questions = t.questions
-    .map(
-      (q, i) => `<fieldset class="question" data-answer="${q.answer}">
-<legend>${i + 1}. ${esc(q.text)}</legend>
-${q.choices
-  .map((c, j) => `<label><input type="radio" name="q${i}" value="${j}" required> ${esc(c)}</label>`)
-  .join('\n')}
-</fieldset>`,
-    )
-    .join('\n');
   return `<!doctype html>
 <html lang="${lang}">
 <head>
@@ -108,7 +101,7 @@ ${q.choices
 <p id="who" role="status" aria-live="polite" data-checking="${esc(t.checking)}" data-signed-in="${esc(t.signedIn)}" data-invalid="${esc(t.tokenInvalid)}" data-no-token="${esc(t.noToken)}" data-failed="${esc(t.checkFailed)}">${esc(t.checking)}</p>
 <p>${esc(t.intro)}</p>
 <form id="exam" hidden data-done="${esc(t.done)}" data-unanswered="${esc(t.unanswered)}" novalidate>
-${questions}
+<div id="questions"></div>
 <p><button type="submit" id="finish">${esc(t.finish)}</button></p>
 </form>
 <p id="result" role="status" aria-live="polite"></p>
@@ -120,14 +113,17 @@ ${questions}
 
 // Served as a file because the CSP allows scripts only from this origin (script-src 'self'), never inline.
 // The exam system's side of get_mc_token: the token in the address (mc_token for an MC+ start-up, proctor_token
-// for a proctor token) is taken out of the address at once and redeemed once with redeem_mc_token.php; only then
-// are the questions shown. A used or expired token shows why and keeps them hidden.
+// for a proctor token) is taken out of the address at once and handed to the demo exam's back end
+// (POST /demo-exam/session), which redeems it once, as an exam system's server would with redeem_mc_token.php,
+// and only then sends the questions. The page holds no question before that and no answer ever. A used or
+// expired token shows why and shows no questions.
 const EXAM_JS = `'use strict';
 document.addEventListener('DOMContentLoaded', function () {
   var form = document.getElementById('exam');
+  var list = document.getElementById('questions');
   var result = document.getElementById('result');
   var who = document.getElementById('who');
-  if (!form || !result || !who) return;
+  if (!form || !list || !result || !who) return;
   var params = new URLSearchParams(window.location.search);
   var token = params.get('mc_token') || params.get('proctor_token');
   params.delete('mc_token');
@@ -139,14 +135,35 @@ document.addEventListener('DOMContentLoaded', function () {
     who.className = 'error';
     document.body.setAttribute('data-signed-in', '0');
   }
+  function show(questions) {
+    for (var i = 0; i < questions.length; i++) {
+      var set = document.createElement('fieldset');
+      set.className = 'question';
+      var legend = document.createElement('legend');
+      legend.textContent = (i + 1) + '. ' + questions[i].text;
+      set.appendChild(legend);
+      for (var j = 0; j < questions[i].choices.length; j++) {
+        var label = document.createElement('label');
+        var input = document.createElement('input');
+        input.type = 'radio';
+        input.name = 'q' + i;
+        input.value = String(j);
+        input.required = true;
+        label.appendChild(input);
+        label.appendChild(document.createTextNode(' ' + questions[i].choices[j]));
+        set.appendChild(label);
+      }
+      list.appendChild(set);
+    }
+  }
   if (!token) {
     refuse('data-no-token');
     return;
   }
-  fetch('/api/v1/redeem_mc_token.php', {
+  fetch('/demo-exam/session', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ token: token }),
+    body: JSON.stringify({ token: token, lang: document.documentElement.lang }),
     credentials: 'omit',
   })
     .then(function (res) {
@@ -160,16 +177,12 @@ document.addEventListener('DOMContentLoaded', function () {
         return;
       }
       var g = r.body.result;
-      // The exam runs only for a sitting ready for it (4 before exam, 5 examing, 6 interrupted).
-      if (g.tester_status < 4 || g.tester_status > 6) {
-        refuse('data-invalid');
-        return;
-      }
       who.textContent = (who.getAttribute('data-signed-in') || '')
         .replace('{name}', g.exam_user_name)
         .replace('{loginId}', g.login_id)
         .replace('{exam}', g.test_name);
       who.className = '';
+      show(g.questions);
       form.hidden = false;
       document.body.setAttribute('data-signed-in', '1');
     })
@@ -179,24 +192,19 @@ document.addEventListener('DOMContentLoaded', function () {
   form.addEventListener('submit', function (event) {
     event.preventDefault();
     var sets = form.querySelectorAll('fieldset.question');
-    var correct = 0;
     for (var i = 0; i < sets.length; i++) {
-      var chosen = sets[i].querySelector('input:checked');
-      if (!chosen) {
+      if (!sets[i].querySelector('input:checked')) {
         result.textContent = form.getAttribute('data-unanswered') || '';
         return;
       }
-      if (chosen.value === sets[i].getAttribute('data-answer')) correct++;
     }
     var inputs = form.querySelectorAll('input, button');
     for (var j = 0; j < inputs.length; j++) inputs[j].disabled = true;
-    result.textContent = (form.getAttribute('data-done') || '')
-      .replace('{correct}', String(correct))
-      .replace('{total}', String(sets.length));
+    result.textContent = (form.getAttribute('data-done') || '').replace('{answered}', String(sets.length));
     document.body.setAttribute('data-finished', '1');
     if (window.opener) {
       try {
-        window.opener.postMessage({ type: 'demo-exam-finished', correct: correct, total: sets.length }, window.location.origin);
+        window.opener.postMessage({ type: 'demo-exam-finished', answered: sets.length }, window.location.origin);
       } catch (e) {
         /* the opener may have navigated elsewhere */
       }
@@ -229,6 +237,33 @@ export default async function demoExamRoutes(app: App): Promise<void> {
       .header('Cache-Control', 'no-cache')
       .send(demoExamPage(lang));
   });
+  // The demo exam's back end: redeems the token once (as an exam system's server calls redeem_mc_token.php)
+  // and answers who is signed in and the questions, in the page's language. The exam runs only for a sitting
+  // ready for it (4 before exam, 5 examing, 6 interrupted).
+  app.post<{ Body: { token: string; lang?: Lang } }>(
+    '/demo-exam/session',
+    {
+      config: { rateLimit: { max: 60, timeWindow: 60_000 } },
+      schema: {
+        body: Type.Object({
+          token: McTokenRedeemBody.properties.token,
+          lang: Type.Optional(Type.Union([Type.Literal('ja'), Type.Literal('en')])),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const grant = await redeemMcToken(app.db, request.body.token.trim());
+      if (!grant || grant.tester_status < 4 || grant.tester_status > 6) throw mcTokenInvalid();
+      const t = TEXT[request.body.lang ?? grant.lang];
+      reply.header('Cache-Control', 'no-store');
+      return reply.ok({
+        login_id: grant.login_id,
+        exam_user_name: grant.exam_user_name,
+        test_name: grant.test_name,
+        questions: t.questions,
+      });
+    },
+  );
   app.get('/demo-exam', async (request, reply) => {
     const q = request.url.indexOf('?');
     return reply.redirect(`/demo-exam/${q >= 0 ? request.url.slice(q) : ''}`, 301);

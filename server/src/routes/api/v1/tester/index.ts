@@ -35,7 +35,13 @@ import {
   buildTesterDetail,
   markingTotalScore,
 } from '../../../../lib/tester-detail';
-import { consumeMcToken, issueMcToken, MC_TOKEN_TTL_SECONDS } from '../../../../lib/tester-mc-token';
+import { DEMO_EXAM_PATH } from '../../../demo-exam';
+import {
+  issueMcToken,
+  MC_TOKEN_TTL_SECONDS,
+  mcTokenInvalid,
+  redeemMcToken,
+} from '../../../../lib/tester-mc-token';
 import {
   assertCanView,
   findCurrentSitting,
@@ -112,7 +118,7 @@ async function pickSitting(
  * exam_url of the sitting with the one-time token added under the mode's parameter name; only http(s) URLs or
  * same-origin paths.
  */
-function windowOpenUrl(examUrl: string, token: string, mode: 1 | 2): string | null {
+function windowOpenUrl(examUrl: string, token: string, mode: 1 | 2, lang: string): string | null {
   const u = examUrl.trim();
   if (!u) return null;
   const relative = u.startsWith('/') && !u.startsWith('//');
@@ -125,6 +131,10 @@ function windowOpenUrl(examUrl: string, token: string, mode: 1 | 2): string | nu
   if (!relative && parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return null;
   if (!relative && !/^https?:\/\//i.test(u)) return null;
   parsed.searchParams.set(MC_TOKEN_PARAMS[mode], token);
+  // The built-in demo exam opens in the sitting's language (an outside exam system learns it on redemption).
+  if (relative && parsed.pathname === DEMO_EXAM_PATH && !parsed.searchParams.has('lang')) {
+    parsed.searchParams.set('lang', lang === 'en' ? 'en' : 'ja');
+  }
   return relative ? `${parsed.pathname}${parsed.search}${parsed.hash}` : parsed.toString();
 }
 
@@ -309,7 +319,7 @@ export default async function testerRoutes(app: App): Promise<void> {
         );
       }
       let examUrl = startupText(startupOf(s), 'exam_url');
-      if (!examUrl && app.config.demo) examUrl = '/demo-exam/';
+      if (!examUrl && app.config.demo) examUrl = DEMO_EXAM_PATH;
       // One link at a time: an earlier link not yet used stops working.
       await app.db.query(`UPDATE mc_tokens SET expires_at = now() WHERE test_id = $1 AND used_at IS NULL`, [
         s.id,
@@ -319,7 +329,7 @@ export default async function testerRoutes(app: App): Promise<void> {
         userId: auth.userId,
         mode: request.body.mode,
       });
-      const url = windowOpenUrl(examUrl, token, request.body.mode);
+      const url = windowOpenUrl(examUrl, token, request.body.mode, startupText(startupOf(s), 'lang'));
       if (url === null) {
         await app.db.query(
           `DELETE FROM mc_tokens WHERE test_id = $1 AND used_at IS NULL AND expires_at > now()`,
@@ -344,40 +354,10 @@ export default async function testerRoutes(app: App): Promise<void> {
       schema: { body: McTokenRedeemBody, response: { 200: Envelope(McTokenRedeemResult) } },
     },
     async (request, reply) => {
-      const grant = await consumeMcToken(app.db, request.body.token.trim());
-      if (!grant) {
-        throw new ApiError(
-          410,
-          'mc_token_invalid',
-          'This exam-system link was already used, has expired, or belongs to a finished sitting.',
-        );
-      }
-      const { rows } = await app.db.query<{
-        login_id: string;
-        name: string;
-        test_name: string;
-        status: number;
-        checker_id: number | null;
-        matching_status: number | null;
-      }>(
-        `SELECT u.login_id, u.name, t.test_name, t.status, m.checker_id, m.matching_status
-           FROM tests t JOIN users u ON u.id = t.user_id
-           LEFT JOIN matchings m ON m.test_id = t.id AND m.deleted_at IS NULL
-          WHERE t.id = $1`,
-        [grant.testId],
-      );
-      const r = rows[0]!;
-      await logExamineeEvent(app.db, grant.testId, 'exam_system_login', `mode ${grant.mode}`);
+      const result = await redeemMcToken(app.db, request.body.token.trim());
+      if (!result) throw mcTokenInvalid();
       reply.header('Cache-Control', 'no-store');
-      return reply.ok({
-        mode: grant.mode,
-        test_id: grant.testId,
-        login_id: r.login_id,
-        exam_user_name: r.name,
-        test_name: r.test_name,
-        tester_status: r.status,
-        proctoring: { matched: r.checker_id !== null, connected: r.matching_status === 2 },
-      });
+      return reply.ok(result);
     },
   );
 
