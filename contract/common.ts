@@ -78,6 +78,8 @@ export const ERROR_CODES = [
   'tester_logged_out',
   // 409
   'no_open_sitting',
+  /** tester/capture: stills are off for this sitting (start-up capture_interval 0). */
+  'capture_off',
   'recording_not_finished',
   'retention_exists',
   'short_url_key_taken',

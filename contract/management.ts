@@ -191,7 +191,8 @@ const Str = (maxLength: number) => Type.Optional(Type.String({ maxLength }));
  * - ai_idcard_type: public ID types (subset of ID_CARD_TYPES; array or '1,2,3'; stored as '1,2,3'),
  *   at least one for a tester URL.
  * - capture_interval 0–3600 (s), capture_type (0 no AI check, 1 AI realtime, 2 AI post analysis),
- *   is_capture_show (show the capture image on the monitor screen).
+ *   is_capture_show (show the capture image on the monitor screen), ai_sensitivity (strict | standard |
+ *   relaxed: the thresholds of the stills' AI flags and which flags alert the checker; standard when absent).
  * - group: the exam group (its code) a tester URL is for; an examinee of another group cannot start a sitting
  *   through it. Empty: any group.
  */
@@ -248,6 +249,7 @@ export const ShortUrlParamInput = Type.Object({
   capture_type: Num,
   is_capture_show: Num,
   group: Str(64),
+  ai_sensitivity: Str(16),
 });
 export type ShortUrlParamInput = Static<typeof ShortUrlParamInput>;
 

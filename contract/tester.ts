@@ -87,6 +87,18 @@ export const AiMarking = Type.Object({
   end_ms: Type.Integer(),
   play_time_from: Type.Optional(PlayTime),
   play_time_to: Type.Optional(PlayTime),
+  /** Where it comes from: the analysis of a recording, or the live stills of the exam (capture_type 1/2). */
+  source: Type.Optional(Type.Union([Type.Literal('recording'), Type.Literal('capture')])),
+  /** For a live still: what it showed (no_face, several_people, other_person, looking_away). */
+  flag: Type.Optional(Nullable(Type.String())),
+  /** 0–1 (the score is this as a percentage). */
+  confidence: Type.Optional(Type.Number()),
+  /**
+   * Taken while the examinee's connection was down ('late': the still reached the server long after it was
+   * taken; 'connection_gap': inside a silence of the matching polls): listed, not counted, not scored.
+   */
+  excused: Type.Optional(Type.Boolean()),
+  excuse_reason: Type.Optional(Nullable(Type.String())),
 });
 export type AiMarking = Static<typeof AiMarking>;
 export const AiMarkingSummary = Type.Object({ mark: Type.String(), count: Type.Integer() });

@@ -59,6 +59,7 @@ const VALID_PARAM = {
   capture_interval: 0,
   capture_type: 2,
   is_capture_show: 1,
+  ai_sensitivity: 'strict',
 };
 
 const insert = (payload: Record<string, unknown>) =>
@@ -87,6 +88,7 @@ describe('shorten_url insert and select', () => {
       selected_analysis_types: 'eye_rot,voice',
       ai_idcard_type: '1,3',
       capture_interval: 0,
+      ai_sensitivity: 'strict',
       term_set_code: '注意事項',
       exam_url: 'https://exam.example.com/start',
     });
@@ -144,6 +146,7 @@ describe('form rules (spec §5)', () => {
     ['name match below 1', tester({ ai_namematch: 0 }), 'ai_namematch', undefined],
     ['name match above 100', tester({ ai_namematch: '101' }), 'ai_namematch', undefined],
     ['capture interval above 3600', tester({ capture_interval: 3601 }), 'capture_interval', undefined],
+    ['unknown AI sensitivity', tester({ ai_sensitivity: 'paranoid' }), 'ai_sensitivity', undefined],
     ['memo over 500', tester({ memo: 'あ'.repeat(501) }), 'memo', 'メモは500文字以内で入力してください。'],
     [
       'notes over 30',

@@ -51,4 +51,5 @@ export const PARAM_FIELDS: readonly (readonly [string, FieldKind])[] = [
   ['capture_type', { kind: 'select', options: [0, 1, 2] }],
   ['is_capture_show', { kind: 'flag' }],
   ['group', { kind: 'text', max: 64 }],
+  ['ai_sensitivity', { kind: 'select', options: ['strict', 'standard', 'relaxed'] }],
 ];

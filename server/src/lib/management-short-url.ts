@@ -1,3 +1,4 @@
+import { SENSITIVITIES } from '../../../contract/capture';
 import { ANALYSIS_TYPES, ID_CARD_TYPES, type ShortUrlParamInput } from '../../../contract/management';
 import { FieldError, MSG } from './management-errors';
 import { parseDate } from './management-time';
@@ -124,6 +125,11 @@ export function validateShortUrl(input: {
   if (p.lang !== undefined && p.lang !== '') {
     if (!['ja', 'en', 'zn'].includes(p.lang)) throw new FieldError('lang', '言語を選択してください。');
     out.lang = p.lang;
+  }
+  if (p.ai_sensitivity !== undefined && p.ai_sensitivity !== '') {
+    if (!(SENSITIVITIES as readonly string[]).includes(p.ai_sensitivity))
+      throw new FieldError('ai_sensitivity', `AI感度は${SENSITIVITIES.join(', ')}から選択してください。`);
+    out.ai_sensitivity = p.ai_sensitivity;
   }
   if (typeof out.exam_datetime === 'string' && parseDate(out.exam_datetime.slice(0, 10)) === null) {
     throw new FieldError('exam_datetime', MSG.date('試験日時'));

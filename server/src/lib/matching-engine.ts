@@ -43,6 +43,8 @@ import {
   scheduleRecordingFinalize,
 } from './sitting-exit';
 import { toWireTime } from './management-time';
+import { recordConnectionGap } from './live-captures';
+import { liveFeedBus } from './live-feed';
 
 /**
  * Seconds past the maximum recording time before the server logs an examinee out itself (the page does it at
@@ -201,6 +203,7 @@ export class MatchingEngine {
     const step = await this.db.transaction((tx) =>
       this.recordTesterPoll(tx, auth.userId, sitting, body, stats, timeout),
     );
+    if (step.excused) liveFeedBus(this.db).changed(sitting.id);
     let command = step.command;
     if (step.assign && (await this.assignTester(step.id)) && body.channel_status === 'open') {
       // The tester's channel is already open and a checker was just assigned: connected now, not one poll later.
@@ -366,7 +369,9 @@ export class MatchingEngine {
     body: MatchingBody,
     stats: string | null,
     timeout: number,
-  ): Promise<{ id: number; command: number; assign: boolean }> {
+  ): Promise<{ id: number; command: number; assign: boolean; excused: boolean }> {
+    // A poll after a long silence: the examinee's connection was down meanwhile (flags from then are excused).
+    const excused = await recordConnectionGap(tx, sitting.id, timeout);
     let cur = (
       await tx.query<Current>(
         `SELECT ${CURRENT_COLUMNS} FROM matchings WHERE tester_id = $1 AND deleted_at IS NULL FOR UPDATE`,
@@ -464,7 +469,7 @@ export class MatchingEngine {
       isProctored(sp) &&
       sitting.kicked === 0 &&
       sitting.rejected === 0;
-    return { id: cur.id, command, assign };
+    return { id: cur.id, command, assign, excused };
   }
 
   /**

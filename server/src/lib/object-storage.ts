@@ -115,6 +115,10 @@ export interface ObjectStorage {
   deleteObject(ref: ObjectRef): Promise<void>;
   /** Bytes `start`…`end` (inclusive) of an object. */
   getObjectRange(ref: ObjectRef, start: number, end: number): Promise<Uint8Array>;
+  /** PutObject of a small body held in memory (a live still); returns the ETag. */
+  putObject(ref: ObjectRef, body: Buffer, contentType: string): Promise<string>;
+  /** The whole of a small object (a live still), or null when there is no such object. */
+  getObject(ref: ObjectRef): Promise<Buffer | null>;
   /** Streams the whole object into `file`. */
   downloadToFile(ref: ObjectRef, file: string, signal?: AbortSignal): Promise<void>;
   /** Writes `file` as the object (PutObject, or a server-side multipart upload for big files); returns the ETag. */
@@ -387,6 +391,26 @@ export function createObjectStorage(opts: {
       );
       if (!out.Body) return new Uint8Array();
       return out.Body.transformToByteArray();
+    },
+    async putObject(ref, body, contentType) {
+      const out = await call(() =>
+        client().send(
+          new PutObjectCommand({ Bucket: ref.bucket, Key: ref.key, Body: body, ContentType: contentType }),
+        ),
+      );
+      return out.ETag ?? '';
+    },
+    async getObject(ref) {
+      try {
+        const out = await call(() =>
+          client().send(new GetObjectCommand({ Bucket: ref.bucket, Key: ref.key })),
+        );
+        if (!out.Body) return Buffer.alloc(0);
+        return Buffer.from(await out.Body.transformToByteArray());
+      } catch (err) {
+        if (err instanceof StoreError && (err.status === 404 || err.code === 'NoSuchKey')) return null;
+        throw err;
+      }
     },
     async downloadToFile(ref, file, signal) {
       const out = await call(() =>

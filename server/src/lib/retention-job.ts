@@ -205,6 +205,11 @@ export async function runRetention(db: Db, now: Date, opts: RetentionOptions): P
         'SELECT id, bucket, object_key FROM records WHERE test_id = $1 ORDER BY id',
         [id],
       );
+      // Live stills are in object storage next to the recordings.
+      const stills = await db.query<{ bucket: string; object_key: string }>(
+        'SELECT bucket, object_key FROM captures WHERE test_id = $1 ORDER BY id',
+        [id],
+      );
       const images = await db.query<{ key: string }>(
         `SELECT k AS key FROM (
            SELECT head_shot_key AS k FROM tests WHERE id = $1
@@ -219,6 +224,7 @@ export async function runRetention(db: Db, now: Date, opts: RetentionOptions): P
       );
       try {
         for (const r of records.rows) await opts.deleteObject({ bucket: r.bucket, key: r.object_key });
+        for (const c of stills.rows) await opts.deleteObject({ bucket: c.bucket, key: c.object_key });
         if (opts.deleteImage) for (const i of images.rows) await opts.deleteImage(i.key);
       } catch (err) {
         opts.log?.warn(
@@ -233,7 +239,12 @@ export async function runRetention(db: Db, now: Date, opts: RetentionOptions): P
       await audit(db, {
         type: 'retention.delete_test',
         target: `test:${id}`,
-        details: JSON.stringify({ date, records: records.rows.map((r) => r.id), images: images.rows.length }),
+        details: JSON.stringify({
+          date,
+          records: records.rows.map((r) => r.id),
+          images: images.rows.length,
+          stills: stills.rows.length,
+        }),
       });
       report.deletedTestIds.push(id);
       report.deletedRecordIds.push(...records.rows.map((r) => r.id));

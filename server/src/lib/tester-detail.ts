@@ -203,7 +203,14 @@ export async function loadRecords(db: Db, testId: number): Promise<TesterRecord[
   }));
 }
 
-async function loadAiMarkings(db: Db, testId: number): Promise<AiMarking[]> {
+/** Presigns a GET of a stored still (object storage), for the stills of AI markings from live captures. */
+export type CapturePresigner = (ref: { bucket: string; key: string }) => Promise<string>;
+
+async function loadAiMarkings(
+  db: Db,
+  testId: number,
+  presign: CapturePresigner | null,
+): Promise<AiMarking[]> {
   const { rows } = await db.query<{
     id: number;
     marking_at: Date | string;
@@ -213,23 +220,42 @@ async function loadAiMarkings(db: Db, testId: number): Promise<AiMarking[]> {
     record_id: number | null;
     start_ms: number;
     end_ms: number;
+    source: 'recording' | 'capture';
+    flag: string | null;
+    confidence: number;
+    excused: boolean;
+    excuse_reason: string | null;
+    bucket: string | null;
+    object_key: string | null;
   }>(
-    `SELECT id, marking_at, image_key, analysis_type, score, record_id, start_ms, end_ms
-       FROM ai_markings WHERE test_id = $1 ORDER BY start_ms, id`,
+    `SELECT m.id, m.marking_at, m.image_key, m.analysis_type, m.score, m.record_id, m.start_ms, m.end_ms,
+            m.source, m.flag, m.confidence, m.excused, m.excuse_reason, c.bucket, c.object_key
+       FROM ai_markings m LEFT JOIN captures c ON c.id = m.capture_id
+      WHERE m.test_id = $1 ORDER BY m.marking_at, m.id`,
     [testId],
   );
-  return rows.map((r) => ({
-    id: r.id,
-    marking_at: iso(r.marking_at)!,
-    url: signedImageUrl(r.image_key),
-    mark: r.analysis_type,
-    score: r.score,
-    record_id: r.record_id,
-    start_ms: Number(r.start_ms),
-    end_ms: Number(r.end_ms),
-    play_time_from: r.record_id === null ? null : Math.floor(Number(r.start_ms) / 1000),
-    play_time_to: r.record_id === null ? null : Math.ceil(Number(r.end_ms) / 1000),
-  }));
+  return Promise.all(
+    rows.map(async (r) => ({
+      id: r.id,
+      marking_at: iso(r.marking_at)!,
+      url:
+        r.bucket && r.object_key && presign
+          ? await presign({ bucket: r.bucket, key: r.object_key })
+          : signedImageUrl(r.image_key),
+      mark: r.analysis_type,
+      score: r.score,
+      record_id: r.record_id,
+      start_ms: Number(r.start_ms),
+      end_ms: Number(r.end_ms),
+      play_time_from: r.record_id === null ? null : Math.floor(Number(r.start_ms) / 1000),
+      play_time_to: r.record_id === null ? null : Math.ceil(Number(r.end_ms) / 1000),
+      source: r.source,
+      flag: r.flag,
+      confidence: Math.round(Number(r.confidence) * 1000) / 1000,
+      excused: r.excused,
+      excuse_reason: r.excuse_reason,
+    })),
+  );
 }
 
 /** The examinee log of a sitting (spec §4 events as recorded), oldest first. */
@@ -350,6 +376,8 @@ export async function buildTesterDetail(
     withAiAuth?: boolean;
     /** Which related sittings the caller may see (a checker: those it monitored); null: all. */
     relatedScope?: RelatedScope | null;
+    /** Presigns the stills of AI markings from live captures (without it their url is null). */
+    presignCapture?: CapturePresigner;
   } = {},
 ): Promise<TesterDetail> {
   const { rows } = await db.query<DetailTestRow>(
@@ -364,15 +392,17 @@ export async function buildTesterDetail(
     await Promise.all([
       loadMarkings(db, testId),
       loadRecords(db, testId),
-      loadAiMarkings(db, testId),
+      loadAiMarkings(db, testId, opts.presignCapture ?? null),
       loadMessages(db, testId),
       loadRelatedTesters(db, tester, opts.relatedScope ?? null),
       opts.withAiAuth ? loadAiAuth(db, testId) : Promise.resolve(undefined),
       loadExamineeLogs(db, testId),
       loadRecordStatusLogs(db, testId),
     ]);
+  // Excused markings (a still taken while the connection was down) are listed but neither counted nor scored.
+  const scored = aiMarkings.filter((m) => !m.excused);
   const aiSummary = new Map<string, number>();
-  for (const m of aiMarkings) aiSummary.set(m.mark, (aiSummary.get(m.mark) ?? 0) + 1);
+  for (const m of scored) aiSummary.set(m.mark, (aiSummary.get(m.mark) ?? 0) + 1);
   return {
     user_id: tester.id,
     test_id: t.id,
@@ -409,9 +439,7 @@ export async function buildTesterDetail(
     marking_total_score: markings.reduce((s, m) => s + m.score, 0),
     markings,
     ai_marking_summaries: [...aiSummary].map(([mark, count]) => ({ mark, count })),
-    ai_marking_total_score: aiMarkings.length
-      ? aiMarkings.reduce((s, m) => s + m.score, 0)
-      : t.ai_total_score,
+    ai_marking_total_score: aiMarkings.length ? scored.reduce((s, m) => s + m.score, 0) : t.ai_total_score,
     ai_markings: aiMarkings,
     ...(aiAuth !== undefined ? { ai_auth: aiAuth } : {}),
     records,

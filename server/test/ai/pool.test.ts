@@ -62,6 +62,24 @@ describe('PriorityLock', () => {
     expect(order).toEqual(['l1', 'h1', 'h2', 'l2', 'l3']);
   });
 
+  it('lets live stills (medium) go before queued frames and after identity checks', async () => {
+    const lock = new PriorityLock();
+    const order: string[] = [];
+    const job = (name: string, p: 'high' | 'medium' | 'low') =>
+      lock.run(p, async () => {
+        await new Promise((r) => setTimeout(r, 5));
+        order.push(name);
+      });
+    await Promise.all([
+      job('l1', 'low'),
+      job('l2', 'low'),
+      job('m1', 'medium'),
+      job('h1', 'high'),
+      job('m2', 'medium'),
+    ]);
+    expect(order).toEqual(['l1', 'h1', 'm1', 'm2', 'l2']);
+  });
+
   it('releases the lock when the holder throws', async () => {
     const lock = new PriorityLock();
     await expect(lock.run('low', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');

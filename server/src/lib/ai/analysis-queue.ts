@@ -432,10 +432,11 @@ export class AnalysisQueue {
         [job.id, this.owner],
       );
       if (!mine.rows.length) return false;
-      await tx.query(`DELETE FROM ai_markings WHERE record_id = $1 AND analysis_type = ANY($2::text[])`, [
-        job.record_id,
-        types,
-      ]);
+      // The recording's own earlier results are replaced; markings from live stills are kept.
+      await tx.query(
+        `DELETE FROM ai_markings WHERE record_id = $1 AND source = 'recording' AND analysis_type = ANY($2::text[])`,
+        [job.record_id, types],
+      );
       for (const f of out.flags) {
         await tx.query(
           `INSERT INTO ai_markings (test_id, record_id, analysis_type, score, confidence, start_ms, end_ms, marking_at)
@@ -466,7 +467,7 @@ export class AnalysisQueue {
       );
       await tx.query(
         `UPDATE tests SET ${batch ? 'ai_analysis_batch_flag' : 'ai_analysis_flag'} = 1,
-                ai_total_score = (SELECT coalesce(sum(score), 0)::int FROM ai_markings WHERE test_id = $1),
+                ai_total_score = (SELECT coalesce(sum(score), 0)::int FROM ai_markings WHERE test_id = $1 AND NOT excused),
                 updated_at = now()
           WHERE id = $1`,
         [job.test_id],

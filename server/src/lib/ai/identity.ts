@@ -5,7 +5,7 @@ import type { AiImage, FaceVerdict, IdCheckOptions, IdVerdict } from '../ai-prov
 import { classifyCosine, cosine, degrees, imageQuality, irisOffset, type MatchClass } from './face-math';
 import { loadHuman, Ocr } from './models';
 import { isJapaneseName, nameMatchRate } from './name-match';
-import { PriorityLock } from './priority-lock';
+import { PriorityLock, type Priority } from './priority-lock';
 import type { AiSettings } from './settings';
 
 /** One face Human found, reduced to what the checks use (angles in degrees). */
@@ -55,7 +55,7 @@ export class IdentityEngine {
     rgb: Uint8Array,
     width: number,
     height: number,
-    priority: 'high' | 'low' = 'low',
+    priority: Priority = 'low',
   ): Promise<DetectedFace[]> {
     return this.lock.run(priority, async () => {
       const tf = this.human.tf as unknown as {
@@ -81,7 +81,7 @@ export class IdentityEngine {
   }
 
   /** Decodes an image (EXIF-rotated, at most 1024 px) and detects its faces. */
-  async detectImage(image: Buffer, priority: 'high' | 'low' = 'high') {
+  async detectImage(image: Buffer, priority: Priority = 'high') {
     const { data, info } = await sharp(image)
       .rotate()
       .resize(MAX_SIDE, MAX_SIDE, { fit: 'inside', withoutEnlargement: true })

@@ -4,13 +4,16 @@ import { setAiProvider } from '../ai-provider';
 import type { ObjectStorage } from '../object-storage';
 import { conversionSettings, onRecordingConverted } from '../recording-conversion';
 import { AnalysisQueue, setAnalysisQueue } from './analysis-queue';
+import { CaptureAnalyser, setCaptureAnalyser } from './capture-analyser';
 import { AiWorkerPool, PoolAiProvider } from './pool';
 import { aiSettings } from './settings';
 
 /**
  * Installs the real AI of issue #6 on a built app (server start-up): the worker pool (size = cores, models
  * loaded in the background), the pool-backed identity provider for ai_auth, the recording-analysis queue,
- * and the automatic analysis after an exam. AI_WORKERS=0 leaves the "unavailable" provider in place.
+ * the automatic analysis after an exam, and the analysis of live stills. AI_WORKERS=0 leaves the
+ * "unavailable" provider in place (AI realtime and post-analysis stills then wait, stored, for an instance
+ * with AI).
  */
 export async function startAi(
   app: App,
@@ -48,15 +51,37 @@ export async function startAi(
     },
   });
   setAnalysisQueue(app, queue);
+  // Live stills: AI realtime ones at once (after identity checks, before recording frames), AI post-analysis
+  // ones once the sitting is over, with its recording analysis.
+  const captures = new CaptureAnalyser({
+    db: app.db,
+    storage: opts.storage,
+    dataDir: app.config.dataDir,
+    log: app.log,
+    thresholds: settings.capture,
+    runner: {
+      detect: (job) =>
+        pool.still({
+          op: 'still',
+          image: job.image.toString('base64'),
+          headShot: job.headShot ? job.headShot.toString('base64') : null,
+          priority: job.priority,
+        }),
+    },
+  });
+  setCaptureAnalyser(app, captures);
   const off = onRecordingConverted(app.db, (id) => {
     queue
       .onConverted(id)
       .catch((err: unknown) => app.log.error({ err, recordId: id }, 'automatic analysis not queued'));
+    void captures.sweep();
   });
   await queue.start();
+  await captures.start();
   return {
     async close() {
       off();
+      await captures.close();
       await queue.close();
       await pool.close();
     },

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AiImage, AiProvider, FaceVerdict, IdCheckOptions, IdVerdict } from '../ai-provider';
 import type { AnalysisOutput } from './analysis';
+import type { StillDetection } from './still';
 import type { WorkerCall, WorkerResponse } from './worker-protocol';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -14,7 +15,7 @@ interface Pending {
   resolve(v: unknown): void;
   reject(e: Error): void;
   onProgress?: (doneMs: number) => void;
-  kind: 'identity' | 'analysis';
+  kind: 'identity' | 'analysis' | 'still';
 }
 
 interface Slot {
@@ -60,6 +61,8 @@ export class AiWorkerPool {
        * its worker, presumed stuck, is killed and replaced, so an examinee's request never hangs.
        */
       identityTimeoutMs?: number;
+      /** A live still not answered within this time fails (default 30 s). */
+      stillTimeoutMs?: number;
       /** Scheduling niceness of the workers (default 10: below the HTTP process). */
       niceness?: number;
     },
@@ -180,6 +183,27 @@ export class AiWorkerPool {
         return r;
       })
       .finally(() => clearTimeout(timer));
+  }
+
+  /**
+   * Looks at one live still on the worker with the fewest waiting calls (a ready one when possible); on the
+   * worker, identity checks still go first. Fails after `stillTimeoutMs` (default 30 s) without killing the
+   * worker: a still is not worth a restart, and the worker may be busy with identity checks.
+   */
+  still(call: Extract<WorkerCall, { op: 'still' }>): Promise<StillDetection> {
+    const alive = this.slots.filter((s) => usable(s));
+    if (!alive.length) return Promise.reject(new Error('no AI worker'));
+    const load = (s: Slot) => (s.ready ? 0 : 1000) + s.pending.size;
+    const slot = alive.reduce((a, b) => (load(b) < load(a) ? b : a));
+    const timeoutMs = this.opts.stillTimeoutMs ?? 30_000;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer for a still within ${timeoutMs} ms`)), timeoutMs);
+      timer.unref();
+    });
+    return Promise.race([this.send(slot, call, 'still') as Promise<StillDetection>, timedOut]).finally(() =>
+      clearTimeout(timer),
+    );
   }
 
   /** How many more analyses can start now (one per worker). */

@@ -1,3 +1,5 @@
+import { SENSITIVITIES, type Sensitivity } from '../../../../contract/capture';
+
 /**
  * Thresholds and sizes of the offline AI (issue #6). Every number comes from
  * `shared/research/ai-feasibility.md` (§3.1 quality gate, §3.2 cosine bands, §5/§6 flag rules) and is
@@ -47,6 +49,58 @@ export interface AiSettings {
     /** Frames are scaled to at most this width before detection (speed; §5 used 640×480). */
     frameWidth: number;
   };
+  /** Thresholds of the live stills (start-up capture_type 1/2) per sitting sensitivity (start-up ai_sensitivity). */
+  capture: Record<Sensitivity, CaptureThresholds>;
+}
+
+/** What makes a still a flag, and which flags alert the checker, at one sensitivity. */
+export interface CaptureThresholds {
+  /** A detection counts as a face at or above this score (no face, several people). */
+  faceScore: number;
+  /** Looking away: the examinee's face turned beyond these degrees, or eyes sideways beyond this offset. */
+  maxYaw: number;
+  maxPitch: number;
+  maxGaze: number;
+  /** Another person: a frontal face whose cosine to the head shot is below this. */
+  otherPersonCosine: number;
+  /** A flag at or above this confidence alerts the checker (sound, notification, title). */
+  alertConfidence: number;
+}
+
+const CAPTURE_KEYS: Record<string, keyof CaptureThresholds> = {
+  face: 'faceScore',
+  yaw: 'maxYaw',
+  pitch: 'maxPitch',
+  gaze: 'maxGaze',
+  cosine: 'otherPersonCosine',
+  alert: 'alertConfidence',
+};
+
+/**
+ * Applies `AI_SENSITIVITY_<LEVEL>` (e.g. `yaw=20,pitch=20,cosine=0.65,alert=0.5`) to a level's defaults; an
+ * unknown key or a value that is not a number stops the server with the variable's name.
+ */
+function captureLevel(
+  env: NodeJS.ProcessEnv,
+  level: Sensitivity,
+  dflt: CaptureThresholds,
+): CaptureThresholds {
+  const name = `AI_SENSITIVITY_${level.toUpperCase()}`;
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return dflt;
+  const out = { ...dflt };
+  for (const part of raw.split(',')) {
+    const [k, v] = part.split('=').map((x) => x.trim());
+    const key = CAPTURE_KEYS[k ?? ''];
+    const n = Number(v);
+    if (!key || v === undefined || v === '' || !Number.isFinite(n)) {
+      throw new Error(
+        `${name}: "${part.trim()}" is not <key>=<number> with key one of ${Object.keys(CAPTURE_KEYS).join(', ')}`,
+      );
+    }
+    out[key] = n;
+  }
+  return out;
 }
 
 function num(env: NodeJS.ProcessEnv, key: string, dflt: number): number {
@@ -59,6 +113,33 @@ function num(env: NodeJS.ProcessEnv, key: string, dflt: number): number {
 /** AI settings from the environment, defaulting to the research note's values. */
 export function aiSettings(env: NodeJS.ProcessEnv = process.env, cores = 2): AiSettings {
   const different = num(env, 'AI_MATCH_DIFFERENT', 0.6);
+  const faceScore = num(env, 'AI_ANALYSIS_FACE_SCORE', 0.5);
+  // Standard follows the recording analysis's thresholds (so one calibration serves both); strict and relaxed
+  // move every limit by a fixed step around it (docs/ai-calibration.md "Live stills").
+  const standard: CaptureThresholds = {
+    faceScore,
+    maxYaw: num(env, 'AI_EYE_ROT_YAW', 30),
+    maxPitch: num(env, 'AI_EYE_ROT_PITCH', 25),
+    maxGaze: num(env, 'AI_EYE_ROT_GAZE', 0.12),
+    otherPersonCosine: num(env, 'AI_OTHER_PERSON_COSINE', 0.6),
+    alertConfidence: 0.7,
+  };
+  const strict: CaptureThresholds = {
+    faceScore,
+    maxYaw: standard.maxYaw - 10,
+    maxPitch: standard.maxPitch - 5,
+    maxGaze: round2(standard.maxGaze * 0.75),
+    otherPersonCosine: round2(standard.otherPersonCosine + 0.05),
+    alertConfidence: 0.5,
+  };
+  const relaxed: CaptureThresholds = {
+    faceScore,
+    maxYaw: standard.maxYaw + 10,
+    maxPitch: standard.maxPitch + 10,
+    maxGaze: round2(standard.maxGaze * 1.5),
+    otherPersonCosine: round2(standard.otherPersonCosine - 0.1),
+    alertConfidence: 0.85,
+  };
   return {
     workers: Math.max(0, Math.trunc(num(env, 'AI_WORKERS', cores))),
     face: {
@@ -72,7 +153,7 @@ export function aiSettings(env: NodeJS.ProcessEnv = process.env, cores = 2): AiS
     },
     match: { same: Math.max(different, num(env, 'AI_MATCH_SAME', 0.72)), different },
     analysis: {
-      faceScore: num(env, 'AI_ANALYSIS_FACE_SCORE', 0.5),
+      faceScore,
       otherPersonCosine: num(env, 'AI_OTHER_PERSON_COSINE', 0.6),
       maxYaw: num(env, 'AI_EYE_ROT_YAW', 30),
       maxPitch: num(env, 'AI_EYE_ROT_PITCH', 25),
@@ -83,5 +164,19 @@ export function aiSettings(env: NodeJS.ProcessEnv = process.env, cores = 2): AiS
       minDurationMs: Math.max(0, num(env, 'AI_FLAG_MIN_DURATION_MS', 2000)),
       frameWidth: Math.max(160, Math.trunc(num(env, 'AI_FRAME_WIDTH', 640))),
     },
+    capture: {
+      strict: captureLevel(env, 'strict', strict),
+      standard: captureLevel(env, 'standard', standard),
+      relaxed: captureLevel(env, 'relaxed', relaxed),
+    },
   };
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+
+/** The sensitivity a start-up parameter names; standard for anything else (older URLs have none). */
+export function sensitivityOf(v: unknown): Sensitivity {
+  return (SENSITIVITIES as readonly unknown[]).includes(v) ? (v as Sensitivity) : 'standard';
 }

@@ -22,6 +22,14 @@ export type WorkerRequest =
       types: string[];
       ffmpegPath: string;
     }
+  | {
+      /** A live still: faces, pose and similarity to the head shot (medium: AI realtime, low: after the exam). */
+      op: 'still';
+      id: number;
+      image: string;
+      headShot: string | null;
+      priority: 'medium' | 'low';
+    }
   | { op: 'stats'; id: number }
   | { op: 'cancel'; id: number; target: number };
 

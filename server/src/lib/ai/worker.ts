@@ -1,13 +1,14 @@
 /**
  * Entry of one AI worker process (child_process.fork from {@link ../pool}). It loads the models once at start
  * (Human, Silero, and Tesseract eng+jpn in the worker the pool names), answers identity checks and runs
- * recording analyses. Identity checks
- * overtake the frames of a running analysis (see IdentityEngine's priority lock).
+ * recording analyses and looks at live stills. Identity checks overtake live stills, which overtake the frames
+ * of a running analysis (see IdentityEngine's priority lock).
  */
 import { exitWithParent } from './exit-with-parent';
 import { analyseFile, type AnalysisMethod, type AnalysisType } from './analysis';
 import { IdentityEngine } from './identity';
 import { aiSettings } from './settings';
+import { detectStill } from './still';
 import { SileroVad } from './vad';
 import type { WorkerRequest, WorkerResponse } from './worker-protocol';
 
@@ -74,6 +75,13 @@ async function handle(m: WorkerRequest): Promise<void> {
       } finally {
         aborts.delete(m.id);
       }
+    } else if (m.op === 'still') {
+      result = await detectStill(
+        engine,
+        Buffer.from(m.image, 'base64'),
+        m.headShot ? Buffer.from(m.headShot, 'base64') : null,
+        m.priority,
+      );
     } else if (m.op === 'stats') {
       result = { rss: process.memoryUsage().rss };
     }

@@ -28,7 +28,15 @@ import {
 import { ApiError } from '../../../../lib/api-error';
 import type { App, AuthContext } from '../../../../lib/app-types';
 import { audit } from '../../../../lib/audit';
-import { readImage, saveImage, signedImageUrl, verifyImageSignature } from '../../../../lib/images';
+import {
+  IMAGE_URL_TTL_SECONDS,
+  readImage,
+  saveImage,
+  signedImageUrl,
+  verifyImageSignature,
+} from '../../../../lib/images';
+import { createObjectStorage, type ObjectStorage } from '../../../../lib/object-storage';
+import { recordingSettings } from '../../../../lib/recording-settings';
 import {
   assertCanViewSitting,
   assertMayLookUp,
@@ -144,6 +152,14 @@ function windowOpenUrl(examUrl: string, token: string, mode: 1 | 2, lang: string
  */
 export default async function testerRoutes(app: App): Promise<void> {
   const dataDir = app.config.dataDir;
+  // Stills of AI markings from live captures are in object storage; the S3 stand-in is mounted after the
+  // routes, so the store is built on first use.
+  let storage: ObjectStorage | null = null;
+  const store = (): ObjectStorage =>
+    (storage ??= createObjectStorage({
+      bucket: recordingSettings().bucket,
+      local: () => (app.hasDecorator('s3local') ? app.s3local : null),
+    }));
 
   app.get(
     '/tester/detail.php',
@@ -179,7 +195,11 @@ export default async function testerRoutes(app: App): Promise<void> {
       const relatedScope = await assertCanViewSitting(app.db, auth, tester, testId);
       // The AI identity decisions are for monitors and managers, not for the examinee's own detail.
       return reply.ok(
-        await buildTesterDetail(app.db, tester, testId, { withAiAuth: auth.actor !== 1, relatedScope }),
+        await buildTesterDetail(app.db, tester, testId, {
+          withAiAuth: auth.actor !== 1,
+          relatedScope,
+          presignCapture: (ref) => store().presignGet(ref, IMAGE_URL_TTL_SECONDS),
+        }),
       );
     },
   );
