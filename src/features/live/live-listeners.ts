@@ -15,6 +15,7 @@ import {
 } from '../../media/stream-registry';
 import { i18next } from '../../i18n';
 import { loggedOut } from '../session/session-slice';
+import { addLiveCaptureListeners } from './live-capture';
 import { testerStateChanged } from '../tester/tester-slice';
 import {
   channelResetRequested,
@@ -47,6 +48,17 @@ function toKvs(ch: matchingApi.SignalingChannel): KvsChannel {
 }
 
 const isNetworkError = (e: unknown) => isApiError(e) && e.status === NETWORK_ERROR_STATUS;
+
+/** Start-up capture_interval (0–3600 s, 0 = off) and capture_type (0–2) of the sitting, as the server bound them. */
+export function captureSettingsOf(p: Record<string, unknown>): { interval: number; type: number } {
+  const int = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN);
+  const interval = int(p.capture_interval);
+  const type = int(p.capture_type);
+  return {
+    interval: Number.isInteger(interval) && interval > 0 && interval <= 3600 ? interval : 0,
+    type: type === 1 || type === 2 ? type : 0,
+  };
+}
 
 /**
  * The live channel (spec §4): the matching poll every matchingTimeout seconds with channel status and
@@ -140,6 +152,7 @@ export function addLiveListeners(startListening: AppStartListening): void {
             checkerId: m?.checkerId ?? null,
             matchingStatus: m?.matchingStatus ?? 0,
             channelName: m?.signalingChannel?.channelName ?? null,
+            ...(m ? { capture: captureSettingsOf(m.startupParameters) } : {}),
           }),
         );
         if (m && m.testerStatus !== api.getState().tester.testerState && m.testerStatus > 0) {
@@ -216,6 +229,8 @@ export function addLiveListeners(startListening: AppStartListening): void {
       api.dispatch(liveStopped());
     },
   });
+
+  addLiveCaptureListeners(startListening);
 
   // spec §4 disconnect flag: a network error sets it and tells the proctor by chat; it resets after
   // matchingTimeout seconds (a successful poll clears it earlier).

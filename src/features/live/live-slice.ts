@@ -21,6 +21,9 @@ export interface LiveState {
   viewerIds: string[];
   /** How many times signaling could not be (re)opened and the matching was deleted. */
   signalingFailures: number;
+  /** Live stills: seconds between two (0 = off) and the analysis (0 none, 1 AI realtime, 2 AI post analysis). */
+  captureInterval: number;
+  captureType: number;
 }
 
 const initialState: LiveState = {
@@ -34,6 +37,8 @@ const initialState: LiveState = {
   channelName: null,
   viewerIds: [],
   signalingFailures: 0,
+  captureInterval: 0,
+  captureType: 0,
 };
 
 const liveSlice = createSlice({
@@ -60,9 +65,15 @@ const liveSlice = createSlice({
         checkerId: number | null;
         matchingStatus: number;
         channelName: string | null;
+        /** The sitting's capture settings, when the matching carried its start-up parameters. */
+        capture?: { interval: number; type: number };
       }>,
     ) {
       const p = action.payload;
+      if (p.capture) {
+        state.captureInterval = p.capture.interval;
+        state.captureType = p.capture.type;
+      }
       if (p.matchingTimeout > 0) state.matchingTimeout = p.matchingTimeout;
       state.monitorId = p.monitorId;
       state.checkerId = p.checkerId;
