@@ -6,18 +6,20 @@ import { logger } from '../../lib/logger';
 import { CaptureQueue, takesStills } from './live-capture';
 import { liveStartRequested, liveStopRequested, matchingPolled } from './live-slice';
 import { testerStateChanged } from '../tester/tester-slice';
+import type * as StreamRegistry from '../../media/stream-registry';
+import type * as MatchingApi from '../../api/matching';
 
 const media = vi.hoisted(() => ({ captureLiveStill: vi.fn(), postCapture: vi.fn(), stream: {} }));
 
 vi.mock('../../media/frame-capture', () => ({ captureLiveStill: media.captureLiveStill }));
 vi.mock('../../media/stream-registry', async (orig) => ({
-  ...(await orig<typeof import('../../media/stream-registry')>()),
+  ...(await orig<typeof StreamRegistry>()),
   getStream: () => media.stream,
 }));
 vi.mock('../../api/capture', () => ({ postCapture: media.postCapture }));
 // The live loop of the same start event polls matching; it is not under test here.
 vi.mock('../../api/matching', async (orig) => ({
-  ...(await orig<typeof import('../../api/matching')>()),
+  ...(await orig<typeof MatchingApi>()),
   pollMatching: vi.fn(() => new Promise(() => undefined)),
 }));
 
