@@ -5,6 +5,22 @@ import { server } from './msw/server';
 import { ALL_NAMESPACES, SUPPORTED_LANGS, initI18n, loadNamespaces } from '../src/i18n';
 import { setDefaultFeatures } from '../src/app/features';
 
+// jsdom has no matchMedia; react-bootstrap's Offcanvas (the console's chat panel) asks it for the breakpoint.
+// Every query answers "no match", as a wide desktop window without special preferences would.
+if (typeof window.matchMedia !== 'function') {
+  window.matchMedia = (query: string) =>
+    ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
+}
+
 await initI18n('ja');
 // In the app, features and their texts load with their routes (in the page's language and Japanese, its
 // fallback); tests start with all of them in every language. The features are

@@ -69,3 +69,43 @@ export function setTitleCount(n: number): void {
   const next = n > 0 ? `(${n}) ${base}` : base;
   if (document.title !== next) document.title = next;
 }
+
+/**
+ * Calls `fn` whenever the person comes back to this window (it becomes visible and focused); returns the
+ * unsubscribe.
+ */
+export function onAttention(fn: () => void): () => void {
+  if (typeof window === 'undefined') return () => undefined;
+  const check = () => {
+    if (windowHasAttention()) fn();
+  };
+  window.addEventListener('focus', check);
+  document.addEventListener('visibilitychange', check);
+  return () => {
+    window.removeEventListener('focus', check);
+    document.removeEventListener('visibilitychange', check);
+  };
+}
+
+const SOUND_KEY = 'proctor.monitoring.alertSound';
+
+/** The checker's alert-sound choice, kept across reloads (on unless it was switched off). */
+export function readAlertSoundPreference(storage: Storage | null = safeLocalStorage()): boolean {
+  return storage?.getItem(SOUND_KEY) !== 'off';
+}
+
+export function writeAlertSoundPreference(on: boolean, storage: Storage | null = safeLocalStorage()): void {
+  try {
+    storage?.setItem(SOUND_KEY, on ? 'on' : 'off');
+  } catch {
+    // Storage full or refused: the choice lasts until the page reloads.
+  }
+}
+
+function safeLocalStorage(): Storage | null {
+  try {
+    return typeof window === 'undefined' ? null : window.localStorage;
+  } catch {
+    return null;
+  }
+}

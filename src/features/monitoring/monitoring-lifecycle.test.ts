@@ -33,6 +33,8 @@ vi.mock('../../api/checker', async (orig) => ({
   postCheckerMessage: () => Promise.resolve(null),
 }));
 vi.mock('../../api/markings', () => ({ getMarks: () => Promise.resolve([]) }));
+// The live feed of the same start event: not under test here.
+vi.mock('../../api/capture', () => ({ getLiveFeed: () => new Promise(() => undefined) }));
 vi.mock('../../media/viewer', () => ({
   openViewer: () => new Promise(() => undefined),
 }));

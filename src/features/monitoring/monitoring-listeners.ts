@@ -1,3 +1,4 @@
+import { TaskAbortError } from '@reduxjs/toolkit';
 import type { AppStartListening, ListenerDispatch } from '../../app/listener';
 import type { RootState } from '../../app/store';
 import {
@@ -11,13 +12,40 @@ import {
   postCheckerMessage,
   type ViewerReport,
 } from '../../api/checker';
+import { getLiveFeed } from '../../api/capture';
 import { getMarks } from '../../api/markings';
+import { i18next } from '../../i18n';
 import { logger } from '../../lib/logger';
+import {
+  onAttention,
+  playCue,
+  readAlertSoundPreference,
+  setTitleCount,
+  unlockSound,
+  windowHasAttention,
+  writeAlertSoundPreference,
+} from '../../platform/attention';
+import {
+  notificationPermission,
+  pageHidden,
+  showDesktopNotification,
+} from '../../platform/desktop-notification';
 import { loggedOut, selectLogin } from '../session/session-slice';
 import { decideOnViewerState, stillSameMatching } from './monitoring-lifecycle';
 import {
   activationLoaded,
+  alertRaised,
+  alertsCleared,
+  alertSoundLoaded,
+  alertSoundToggled,
+  alertsSeen,
   chatReceived,
+  chatUnreadAdded,
+  liveFeedReceived,
+  notifyPermissionChanged,
+  paneSelected,
+  selectAlerts,
+  type ConsoleAlert,
   examineeLoaded,
   listsLoaded,
   matchingsPolled,
@@ -45,6 +73,14 @@ import {
 
 /** How often each pane's chat is fetched (ms). */
 export const MESSAGE_POLL_MS = 2000;
+/** How long one live-feed request waits for news (s); the server answers at once when something changed. */
+export const FEED_WAIT_SECONDS = 25;
+/** Pause before the live feed is asked again after a failure (ms). */
+export const FEED_RETRY_MS = 2000;
+/** Shortest time between two alert sounds (ms): a burst of alerts plays one cue. */
+export const ALERT_SOUND_GAP_MS = 1500;
+/** Why an ended matching counts as a lost connection (the others are the examinee's own doing). */
+const CONNECTION_LOST_REASONS = new Set(['connection_lost', 'no_response']);
 
 type Store = { dispatch: ListenerDispatch; getState: () => RootState };
 
@@ -115,10 +151,13 @@ export async function loadExaminee(store: Store, testerId: number): Promise<void
 }
 
 const inFlight = new Set<number>();
+/** Panes (tester id and matching) whose chat was loaded once: later messages are news, answered and alerted. */
+const chatLoaded = new Set<string>();
 
 /**
- * Fetches a pane's new messages. On new ones from the examinee: BEFORE_CLOSE is answered with BEFORE_CLOSE_OK,
- * a chat message with MESSAGE_RECEIVED, and AUTHENTICATING reloads the images (not for the first load).
+ * Fetches a pane's new messages. On new ones from the examinee (not those of the first load): BEFORE_CLOSE is
+ * answered with BEFORE_CLOSE_OK, a chat message with MESSAGE_RECEIVED and an alert, AUTHENTICATING reloads the
+ * images and alerts.
  */
 export async function pollMessages(store: Store, testerId: number): Promise<void> {
   if (inFlight.has(testerId)) return;
@@ -126,14 +165,26 @@ export async function pollMessages(store: Store, testerId: number): Promise<void
   try {
     const since = selectChat(store.getState(), testerId)[0]?.id ?? 0;
     const msgs = await getExamineeMessages(testerId, since);
-    if (!selectPane(store.getState(), testerId)) return;
+    const pane = selectPane(store.getState(), testerId);
+    if (!pane) return;
+    const key = `${testerId}:${pane.monitorId}`;
+    const firstLoad = !chatLoaded.has(key);
+    chatLoaded.add(key);
     const fresh = msgs.filter((m) => m.id > since);
     if (fresh.length === 0) return;
     store.dispatch(chatReceived({ testerId, messages: fresh }));
-    if (since === 0) return;
+    if (firstLoad) return;
     const fromTester = fresh.filter((m) => m.sendType === 1);
     const commands = new Set(fromTester.filter((m) => m.kind === 'command').map((m) => m.message));
-    if (commands.has('AUTHENTICATING')) void loadExaminee(store, testerId);
+    if (commands.has('AUTHENTICATING')) {
+      void loadExaminee(store, testerId);
+      raiseAlert(store, 'identity', testerId);
+    }
+    const said = fromTester.filter((m) => m.kind === 'message').length;
+    if (said > 0) {
+      store.dispatch(chatUnreadAdded({ testerId, count: said }));
+      raiseAlert(store, 'chat', testerId);
+    }
     const acks: string[] = [];
     if (commands.has('BEFORE_CLOSE')) acks.push(ACK.beforeCloseOk);
     if (fromTester.some((m) => m.kind === 'message')) acks.push(ACK.received);
@@ -145,6 +196,78 @@ export async function pollMessages(store: Store, testerId: number): Promise<void
     // recorded by the API client; the next round tries again
   } finally {
     inFlight.delete(testerId);
+  }
+}
+
+/** Raises an alert about a pane's examinee (nothing when the pane is gone). */
+function raiseAlert(
+  store: Store,
+  kind: ConsoleAlert['kind'],
+  testerId: number,
+  extra: { flag?: ConsoleAlert['flag']; loginId?: string } = {},
+): void {
+  const pane = selectPane(store.getState(), testerId);
+  const loginId = pane?.loginId ?? extra.loginId;
+  if (!loginId) return;
+  store.dispatch(
+    alertRaised({
+      kind,
+      testerId,
+      loginId,
+      name: pane?.name ?? null,
+      at: Date.now(),
+      ...(extra.flag ? { flag: extra.flag } : {}),
+    }),
+  );
+}
+
+/** The words of an alert: which pane and examinee, and what happened (also the desktop notification). */
+export function alertText(a: ConsoleAlert): { title: string; body: string } {
+  const t = i18next.getFixedT(null, 'monitoring');
+  const who = a.name ? `${a.name} (${a.loginId})` : a.loginId;
+  const what =
+    a.kind === 'flag'
+      ? t('alerts.kind.flag', { flag: t(`flags.${a.flag ?? 'no_face'}`) })
+      : t(`alerts.kind.${a.kind}`);
+  return {
+    title: a.pane > 0 ? t('alerts.titlePane', { pane: a.pane, who }) : t('alerts.title', { who }),
+    body: what,
+  };
+}
+
+/**
+ * The checker's live feed (one request for all panes): answers at once the first time, then waits for news
+ * (FEED_WAIT_SECONDS). A flag at or above its sitting's sensitivity that was not there before alerts the
+ * checker; the flags an examinee already had when its pane first appeared do not.
+ */
+async function followLiveFeed(
+  store: Store,
+  task: { signal: AbortSignal; pause<T>(p: Promise<T>): Promise<T>; delay(ms: number): Promise<void> },
+): Promise<void> {
+  let version: string | null = null;
+  const known = new Map<number, Map<number, boolean>>();
+  for (;;) {
+    let feed;
+    try {
+      feed = await task.pause(getLiveFeed(version, FEED_WAIT_SECONDS, task.signal));
+    } catch (e) {
+      if (e instanceof TaskAbortError) throw e;
+      await task.delay(FEED_RETRY_MS);
+      continue;
+    }
+    if (!selectMonitoringRunning(store.getState())) return;
+    store.dispatch(liveFeedReceived({ feed, at: Date.now() }));
+    for (const p of feed.panes) {
+      const first = !known.has(p.testerId);
+      const seen = known.get(p.testerId) ?? new Map<number, boolean>();
+      known.set(p.testerId, seen);
+      for (const f of p.flags) {
+        if (!first && f.alert && !seen.get(f.id)) raiseAlert(store, 'flag', p.testerId, { flag: f.flag });
+        seen.set(f.id, f.alert);
+      }
+    }
+    for (const id of [...known.keys()]) if (!feed.panes.some((p) => p.testerId === id)) known.delete(id);
+    version = feed.version;
   }
 }
 
@@ -194,6 +317,7 @@ export function addMonitoringListeners(startListening: AppStartListening): void 
     effect: async (_action, api) => {
       api.cancelActiveListeners();
       const store: Store = { dispatch: api.dispatch, getState: api.getState };
+      chatLoaded.clear();
       void loadLists(store);
       void loadActivation(store);
       // spec §4: the matching poll repeats every matchingTimeout seconds.
@@ -209,9 +333,22 @@ export function addMonitoringListeners(startListening: AppStartListening): void 
           await Promise.all(selectPanes(api.getState()).map((p) => pollMessages(store, p.testerId)));
         }
       });
+      const feeding = api.fork((task) => followLiveFeed(store, task));
+      api.dispatch(alertSoundLoaded(readAlertSoundPreference()));
+      api.dispatch(notifyPermissionChanged({ permission: notificationPermission() }));
+      // Coming back to the console clears the count in the title; a click or key makes the sound audible.
+      const offAttention = onAttention(() => api.dispatch(alertsSeen()));
+      const unlock = () => unlockSound();
+      window.addEventListener('pointerdown', unlock);
+      window.addEventListener('keydown', unlock);
       await api.condition((action) => monitoringStopped.match(action) || loggedOut.match(action));
       polling.cancel();
       chatting.cancel();
+      feeding.cancel();
+      offAttention();
+      window.removeEventListener('pointerdown', unlock);
+      window.removeEventListener('keydown', unlock);
+      setTitleCount(0);
       stopAllPaneViewers();
     },
   });
@@ -246,6 +383,80 @@ export function addMonitoringListeners(startListening: AppStartListening): void 
         if (!stillSameMatching(selectPane(api.getState(), testerId), monitorId)) return;
       }
       await deletePaneMatching(store, testerId, monitorId, true);
+    },
+  });
+
+  // Alerts (issue #17): a short sound unless muted (one per burst), a desktop notification while the tab is
+  // hidden, and the count in the title until the checker looks at the console again.
+  let lastSoundAt = 0;
+  startListening({
+    actionCreator: alertRaised,
+    effect: (action, api) => {
+      const alerts = selectAlerts(api.getState());
+      const alert = alerts.items[0];
+      if (!alert) return;
+      if (windowHasAttention()) {
+        api.dispatch(alertsSeen());
+      } else {
+        setTitleCount(alerts.unseen);
+      }
+      const now = Date.now();
+      if (alerts.soundOn && now - lastSoundAt >= ALERT_SOUND_GAP_MS) {
+        lastSoundAt = now;
+        playCue();
+      }
+      if (pageHidden()) {
+        const { title, body } = alertText(alert);
+        showDesktopNotification({
+          title,
+          body,
+          tag: `monitoring-${alert.kind}-${alert.testerId}`,
+          onClick: () => api.dispatch(paneSelected(alert.testerId)),
+        });
+      }
+      void action;
+    },
+  });
+  startListening({
+    predicate: (action) => alertsSeen.match(action) || alertsCleared.match(action),
+    effect: () => setTitleCount(0),
+  });
+  startListening({
+    actionCreator: alertSoundToggled,
+    effect: (_action, api) => writeAlertSoundPreference(selectAlerts(api.getState()).soundOn),
+  });
+  // A lost connection: the pane's viewer lost the examinee, or the server ended the matching for it.
+  startListening({
+    actionCreator: paneConnectionChanged,
+    effect: (action, api) => {
+      if (action.payload.connection !== 'lost') return;
+      raiseAlert({ dispatch: api.dispatch, getState: api.getState }, 'connection', action.payload.testerId);
+    },
+  });
+  startListening({
+    actionCreator: matchingsPolled,
+    effect: (action, api) => {
+      const before = new Set(api.getOriginalState().monitoring.ended.map((e) => e.monitorId));
+      const lostPanes = new Set(
+        api
+          .getOriginalState()
+          .monitoring.alerts.items.filter((a) => a.kind === 'connection' && Date.now() - a.at < 60_000)
+          .map((a) => a.testerId),
+      );
+      for (const e of action.payload.ended ?? []) {
+        if (before.has(e.monitorId) || !CONNECTION_LOST_REASONS.has(e.reason)) continue;
+        // Already said when the pane's own viewer lost it.
+        if (lostPanes.has(e.testerId)) continue;
+        api.dispatch(
+          alertRaised({
+            kind: 'connection',
+            testerId: e.testerId,
+            loginId: e.loginId,
+            name: null,
+            at: Date.now(),
+          }),
+        );
+      }
     },
   });
 

@@ -13,6 +13,7 @@ import type {
   MatchingHistoryEntry,
 } from '../../api/checker';
 import type { Mark } from '../../api/markings';
+import type { LiveFeed, LiveFlag } from '../../api/capture';
 import { loggedOut } from '../session/session-slice';
 
 /** What a person reads at a glance on a pane (issue #4). */
@@ -63,6 +64,39 @@ export interface MarkingDraft {
 
 const panesAdapter = createEntityAdapter<Pane, number>({ selectId: (p) => p.testerId });
 
+/** What an examinee's live stills say now (checker/live_feed): settings, newest still, AI flags. */
+export interface PaneLive {
+  captureInterval: number;
+  captureType: number;
+  showStills: boolean;
+  sensitivity: 'strict' | 'standard' | 'relaxed';
+  latestCapture: { id: number; capturedAt: string; status: string; url: string | null } | null;
+  flagCount: number;
+  excusedCount: number;
+  /** Flags of the last minutes, oldest first. */
+  flags: LiveFlag[];
+}
+
+/** What needs the checker: an identity check asked for, a chat message, an AI flag, a lost connection. */
+export type AlertKind = 'identity' | 'chat' | 'flag' | 'connection';
+
+/** One alert: which pane (its number, 1–5, as the shortcut keys name it) and examinee, what and when. */
+export interface ConsoleAlert {
+  id: number;
+  kind: AlertKind;
+  testerId: number;
+  loginId: string;
+  name: string | null;
+  /** 1-based position of the pane when the alert was raised (0: the examinee has no pane any more). */
+  pane: number;
+  at: number;
+  /** For an AI flag: what it showed. */
+  flag?: LiveFlag['flag'];
+}
+
+/** Desktop notification permission as the browser reports it. */
+export type NotifyPermission = 'default' | 'granted' | 'denied' | 'unsupported';
+
 export interface MonitoringState {
   status: 'stopped' | 'running';
   /** Poll interval in seconds (matching.php `matching_timeout`; spec default unknown, 5 here). */
@@ -82,7 +116,35 @@ export interface MonitoringState {
   ended: EndedExaminee[];
   /** Ended matchings the checker dismissed (monitor ids). */
   dismissedEnded: number[];
+  /** Live stills and AI flags per examinee (tester id). */
+  live: Record<number, PaneLive>;
+  /** Server clock minus this browser's (ms), from the live feed: places flags on the timeline. */
+  liveClockOffsetMs: number;
+  /** The pane the keyboard shortcuts act on (the last one focused). */
+  selectedTesterId: number | null;
+  /** The pane shown large (the others stay visible beside it). */
+  enlargedTesterId: number | null;
+  /** The pane whose chat panel is open. */
+  chatTesterId: number | null;
+  /** Chat messages from the examinee not yet seen in the chat panel. */
+  unread: Record<number, number>;
+  /** Which button the identity modal focuses (a shortcut's choice, confirmed with Enter). */
+  authIntent: 'accept' | 'reject' | null;
+  helpOpen: boolean;
+  alerts: {
+    items: ConsoleAlert[];
+    /** Alerts raised while the console was not looked at (shown in the tab title). */
+    unseen: number;
+    soundOn: boolean;
+    permission: NotifyPermission;
+    /** The permission was asked for once already (a click); it is not asked again. */
+    asked: boolean;
+    nextId: number;
+  };
 }
+
+/** How many alerts the console keeps listed. */
+export const MAX_ALERTS = 20;
 
 export const DEFAULT_MATCHING_TIMEOUT_SECONDS = 5;
 
@@ -99,7 +161,26 @@ const initialState: MonitoringState = {
   authTesterId: null,
   ended: [],
   dismissedEnded: [],
+  live: {},
+  liveClockOffsetMs: 0,
+  selectedTesterId: null,
+  enlargedTesterId: null,
+  chatTesterId: null,
+  unread: {},
+  authIntent: null,
+  helpOpen: false,
+  alerts: { items: [], unseen: 0, soundOn: true, permission: 'unsupported', asked: false, nextId: 1 },
 };
+
+/** Forgets what belonged to a pane that went away. */
+function dropPaneState(state: MonitoringState, testerId: number): void {
+  delete state.chats[testerId];
+  delete state.live[testerId];
+  delete state.unread[testerId];
+  if (state.selectedTesterId === testerId) state.selectedTesterId = null;
+  if (state.enlargedTesterId === testerId) state.enlargedTesterId = null;
+  if (state.chatTesterId === testerId) state.chatTesterId = null;
+}
 
 function newPane(m: CheckerMatching, now: number): Pane {
   return {
@@ -180,14 +261,14 @@ const monitoringSlice = createSlice({
       }
       const gone = state.panes.ids.filter((id) => !seen.has(id));
       panesAdapter.removeMany(state.panes, gone);
-      for (const id of gone) delete state.chats[id];
+      for (const id of gone) dropPaneState(state, id);
     },
     /** A pane's matching was deleted or ended (kick-out, lost connection) before the next poll. */
     paneRemoved(state, action: PayloadAction<{ testerId: number; monitorId: number }>) {
       const p = state.panes.entities[action.payload.testerId];
       if (!p || p.monitorId !== action.payload.monitorId) return;
       panesAdapter.removeOne(state.panes, p.testerId);
-      delete state.chats[p.testerId];
+      dropPaneState(state, p.testerId);
       if (state.authTesterId === p.testerId) state.authTesterId = null;
       if (state.marking?.testerId === p.testerId) state.marking = null;
     },
@@ -254,16 +335,24 @@ const monitoringSlice = createSlice({
     /** The identity check modal opened for a pane. */
     authModalOpened(state, action: PayloadAction<number>) {
       state.authTesterId = action.payload;
+      state.authIntent = null;
+    },
+    /** A shortcut (A / R) asked to accept or reject a pane's identity: the modal opens to confirm it. */
+    authDecisionRequested(state, action: PayloadAction<{ testerId: number; intent: 'accept' | 'reject' }>) {
+      state.authTesterId = action.payload.testerId;
+      state.authIntent = action.payload.intent;
     },
     /** The identity check modal closed. */
     authModalClosed(state) {
       state.authTesterId = null;
+      state.authIntent = null;
     },
     /** The checker accepted or rejected an identity and the server confirmed it. */
     authDecided(state, action: PayloadAction<{ testerId: number; auth: 'accepted' | 'rejected' }>) {
       const p = state.panes.entities[action.payload.testerId];
       if (p) p.auth = action.payload.auth;
       state.authTesterId = null;
+      state.authIntent = null;
     },
     /** Marks and fixed notifications were loaded. */
     listsLoaded(state, action: PayloadAction<{ marks?: Mark[]; fixedNotifications?: FixedNotification[] }>) {
@@ -318,6 +407,95 @@ const monitoringSlice = createSlice({
     historyClosed(state) {
       state.history.open = false;
     },
+    /**
+     * The live feed answered: each pane's stills and flags. A still or flag already shown keeps its URL (a new
+     * signature of the same picture would make the browser fetch it again).
+     */
+    liveFeedReceived(state, action: PayloadAction<{ feed: LiveFeed; at: number }>) {
+      const { feed, at } = action.payload;
+      const server = Date.parse(feed.serverTime);
+      if (Number.isFinite(server)) state.liveClockOffsetMs = server - at;
+      const next: Record<number, PaneLive> = {};
+      for (const p of feed.panes) {
+        const prev = state.live[p.testerId];
+        const keepUrl =
+          prev?.latestCapture && p.latestCapture && prev.latestCapture.id === p.latestCapture.id;
+        const urls = new Map((prev?.flags ?? []).map((f) => [f.id, f.imageUrl]));
+        next[p.testerId] = {
+          captureInterval: p.captureInterval,
+          captureType: p.captureType,
+          showStills: p.isCaptureShow,
+          sensitivity: p.sensitivity,
+          latestCapture: p.latestCapture
+            ? {
+                ...p.latestCapture,
+                url: keepUrl ? (prev.latestCapture!.url ?? p.latestCapture.url) : p.latestCapture.url,
+              }
+            : null,
+          flagCount: p.flagCount,
+          excusedCount: p.excusedCount,
+          flags: p.flags.map((f) => ({ ...f, imageUrl: urls.get(f.id) ?? f.imageUrl })),
+        };
+      }
+      state.live = next;
+    },
+    /** A pane got the keyboard focus (or a number key chose it). */
+    paneSelected(state, action: PayloadAction<number>) {
+      state.selectedTesterId = action.payload;
+    },
+    /** A pane was enlarged, or the enlarged one restored. */
+    paneEnlargeToggled(state, action: PayloadAction<number>) {
+      state.enlargedTesterId = state.enlargedTesterId === action.payload ? null : action.payload;
+    },
+    /** The enlarged pane went back to its place. */
+    paneRestored(state) {
+      state.enlargedTesterId = null;
+    },
+    /** The chat panel opened for a pane: its messages count as seen. */
+    chatOpened(state, action: PayloadAction<number>) {
+      state.chatTesterId = action.payload;
+      delete state.unread[action.payload];
+    },
+    chatClosed(state) {
+      state.chatTesterId = null;
+    },
+    /** New chat messages from an examinee whose chat panel is not open. */
+    chatUnreadAdded(state, action: PayloadAction<{ testerId: number; count: number }>) {
+      const { testerId, count } = action.payload;
+      if (state.chatTesterId === testerId || !state.panes.entities[testerId]) return;
+      state.unread[testerId] = (state.unread[testerId] ?? 0) + count;
+    },
+    helpToggled(state, action: PayloadAction<boolean>) {
+      state.helpOpen = action.payload;
+    },
+    /** Something needs the checker (see AlertKind). */
+    alertRaised(state, action: PayloadAction<Omit<ConsoleAlert, 'id' | 'pane'>>) {
+      const pane = state.panes.ids.indexOf(action.payload.testerId) + 1;
+      state.alerts.items.unshift({ ...action.payload, id: state.alerts.nextId, pane });
+      state.alerts.nextId += 1;
+      state.alerts.items.splice(MAX_ALERTS);
+      state.alerts.unseen += 1;
+    },
+    /** The checker is looking at the console (the tab is visible and focused): the title count goes. */
+    alertsSeen(state) {
+      state.alerts.unseen = 0;
+    },
+    alertsCleared(state) {
+      state.alerts.items = [];
+      state.alerts.unseen = 0;
+    },
+    alertSoundToggled(state) {
+      state.alerts.soundOn = !state.alerts.soundOn;
+    },
+    /** The alert sound preference was read back (it is kept across reloads). */
+    alertSoundLoaded(state, action: PayloadAction<boolean>) {
+      state.alerts.soundOn = action.payload;
+    },
+    /** The browser's desktop-notification permission is known (or was just answered). */
+    notifyPermissionChanged(state, action: PayloadAction<{ permission: NotifyPermission; asked?: boolean }>) {
+      state.alerts.permission = action.payload.permission;
+      if (action.payload.asked) state.alerts.asked = true;
+    },
   },
   extraReducers: (builder) => {
     builder.addCase(loggedOut, () => initialState);
@@ -350,6 +528,21 @@ export const {
   historyFailed,
   historyClosed,
   endedDismissed,
+  authDecisionRequested,
+  liveFeedReceived,
+  paneSelected,
+  paneEnlargeToggled,
+  paneRestored,
+  chatOpened,
+  chatClosed,
+  chatUnreadAdded,
+  helpToggled,
+  alertRaised,
+  alertsSeen,
+  alertsCleared,
+  alertSoundToggled,
+  alertSoundLoaded,
+  notifyPermissionChanged,
 } = monitoringSlice.actions;
 export default monitoringSlice.reducer;
 
@@ -385,3 +578,17 @@ export const selectEnded = createSelector(
   (ended, dismissed, paneIds) =>
     ended.filter((e) => !dismissed.includes(e.monitorId) && !paneIds.includes(e.testerId)),
 );
+
+export const selectAuthIntent = (s: WithMonitoring) => s.monitoring.authIntent;
+export const selectPaneLive = (s: WithMonitoring, testerId: number): PaneLive | undefined =>
+  s.monitoring.live[testerId];
+export const selectLiveClockOffset = (s: WithMonitoring) => s.monitoring.liveClockOffsetMs;
+export const selectSelectedTesterId = (s: WithMonitoring) => s.monitoring.selectedTesterId;
+export const selectEnlargedTesterId = (s: WithMonitoring) => s.monitoring.enlargedTesterId;
+export const selectChatTesterId = (s: WithMonitoring) => s.monitoring.chatTesterId;
+export const selectUnread = (s: WithMonitoring, testerId: number) => s.monitoring.unread[testerId] ?? 0;
+export const selectHelpOpen = (s: WithMonitoring) => s.monitoring.helpOpen;
+export const selectAlerts = (s: WithMonitoring) => s.monitoring.alerts;
+/** 1-based number of a pane (its shortcut key), 0 when it has none. */
+export const selectPaneNumber = (s: WithMonitoring, testerId: number) =>
+  s.monitoring.panes.ids.indexOf(testerId) + 1;

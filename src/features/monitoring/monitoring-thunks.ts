@@ -17,6 +17,10 @@ import {
   activationLoaded,
   activationSaving,
   authDecided,
+  authDecisionRequested,
+  chatOpened,
+  paneEnlargeToggled,
+  paneMutedChanged,
   chatReceived,
   historyFailed,
   historyLoaded,
@@ -193,5 +197,44 @@ export const activationToggled =
     } catch {
       dispatch(activationFailed());
       await dispatch(showAlert({ type: 'error', messageKey: 'monitoring:activation.failed' }));
+    }
+  };
+
+/** The letter keys of the console (help overlay, README "Checker console"). */
+export const PANE_SHORTCUTS = ['m', 'c', 'a', 'r', 'k', 'v', 'e'] as const;
+export type PaneShortcut = (typeof PANE_SHORTCUTS)[number];
+
+/**
+ * A letter key was pressed for a pane: M marking, C chat, A / R accept / reject the identity (the modal
+ * asks to confirm with Enter), K kick-out (confirmed), V sound, E enlarge or restore. Returns the i18n key of
+ * a message to announce when the key does nothing here, else null.
+ */
+export const shortcutUsed =
+  (key: PaneShortcut, testerId: number) =>
+  (dispatch: AppDispatch, getState: GetState): { key: string; name: string } | null => {
+    const pane = selectPane(getState(), testerId);
+    if (!pane) return { key: 'monitoring:shortcut.noPane', name: '' };
+    const name = pane.name ?? pane.loginId;
+    switch (key) {
+      case 'm':
+        dispatch(markingModalOpened(testerId));
+        return null;
+      case 'c':
+        dispatch(chatOpened(testerId));
+        return null;
+      case 'a':
+      case 'r':
+        if (pane.auth !== 'authenticating') return { key: 'monitoring:shortcut.noRequest', name };
+        dispatch(authDecisionRequested({ testerId, intent: key === 'a' ? 'accept' : 'reject' }));
+        return null;
+      case 'k':
+        void dispatch(kickOutRequested(testerId));
+        return null;
+      case 'v':
+        dispatch(paneMutedChanged({ testerId, muted: !pane.muted }));
+        return null;
+      case 'e':
+        dispatch(paneEnlargeToggled(testerId));
+        return null;
     }
   };

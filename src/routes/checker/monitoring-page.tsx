@@ -9,7 +9,8 @@ export default function MonitoringPage() {
   const { t } = useTranslation('pages');
   return (
     <main className="px-2">
-      <PageTitle className="px-2 pt-2">{t('titles.monitoring')}</PageTitle>
+      {/* A small title: the console needs the screen's height for its panes. */}
+      <PageTitle className="px-2 pt-1 h5">{t('titles.monitoring')}</PageTitle>
       <MonitoringConsole />
     </main>
   );

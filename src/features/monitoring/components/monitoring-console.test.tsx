@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail, ok, server } from '../../../../tests/msw/server';
 import { renderWithProviders } from '../../../../tests/render';
 import type { Matching } from '../../../../contract/matching';
+import type { LiveFlag, LivePane } from '../../../../contract/capture';
 import { MonitoringConsole } from './monitoring-console';
 import { ModalHost } from '../../layout/components/modal-host';
 import { paneConnectionChanged } from '../monitoring-slice';
@@ -53,6 +54,47 @@ function matching(testerId: number, over: Partial<Matching> = {}): Matching {
 }
 
 let matchings: Matching[] = [];
+// The live feed (checker/live_feed): a request with the current version waits until the test changes the
+// feed (or a second passes), as the server's long poll does.
+let feedPanes: LivePane[] = [];
+let feedVersion = 1;
+let feedWaiters: (() => void)[] = [];
+function setFeed(panes: LivePane[]) {
+  feedPanes = panes;
+  feedVersion += 1;
+  for (const w of feedWaiters.splice(0)) w();
+}
+function livePane(testerId: number, over: Partial<LivePane> = {}): LivePane {
+  return {
+    monitor_id: 100 + testerId,
+    tester_id: testerId,
+    test_id: 200 + testerId,
+    capture_interval: 5,
+    capture_type: 1,
+    is_capture_show: true,
+    sensitivity: 'standard',
+    latest_capture: null,
+    flag_count: 0,
+    excused_count: 0,
+    flags: [],
+    ...over,
+  };
+}
+function liveFlag(id: number, over: Partial<LiveFlag> = {}): LiveFlag {
+  const at = new Date(Date.now() - 30_000).toISOString();
+  return {
+    id,
+    flag: 'no_face',
+    analysis_type: 'eye_rot',
+    confidence: 0.99,
+    started_at: at,
+    ended_at: new Date(Date.now() - 25_000).toISOString(),
+    excused: false,
+    alert: true,
+    image_url: `/img/flag-${id}.jpg`,
+    ...over,
+  };
+}
 let ended: unknown[] = [];
 let messages: Record<
   number,
@@ -61,6 +103,20 @@ let messages: Record<
 
 function baseHandlers() {
   server.use(
+    http.get('*/api/v1/checker/live_feed.php', async ({ request }) => {
+      const asked = new URL(request.url).searchParams.get('version');
+      if (asked === String(feedVersion)) {
+        await new Promise<void>((r) => {
+          feedWaiters.push(r);
+          setTimeout(r, 1000);
+        });
+      }
+      return HttpResponse.json({
+        status: 200,
+        message: 'OK',
+        result: { version: String(feedVersion), server_time: new Date().toISOString(), panes: feedPanes },
+      });
+    }),
     http.post('*/api/v1/matching.php', () =>
       HttpResponse.json({ status: 200, message: 'OK', result: { matchings, matching_timeout: 5, ended } }),
     ),
@@ -118,6 +174,8 @@ function baseHandlers() {
 }
 
 beforeEach(() => {
+  feedPanes = [];
+  feedWaiters = [];
   matchings = [matching(11)];
   ended = [];
   messages = {};
@@ -193,6 +251,9 @@ describe('MonitoringConsole', () => {
     );
     await renderConsole();
     const pane = screen.getByTestId('monitor-pane-11');
+    // The enlarged pane shows the head shot and ID card (the compact one leaves them to the identity check).
+    await userEvent.click(within(pane).getByRole('button', { name: '拡大' }));
+    expect(screen.getByTestId('monitor-panes')).toHaveAttribute('data-enlarged', '11');
     const expected = formatDateTime('2026-01-02T03:04:05.000Z');
     await waitFor(() => expect(within(pane).getByTestId('id-card')).toHaveTextContent(expected));
     expect(within(pane).getByTestId('head-shot')).toHaveTextContent(
@@ -207,9 +268,9 @@ describe('MonitoringConsole', () => {
     const pane = screen.getByTestId('monitor-pane-11');
     expect(within(pane).getByTestId('pane-connection')).toHaveTextContent('ライブ');
     const sound = within(pane).getByTestId('pane-sound');
-    expect(sound).toHaveTextContent('音声オン');
+    expect(sound).toHaveAccessibleName('音声オン');
     await userEvent.click(sound);
-    expect(sound).toHaveTextContent('音声オフ');
+    expect(sound).toHaveAccessibleName('音声オフ');
   });
 
   it('removes the pane when the matching disappears from the poll', async () => {
@@ -497,14 +558,294 @@ describe('MonitoringConsole', () => {
     );
     await renderConsole();
     const pane = screen.getByTestId('monitor-pane-11');
-    await within(pane).findByText('こんにちは');
-    await userEvent.type(within(pane).getByLabelText('コメント'), '聞こえますか');
-    await userEvent.click(within(pane).getByRole('button', { name: '送信' }));
-    await within(pane).findByText('聞こえますか');
-    const items = within(pane)
+    await userEvent.click(within(pane).getByRole('button', { name: 'チャット' }));
+    const panel = await screen.findByRole('dialog', { name: 'チャット: 受験者11（画面 1）' });
+    await within(panel).findByText('こんにちは');
+    // The panel opens with the focus in the comment field.
+    expect(within(panel).getByLabelText('コメント')).toHaveFocus();
+    await userEvent.type(within(panel).getByLabelText('コメント'), '聞こえますか');
+    await userEvent.click(within(panel).getByRole('button', { name: '送信' }));
+    await within(panel).findByText('聞こえますか');
+    const items = within(panel)
       .getAllByTestId('chat-item')
       .map((li) => li.textContent);
     expect(items[0]).toContain('聞こえますか');
     expect(items[2]).toContain('こんにちは');
+  });
+});
+
+describe('MonitoringConsole: live stills, alerts and the keyboard', () => {
+  const authenticating = () => {
+    messages[11] = [
+      {
+        id: 1,
+        send_type: 1,
+        message_type: 1,
+        kind: 'command',
+        message: 'AUTHENTICATING',
+        created_at: '2026-01-01T00:00:00Z',
+      },
+    ];
+  };
+
+  it('shows the latest still, the flag badge with its count, the timeline and the newest flag with its still', async () => {
+    feedPanes = [
+      livePane(11, {
+        latest_capture: {
+          id: 5,
+          captured_at: new Date().toISOString(),
+          status: 'done',
+          url: '/img/latest.jpg',
+        },
+        flag_count: 2,
+        excused_count: 1,
+        flags: [
+          liveFlag(1, { flag: 'looking_away', alert: false, confidence: 0.6 }),
+          liveFlag(2, { excused: true, alert: false }),
+          liveFlag(3, { started_at: new Date(Date.now() - 10_000).toISOString() }),
+        ],
+      }),
+    ];
+    await renderConsole();
+    const pane = screen.getByTestId('monitor-pane-11');
+    const badge = await within(pane).findByTestId('pane-flag-badge');
+    await waitFor(() => expect(badge).toHaveAttribute('data-count', '2'));
+    expect(badge).toHaveTextContent('AIフラグ: 2 件（ほかに免除 1 件・採点対象外）');
+    expect(badge).toHaveAttribute('data-alert', 'true');
+    expect(within(pane).getByAltText(/受験者11 の最新のキャプチャ/)).toHaveAttribute(
+      'src',
+      '/img/latest.jpg',
+    );
+    const timeline = within(pane).getByTestId('pane-timeline');
+    expect(timeline).toHaveAttribute('data-flags', '3');
+    expect(timeline).toHaveTextContent('よそ見（60%）');
+    expect(timeline).toHaveTextContent('免除：接続が切れていた間');
+    const newest = within(pane).getByTestId('pane-flag-still');
+    expect(newest).toHaveAttribute('data-flag', 'no_face');
+    expect(within(newest).getByRole('img')).toHaveAttribute('src', '/img/flag-3.jpg');
+    expect(newest).toHaveTextContent('顔なし');
+  });
+
+  it('alerts on a new AI flag: the alert line says which pane, the title counts it while the console is not looked at', async () => {
+    const focus = vi.spyOn(document, 'hasFocus').mockReturnValue(false);
+    try {
+      feedPanes = [livePane(11, { flags: [liveFlag(1)] })];
+      await renderConsole();
+      await within(screen.getByTestId('monitor-pane-11')).findByTestId('pane-timeline');
+      // A flag the examinee had before its pane appeared does not alert.
+      expect(screen.getByTestId('console-alerts')).toBeEmptyDOMElement();
+      act(() => setFeed([livePane(11, { flag_count: 2, flags: [liveFlag(1), liveFlag(2)] })]));
+      const alerts = screen.getByTestId('console-alerts');
+      await waitFor(() => expect(alerts).toHaveTextContent('画面 1・受験者11 (tester11): AIフラグ: 顔なし'));
+      expect(document.title).toMatch(/^\(1\) /);
+      // Below the sitting's sensitivity: no alert.
+      act(() =>
+        setFeed([livePane(11, { flags: [liveFlag(1), liveFlag(2), liveFlag(3, { alert: false })] })]),
+      );
+      await waitFor(() => expect(screen.getByTestId('pane-timeline')).toHaveAttribute('data-flags', '3'));
+      expect(within(alerts).getAllByRole('listitem')).toHaveLength(1);
+      // Coming back to the console clears the title count; the alert stays listed.
+      focus.mockReturnValue(true);
+      act(() => void window.dispatchEvent(new Event('focus')));
+      expect(document.title).not.toMatch(/^\(\d+\) /);
+      expect(within(alerts).getAllByRole('listitem')).toHaveLength(1);
+    } finally {
+      focus.mockRestore();
+    }
+  });
+
+  it('alerts on a chat message and an identity request, and shows desktop notifications while the tab is hidden', async () => {
+    const shown: { title: string; body?: string }[] = [];
+    class FakeNotification {
+      static permission = 'granted';
+      static requestPermission = vi.fn(async () => 'granted');
+      onclick: unknown = null;
+      constructor(title: string, o: { body?: string }) {
+        shown.push({ title, body: o.body });
+      }
+      close() {}
+    }
+    vi.stubGlobal('Notification', FakeNotification);
+    const hidden = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    const acks: string[] = [];
+    server.use(
+      http.post('*/api/v1/webrtc_message.php', async ({ request }) => {
+        acks.push(((await request.json()) as { message: string }).message);
+        return HttpResponse.json({ status: 200, message: 'OK', result: { messages: [] } });
+      }),
+    );
+    try {
+      await renderConsole();
+      await waitFor(() => expect(screen.getByTestId('alert-notify-state')).toHaveTextContent('オン'));
+      messages[11] = [
+        {
+          id: 1,
+          send_type: 1,
+          message_type: 3,
+          kind: 'message',
+          message: '質問があります',
+          created_at: '2026-01-01T00:00:00Z',
+        },
+        {
+          id: 2,
+          send_type: 1,
+          message_type: 1,
+          kind: 'command',
+          message: 'AUTHENTICATING',
+          created_at: '2026-01-01T00:00:01Z',
+        },
+      ];
+      const alerts = screen.getByTestId('console-alerts');
+      await waitFor(() => expect(within(alerts).getAllByRole('listitem')).toHaveLength(2), { timeout: 5000 });
+      expect(alerts).toHaveTextContent('画面 1・受験者11 (tester11): チャットを送信しました');
+      expect(alerts).toHaveTextContent('画面 1・受験者11 (tester11): 本人確認を求めています');
+      // The examinee's first message is acknowledged too (its chat was empty when the pane appeared).
+      await waitFor(() => expect(acks).toContain('MESSAGE_RECEIVED'));
+      expect(shown).toEqual(
+        expect.arrayContaining([
+          { title: '画面 1・受験者11 (tester11)', body: 'チャットを送信しました' },
+          { title: '画面 1・受験者11 (tester11)', body: '本人確認を求めています' },
+        ]),
+      );
+      // The chat button counts the unread message until the chat is opened.
+      const chat = within(screen.getByTestId('monitor-pane-11')).getByTestId('pane-chat-button');
+      expect(chat).toHaveAccessibleName('チャット（未読 1 件）');
+      await userEvent.click(chat);
+      await screen.findByRole('dialog', { name: 'チャット: 受験者11（画面 1）' });
+      expect(chat).toHaveAccessibleName('チャット');
+    } finally {
+      hidden.mockRestore();
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('asks for the desktop-notification permission once, on a click', async () => {
+    const ask = vi.fn(async () => 'denied');
+    vi.stubGlobal(
+      'Notification',
+      Object.assign(function () {}, { permission: 'default', requestPermission: ask }),
+    );
+    try {
+      await renderConsole();
+      await userEvent.click(await screen.findByRole('button', { name: 'デスクトップ通知をオンにする' }));
+      expect(ask).toHaveBeenCalledTimes(1);
+      expect(screen.queryByRole('button', { name: 'デスクトップ通知をオンにする' })).toBeNull();
+      expect(screen.getByTestId('alert-notify-state')).toHaveTextContent('ブロックされています');
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('mutes the alert sound and keeps the choice for the next visit', async () => {
+    const first = await renderConsole();
+    const sound = screen.getByTestId('alert-sound');
+    expect(sound).toHaveTextContent('通知音: オン');
+    await userEvent.click(sound);
+    expect(sound).toHaveTextContent('通知音: オフ');
+    expect(sound).toHaveAttribute('aria-pressed', 'false');
+    first.unmount();
+    await renderConsole();
+    expect(screen.getByTestId('alert-sound')).toHaveTextContent('通知音: オフ');
+  });
+
+  it('keyboard: 1 focuses the pane, A asks to confirm and Enter accepts, M marks, C chats, V sound, E enlarges, Esc restores', async () => {
+    authenticating();
+    let statusBody: unknown = null;
+    server.use(
+      http.post('*/api/v1/tester/status.php', async ({ request }) => {
+        statusBody = await request.json();
+        return HttpResponse.json({
+          status: 200,
+          message: 'OK',
+          result: { tester_id: 11, test_id: 211, status: 3, previous_status: 2, changed: true },
+        });
+      }),
+    );
+    matchings = [matching(11), matching(12)];
+    await renderConsole();
+    const pane = screen.getByTestId('monitor-pane-11');
+    await within(pane).findByRole('button', { name: '本人確認' });
+    await userEvent.keyboard('1');
+    expect(pane).toHaveFocus();
+    await userEvent.keyboard('a');
+    const modal = await screen.findByRole('dialog', { name: '本人確認' });
+    expect(within(modal).getByTestId('auth-confirm')).toHaveTextContent(
+      '受験者11 の本人確認を承認しますか？',
+    );
+    await waitFor(() => expect(within(modal).getByRole('button', { name: '承認' })).toHaveFocus());
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() =>
+      expect(within(pane).getByTestId('pane-auth-state')).toHaveTextContent('本人確認済み'),
+    );
+    expect(statusBody).toEqual({ tester_id: 11, status: 3 });
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: '本人確認' })).toBeNull());
+
+    // The focus came back to the page; the keys act on the selected pane.
+    await userEvent.keyboard('m');
+    const marking = await screen.findByRole('dialog', { name: '監視情報の保存' });
+    expect(marking).toHaveTextContent('tester11');
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: '監視情報の保存' })).toBeNull());
+
+    await userEvent.keyboard('2');
+    expect(screen.getByTestId('monitor-pane-12')).toHaveFocus();
+    await userEvent.keyboard('c');
+    expect(await screen.findByRole('dialog', { name: /チャット: 受験者12（画面 2）/ })).toBeInTheDocument();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: /チャット/ })).toBeNull());
+
+    await userEvent.keyboard('2v');
+    expect(within(screen.getByTestId('monitor-pane-12')).getByTestId('pane-sound')).toHaveAccessibleName(
+      '音声オフ',
+    );
+    await userEvent.keyboard('e');
+    expect(screen.getByTestId('monitor-panes')).toHaveAttribute('data-enlarged', '12');
+    await userEvent.keyboard('{Escape}');
+    expect(screen.getByTestId('monitor-panes')).not.toHaveAttribute('data-enlarged');
+
+    // R on a pane that asked for nothing says so instead of opening anything.
+    await userEvent.keyboard('2r');
+    expect(screen.getByTestId('shortcut-message')).toHaveTextContent('受験者12 は本人確認を求めていません。');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    // Letters typed into a field are text, not shortcuts.
+    await userEvent.keyboard('c');
+    const panel = await screen.findByRole('dialog', { name: /チャット: 受験者12/ });
+    await userEvent.keyboard('mack');
+    expect(within(panel).getByLabelText('コメント')).toHaveValue('mack');
+  });
+
+  it('K asks to confirm the kick-out; ? lists the shortcuts in Japanese and English', async () => {
+    const kick = vi.fn();
+    server.use(
+      http.post('*/api/v1/tester/kick_out.php', async ({ request }) => {
+        kick(await request.json());
+        return HttpResponse.json({
+          status: 200,
+          message: 'OK',
+          result: { tester_id: 11, test_id: 211, method: 'PUT', kicked: 1 },
+        });
+      }),
+    );
+    const r = await renderConsole();
+    await userEvent.keyboard('?');
+    const help = await screen.findByRole('dialog', { name: 'キーボードショートカット' });
+    for (const text of ['画面 1〜5 にフォーカス', '監視情報を保存（マーキング）', '強制退出（確認あり）'])
+      expect(help).toHaveTextContent(text);
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'キーボードショートカット' })).toBeNull(),
+    );
+    await userEvent.keyboard('1k');
+    const confirmDialog = await screen.findByRole('dialog', { name: '強制退出の確認' });
+    expect(kick).not.toHaveBeenCalled();
+    await userEvent.click(within(confirmDialog).getByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(kick).toHaveBeenCalledWith({ tester_id: 11, method: 'PUT' }));
+    r.unmount();
+
+    await renderConsole('en');
+    await userEvent.keyboard('?');
+    const en = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
+    expect(en).toHaveTextContent('Kick out (asks to confirm)');
+    expect(en).toHaveTextContent('Accept the identity (confirm with Enter)');
   });
 });

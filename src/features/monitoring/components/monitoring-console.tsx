@@ -3,10 +3,21 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { monitoringStarted, monitoringStopped, selectActivation, selectPaneIds } from '../monitoring-slice';
+import {
+  helpToggled,
+  monitoringStarted,
+  monitoringStopped,
+  selectActivation,
+  selectEnlargedTesterId,
+  selectPaneIds,
+} from '../monitoring-slice';
 import { activationToggled, historyModalOpened } from '../monitoring-thunks';
 import { AuthModal } from './auth-modal';
+import { ChatPanel } from './chat-panel';
+import { AlertControls, AlertList } from './console-alerts';
+import { useConsoleShortcuts } from './console-shortcuts';
 import { EndedExaminees } from './ended-examinees';
+import { HelpOverlay } from './help-overlay';
 import { HistoryModal } from './history-modal';
 import { MarkingModal } from './marking-modal';
 import { MonitorPane } from './monitor-pane';
@@ -15,14 +26,19 @@ import { MonitorPane } from './monitor-pane';
 export const MAX_PANES = 5;
 
 /**
- * The checker's console (PRE00006): one pane per matched examinee, the activation toggle, and the auth,
- * marking and history modals. Opening it starts the matching poll; leaving it stops every viewer.
+ * The checker's console (PRE00006), built for a three-hour shift (issue #17): up to five panes side by side that
+ * fit a 1366×768 screen without scrolling (one can be enlarged, the others stay in view beside it), alerts for
+ * what needs the checker, keyboard shortcuts for every pane action, the chat in a side panel, and the auth,
+ * marking, history and help dialogs. Opening it starts the matching poll and the live feed; leaving it stops
+ * every viewer.
  */
 export function MonitoringConsole() {
   const { t } = useTranslation('monitoring');
   const dispatch = useAppDispatch();
   const ids = useAppSelector(selectPaneIds);
   const activation = useAppSelector(selectActivation);
+  const enlarged = useAppSelector(selectEnlargedTesterId);
+  const shortcutMessage = useConsoleShortcuts();
 
   useEffect(() => {
     dispatch(monitoringStarted());
@@ -31,9 +47,12 @@ export function MonitoringConsole() {
     };
   }, [dispatch]);
 
+  const large = enlarged !== null && ids.includes(enlarged) ? enlarged : null;
+  const columns = Math.min(MAX_PANES, Math.max(3, ids.length));
+
   return (
-    <div className="container-fluid py-2">
-      <div className="d-flex flex-wrap align-items-center gap-3 mb-2">
+    <div className="monitoring-console" data-testid="monitoring-console">
+      <div className="d-flex flex-wrap align-items-center gap-2 mb-1 console-toolbar">
         <p className="mb-0" role="status" aria-live="polite" data-testid="pane-count">
           {t('paneCount', { count: ids.length, max: MAX_PANES })}
         </p>
@@ -49,15 +68,14 @@ export function MonitoringConsole() {
             style={{ minHeight: 24 }}
           />
         )}
-        <Button
-          size="sm"
-          variant="outline-secondary"
-          className="ms-auto"
-          onClick={() => void dispatch(historyModalOpened())}
-        >
-          {t('actions.history')}
-        </Button>
+        <div className="ms-auto d-flex flex-wrap align-items-center gap-2">
+          <AlertControls onHelp={() => dispatch(helpToggled(true))} />
+          <Button size="sm" variant="outline-secondary" onClick={() => void dispatch(historyModalOpened())}>
+            {t('actions.history')}
+          </Button>
+        </div>
       </div>
+      <AlertList />
       <EndedExaminees />
       {ids.length === 0 ? (
         <p className="text-body-secondary" data-testid="monitoring-empty">
@@ -65,19 +83,30 @@ export function MonitoringConsole() {
         </p>
       ) : (
         <div
-          className="row row-cols-1 row-cols-md-2 row-cols-xl-3 row-cols-xxl-5 g-2"
+          className={`console-panes${large !== null ? ' has-enlarged' : ''}`}
+          style={large === null ? { gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` } : undefined}
           data-testid="monitor-panes"
+          data-enlarged={large ?? undefined}
         >
-          {ids.map((id) => (
-            <div className="col" key={id}>
-              <MonitorPane testerId={id} />
+          {ids.map((id, i) => (
+            <div key={id} className={`console-pane-slot${id === large ? ' is-enlarged' : ''}`}>
+              <MonitorPane
+                testerId={id}
+                number={i + 1}
+                variant={large === null ? 'normal' : id === large ? 'large' : 'mini'}
+              />
             </div>
           ))}
         </div>
       )}
+      <p className="visually-hidden" role="status" aria-live="polite" data-testid="shortcut-message">
+        {shortcutMessage}
+      </p>
       <AuthModal />
       <MarkingModal />
       <HistoryModal />
+      <ChatPanel />
+      <HelpOverlay />
     </div>
   );
 }

@@ -39,7 +39,16 @@ const ChatLine = memo(function ChatLine({ item }: { item: ChatItem }) {
 });
 
 /** Chat with one examinee: newest first, canned messages, and a free comment. */
-export const PaneChat = memo(function PaneChat({ testerId, name }: { testerId: number; name: string }) {
+export const PaneChat = memo(function PaneChat({
+  testerId,
+  name,
+  autoFocus = false,
+}: {
+  testerId: number;
+  name: string;
+  /** Put the focus in the comment field (the chat panel opened to write). */
+  autoFocus?: boolean;
+}) {
   const { t } = useTranslation('monitoring');
   const dispatch = useAppDispatch();
   const items = useAppSelector((s: RootState) => selectChat(s, testerId));
@@ -90,6 +99,7 @@ export const PaneChat = memo(function PaneChat({ testerId, name }: { testerId: n
         <div className="d-flex gap-1">
           <Form.Control
             id={inputId}
+            autoFocus={autoFocus}
             size="sm"
             value={text}
             maxLength={1000}
