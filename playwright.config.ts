@@ -29,13 +29,13 @@ export default defineConfig({
     trace: 'retain-on-failure',
     locale: 'ja-JP',
   },
-  // The checker-console and live-sitting specs switch checkers' activation while their examinees start (so they
-  // land on their own checker): each runs alone, after every other spec, so no other spec's examinee is caught in
-  // that window.
+  // The checker-monitoring, live-sitting and checker-console specs switch checkers' activation while their examinees
+  // start (so they land on their own checker): each runs alone, after every other spec, so no other spec's examinee
+  // is caught in that window.
   projects: [
     {
       name: 'chromium',
-      testIgnore: /(checker-monitoring|live-sitting)\.spec\.ts/,
+      testIgnore: /(checker-monitoring|live-sitting|checker-console)\.spec\.ts/,
       use: chromiumUse,
     },
     {
@@ -48,6 +48,12 @@ export default defineConfig({
       name: 'chromium-live-sitting',
       testMatch: /live-sitting\.spec\.ts/,
       dependencies: ['chromium-checker-console'],
+      use: chromiumUse,
+    },
+    {
+      name: 'chromium-console-shift',
+      testMatch: /checker-console\.spec\.ts/,
+      dependencies: ['chromium-live-sitting'],
       use: chromiumUse,
     },
   ],

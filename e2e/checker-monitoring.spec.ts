@@ -81,7 +81,7 @@ test.describe('checker monitoring console', () => {
       await console_.chat(idA, 'カメラの位置を直してください');
       await expect(a.chatItems()).toContainText('カメラの位置を直してください', { timeout: 15_000 });
       await a.sendChat('わかりました');
-      await expect(console_.pane(idA).getByTestId('chat-list')).toContainText('わかりました', {
+      await expect(await console_.chatList(idA)).toContainText('わかりました', {
         timeout: 15_000,
       });
 

@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { LiveChecker } from './pages/live-checker';
 import { LoginPage } from './pages/login-page';
-import { AdminApi, RealExaminee } from './pages/monitoring-examinee';
-import { MonitoringConsolePage } from './pages/monitoring-console';
+import { RealExaminee } from './pages/monitoring-examinee';
 import { TesterExaminingPage } from './pages/tester-pages';
 import { RecordingPlayer } from './pages/manager-search';
 import { expectNoAxeViolations } from './helpers';
@@ -25,47 +25,6 @@ const importLiveAccounts = (request: APIRequestContext) =>
     [CHECKER, 'ライブ監視者', 2, '', PASSWORD],
     ...EXAMINEES.map((id, i): SpecAccount => [id, `ライブ受験者${i + 1}`, 1, 'DEMO', PASSWORD]),
   ]);
-
-/** A checker on /monitoring, and the activation trick that makes the examinees land on it. */
-class LiveChecker {
-  console_!: MonitoringConsolePage;
-  private admin!: AdminApi;
-  private others: { monitor_id: number; activation: boolean }[] = [];
-
-  async open(browser: Browser, request: APIRequestContext): Promise<void> {
-    this.admin = new AdminApi(request);
-    await this.admin.login();
-    const ctx = await browser.newContext();
-    const page = await ctx.newPage();
-    await MonitoringConsolePage.hookPeerConnections(page);
-    this.console_ = new MonitoringConsolePage(page);
-    await page.goto('/s/demo-checker');
-    await expect(page).toHaveURL(/\/login$/);
-    await new LoginPage(page).login(CHECKER, PASSWORD);
-    await expect(page).toHaveURL(/\/monitoring$/);
-  }
-
-  get page(): Page {
-    return this.console_.page;
-  }
-
-  /** Runs `fn` while every other checker is inactive (their activation is put back afterwards). */
-  async alone<T>(fn: () => Promise<T>): Promise<T> {
-    const monitors = await this.admin.monitors();
-    this.others = monitors.filter((m) => m.login_id !== CHECKER);
-    for (const m of this.others) await this.admin.setActivation(m.monitor_id, false);
-    try {
-      return await fn();
-    } finally {
-      for (const m of this.others)
-        await this.admin.setActivation(m.monitor_id, m.activation).catch(() => undefined);
-    }
-  }
-
-  async close(): Promise<void> {
-    await this.page.context().close();
-  }
-}
 
 /** An examinee from /s/demo-tester through the identity check (accepted on the console) to a running exam. */
 async function toRunningExam(
@@ -104,7 +63,7 @@ test.describe('a live sitting off the happy path', () => {
     request,
   }) => {
     test.setTimeout(240_000);
-    const checker = new LiveChecker();
+    const checker = new LiveChecker(CHECKER, PASSWORD);
     const e = new RealExaminee(EXAMINEES[0]);
     try {
       await checker.open(browser, request);
@@ -162,12 +121,9 @@ test.describe('a live sitting off the happy path', () => {
       await e.page.locator('#chat-input').fill('はい、映しました');
       await e.page.locator('#chat-input').press('Enter');
       await expect(chat.getByTestId('chat-unread')).toBeHidden();
-      await expect(checker.console_.pane(testerId).getByTestId('chat-list')).toContainText(
-        'はい、映しました',
-        {
-          timeout: 15_000,
-        },
-      );
+      await expect(await checker.console_.chatList(testerId)).toContainText('はい、映しました', {
+        timeout: 15_000,
+      });
 
       // The exam window closes (interruption: logout is offered again), and the examinee logs out from the
       // header: the checker's console says so within one poll.
@@ -192,7 +148,7 @@ test.describe('a live sitting off the happy path', () => {
     request,
   }) => {
     test.setTimeout(240_000);
-    const checker = new LiveChecker();
+    const checker = new LiveChecker(CHECKER, PASSWORD);
     const e = new RealExaminee(EXAMINEES[1]);
     try {
       await checker.open(browser, request);
@@ -248,7 +204,7 @@ test.describe('a live sitting off the happy path', () => {
     request,
   }) => {
     test.setTimeout(300_000);
-    const checker = new LiveChecker();
+    const checker = new LiveChecker(CHECKER, PASSWORD);
     const first = new RealExaminee(EXAMINEES[2]);
     const second = new RealExaminee(EXAMINEES[2]);
     try {

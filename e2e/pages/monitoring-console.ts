@@ -68,7 +68,34 @@ export class MonitoringConsolePage {
     });
   }
 
+  /** The chat panel (at the side of the console), open for one examinee at a time. */
+  chatPanel(): Locator {
+    return this.page.getByTestId('chat-panel');
+  }
+
+  /** Closes the chat panel when it is open (it covers the panes while open). */
+  async closeChat(): Promise<void> {
+    if (await this.chatPanel().isVisible()) {
+      await this.chatPanel().getByRole('button', { name: '閉じる' }).click();
+      await expect(this.chatPanel()).toBeHidden();
+    }
+  }
+
+  /** Opens the examinee's chat panel and returns its message list. */
+  async chatList(testerId: number): Promise<Locator> {
+    const panel = this.chatPanel();
+    // The panel is not in the page while closed (getAttribute would wait for it).
+    const open = (await panel.count()) > 0 ? await panel.getAttribute('data-tester-id') : null;
+    if (open !== String(testerId)) {
+      await this.closeChat();
+      await this.pane(testerId).getByTestId('pane-chat-button').click();
+      await expect(panel).toHaveAttribute('data-tester-id', String(testerId));
+    }
+    return panel.getByTestId('chat-list');
+  }
+
   async decide(testerId: number, decision: '承認' | '否認'): Promise<void> {
+    await this.closeChat();
     await this.pane(testerId).getByRole('button', { name: '本人確認', exact: true }).click();
     const modal = this.page.locator('#monitor-auth');
     await modal.getByRole('button', { name: decision }).click();
@@ -76,6 +103,7 @@ export class MonitoringConsolePage {
   }
 
   async saveMarking(testerId: number, notify: boolean): Promise<void> {
+    await this.closeChat();
     await this.pane(testerId).getByRole('button', { name: '監視情報を保存' }).click();
     const modal = this.page.locator('#monitor-marking');
     await expect(modal.getByTestId('marking-still')).toBeVisible();
@@ -87,13 +115,17 @@ export class MonitoringConsolePage {
     await alert.getByRole('button').last().click();
   }
 
+  /** Sends a chat message from the chat panel, waits for it in the list, and closes the panel. */
   async chat(testerId: number, text: string): Promise<void> {
-    await this.pane(testerId).getByLabel('コメント').fill(text);
-    await this.pane(testerId).getByRole('button', { name: '送信' }).click();
-    await expect(this.pane(testerId).getByTestId('chat-list')).toContainText(text);
+    const list = await this.chatList(testerId);
+    await this.chatPanel().getByLabel('コメント').fill(text);
+    await this.chatPanel().getByRole('button', { name: '送信' }).click();
+    await expect(list).toContainText(text);
+    await this.closeChat();
   }
 
   async kickOut(testerId: number): Promise<void> {
+    await this.closeChat();
     await this.pane(testerId).getByRole('button', { name: '強制退出' }).click();
     await this.page
       .locator('.modal-dialog[id^="global-confirm"]')

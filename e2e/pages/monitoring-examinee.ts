@@ -33,17 +33,21 @@ export class RealExaminee {
     }
   }
 
-  /** Starts up through /s/demo-tester and logs in; where the page goes next is the caller's to check. */
-  async loginOnly(browser: Browser, password = 'demo-pass'): Promise<void> {
+  /** Starts up through `startUrl` and logs in; where the page goes next is the caller's to check. */
+  async loginOnly(browser: Browser, password = 'demo-pass', startUrl = '/s/demo-tester'): Promise<void> {
     await this.beforeNavigation(browser);
-    await this.page.goto('/s/demo-tester');
+    await this.page.goto(startUrl);
     await expect(this.page).toHaveURL(/\/login$/);
     await new LoginPage(this.page).login(this.loginId, password);
   }
 
-  /** Logs in through /s/demo-tester and stops on /env-setting once the devices are ready. */
-  async openToEnvSetting(browser: Browser, password = 'demo-pass'): Promise<void> {
-    await this.loginOnly(browser, password);
+  /** Logs in through `startUrl` and stops on /env-setting once the devices are ready. */
+  async openToEnvSetting(
+    browser: Browser,
+    password = 'demo-pass',
+    startUrl = '/s/demo-tester',
+  ): Promise<void> {
+    await this.loginOnly(browser, password, startUrl);
     await expect(this.page).toHaveURL(/\/env-setting$/);
     await new TesterEnvSettingPage(this.page).expectReady();
   }

@@ -290,6 +290,22 @@ const ROWS: Record<string, Row> = {
     req: (v) => get(`/api/v1/tester/head_shot.php?tester_id=${v.testerId}`),
     owners: ADMINS,
   },
+  // A still of the caller's own open sitting; no one else's sitting can be named.
+  'POST /api/v1/tester/capture.php': {
+    kind: 'role',
+    req: post('/api/v1/tester/capture.php', {
+      image: 'x',
+      content_type: 'image/jpeg',
+      client_key: 'matrix-still-1',
+      age_ms: 0,
+    }),
+  },
+  // The feed names no one: it holds the calling checker's own examinees, never the other tenant's.
+  'GET /api/v1/checker/live_feed.php': {
+    kind: 'foreign',
+    req: () => get('/api/v1/checker/live_feed.php'),
+    answers: [2],
+  },
   'GET /api/servertime': { kind: 'public' },
   // Accounts: system managers only, over every account (no one's data is theirs to hide).
   'GET /api/v1/accounts/list.php': { kind: 'role', req: get('/api/v1/accounts/list.php') },

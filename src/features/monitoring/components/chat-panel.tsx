@@ -25,6 +25,8 @@ export function ChatPanel() {
       data-testid="chat-panel"
       data-tester-id={testerId ?? undefined}
       restoreFocus
+      // The panel takes the focus as it opens; the comment field is where the checker starts typing.
+      onEntered={(node: HTMLElement) => node.querySelector<HTMLInputElement>('input')?.focus()}
     >
       <Offcanvas.Header closeButton closeLabel={t('chatPanel.close')}>
         <Offcanvas.Title id="chat-panel-title" as="h2" className="h5">

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
@@ -31,6 +31,7 @@ export function MarkingModal() {
   const [markId, setMarkId] = useState<string>('');
   const [notify, setNotify] = useState(true);
   const markSelectId = useId();
+  const markSelect = useRef<HTMLSelectElement>(null);
   const titleId = `${MODAL_IDS.monitorMarking}-title`;
   const show = draft !== null;
   const saving = draft?.status === 'saving';
@@ -59,6 +60,8 @@ export function MarkingModal() {
       centered
       size="lg"
       aria-labelledby={titleId}
+      // The kind of misconduct is what the checker chooses first (keyboard: arrows, then Tab to save).
+      onEntered={() => markSelect.current?.focus()}
     >
       <Modal.Header closeButton closeLabel={t('marking.cancel')}>
         <Modal.Title id={titleId} as="h2" className="h5">
@@ -90,6 +93,7 @@ export function MarkingModal() {
           <Form.Group className="mb-3" controlId={markSelectId}>
             <Form.Label>{t('marking.mark')}</Form.Label>
             <Form.Select
+              ref={markSelect}
               value={markId}
               onChange={(e) => setMarkId(e.target.value)}
               disabled={saving}
