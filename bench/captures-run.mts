@@ -12,7 +12,7 @@
 // Figures:
 // - capture → visible on the checker: from the examinee's POST of a still to the feed answer that shows it
 //   analysed (its flags, if any, are in the same answer: the marking and the status are one transaction), plus
-//   the download of its picture. Headline: the stills that raised or extended a flag; goal p95 ≤ 2 s (issue #17).
+//   the download of its picture. Headline: the stills that raised or extended a flag; goal p95 ≤ 2 s.
 //   Also: the still on the pane before its analysis (is_capture_show shows it at once).
 // - the AI workers' CPU (utime + stime of the worker processes, in cores): over the first half of the window
 //   with stills only, over the second half with identity checks as well; and this process's (the server plus

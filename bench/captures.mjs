@@ -1,4 +1,4 @@
-// Live stills (issue #17 point 7): capture → visible-on-checker latency (p50/p95) with five examinees sending an
+// Live stills: capture → visible-on-checker latency (p50/p95) with five examinees sending an
 // AI realtime still every 5 s, the AI workers' CPU, and whether identity checks keep their latency while the
 // stills are analysed. The body is bench/captures-run.mts (TypeScript through tsx, so it can use the server's
 // modules): a real server in this process (PGlite in a temp folder, the S3 stand-in, the real AI worker pool)

@@ -38,6 +38,8 @@ export interface ReportData {
     mark: string;
     score: number;
     playTimeFrom?: number | null;
+    /** Taken while the connection was down: listed, not scored. */
+    excused?: boolean;
   }[];
   aiMarkingTotalScore: number;
   records: { id: number; startAt: string; stopAt: string | null; movieStatus: string }[];
@@ -244,7 +246,7 @@ export function ExamineeReport({
                     )}
                   </td>
                   <td>{aiLabel(m.mark)}</td>
-                  <td>{m.score}</td>
+                  <td>{m.excused ? t('report.excused') : m.score}</td>
                   <td>
                     {m.url ? (
                       <img

@@ -386,7 +386,7 @@ export function addMonitoringListeners(startListening: AppStartListening): void 
     },
   });
 
-  // Alerts (issue #17): a short sound unless muted (one per burst), a desktop notification while the tab is
+  // Alerts: a short sound unless muted (one per burst), a desktop notification while the tab is
   // hidden, and the count in the title until the checker looks at the console again.
   let lastSoundAt = 0;
   startListening({

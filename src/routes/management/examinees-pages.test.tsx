@@ -488,6 +488,42 @@ describe('/examinees/{id}', () => {
     expect(screen.queryByRole('region', { name: 'AI本人認証' })).toBeNull();
   });
 
+  it('lists AI flags from live stills, an excused one (connection down) marked as not scored', async () => {
+    const still = (id: number, excused: boolean) => ({
+      id,
+      marking_at: `2024-01-01T09:1${id}:00.000+09:00`,
+      url: null,
+      mark: 'eye_rot',
+      score: 99,
+      record_id: null,
+      start_ms: 0,
+      end_ms: 5000,
+      source: 'capture',
+      flag: 'no_face',
+      confidence: 0.99,
+      excused,
+      excuse_reason: excused ? 'connection_gap' : null,
+    });
+    server.use(
+      ok(
+        'tester/detail',
+        {
+          ...DETAIL,
+          ai_marking_summaries: [{ mark: 'eye_rot', count: 1 }],
+          ai_marking_total_score: 99,
+          ai_markings: [still(1, false), still(2, true)],
+        },
+        'get',
+      ),
+    );
+    renderDetailWithoutDecision();
+    const items = await screen.findAllByTestId('ai-marking');
+    expect(items).toHaveLength(2);
+    expect(items[0]).toHaveTextContent('視線 (スコア 99)');
+    expect(items[1]).toHaveTextContent('視線 (除外：接続が切れていた間の撮影のため、スコアに含めません)');
+    expect(items[1]).not.toHaveTextContent('スコア 99');
+  });
+
   it('shows a load failure', async () => {
     server.use(
       http.get('*/api/v1/tester/detail.php', () =>

@@ -178,6 +178,38 @@ describe('no page shows a raw time, code, marker or English server text in Japan
     expectReadable(container);
   });
 
+  it('the printable report lists an AI flag from a still taken while the connection was down as not scored', async () => {
+    const flag = (id: number, excused: boolean) => ({
+      id,
+      marking_at: '2026-11-25T09:10:00.000+09:00',
+      url: null,
+      mark: 'eye_rot',
+      score: 99,
+      record_id: null,
+      start_ms: 0,
+      end_ms: 5000,
+      source: 'capture',
+      flag: 'no_face',
+      confidence: 0.99,
+      excused,
+      excuse_reason: excused ? 'late' : null,
+    });
+    server.use(
+      ok('tester/detail', { ...DETAIL, ai_markings: [flag(1, false), flag(2, true)] }, 'get'),
+      ok('test/pass', { test_id: 7, pass: 1 }, 'get'),
+    );
+    renderWithProviders(
+      <Routes>
+        <Route path="/examinees/:id/report" element={<ExamineeReportPage />} />
+      </Routes>,
+      { actor: 4, route: '/examinees/7/report' },
+    );
+    const rows = await screen.findAllByTestId('report-ai-marking');
+    expect(rows[0]).toHaveTextContent('99');
+    expect(rows[1]).toHaveTextContent('除外（接続が切れていた間の撮影）・スコアに含めない');
+    expect(rows[1]).not.toHaveTextContent('99');
+  });
+
   it('logins list: the tester state by name, the time in Tokyo', async () => {
     server.use(
       ok(

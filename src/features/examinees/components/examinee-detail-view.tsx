@@ -440,7 +440,8 @@ export function ExamineeDetailView({
                 />
               ) : null}
               <figcaption className="small">
-                <DateTime value={m.markingAt} /> {aiLabel(m.mark)} ({t('detail.score', { score: m.score })})
+                <DateTime value={m.markingAt} /> {aiLabel(m.mark)} (
+                {m.excused ? t('detail.excused') : t('detail.score', { score: m.score })})
               </figcaption>
             </figure>
           ))}

@@ -26,7 +26,7 @@ import { MonitorPane } from './monitor-pane';
 export const MAX_PANES = 5;
 
 /**
- * The checker's console (PRE00006), built for a three-hour shift (issue #17): up to five panes side by side that
+ * The checker's console (PRE00006), built for a three-hour shift: up to five panes side by side that
  * fit a 1366×768 screen without scrolling (one can be enlarged, the others stay in view beside it), alerts for
  * what needs the checker, keyboard shortcuts for every pane action, the chat in a side panel, and the auth,
  * marking, history and help dialogs. Opening it starts the matching poll and the live feed; leaving it stops
