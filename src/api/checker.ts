@@ -242,6 +242,8 @@ export interface ExamineeSummary {
   testerId: number;
   testId: number;
   name: string;
+  /** The exam's name (the sitting's test_name; the matching's exam_name is the examinee's name). */
+  testName: string;
   status: number;
   headShotUrl: string | null;
   idCardUrl: string | null;
@@ -257,6 +259,7 @@ export async function getExamineeSummary(testerId: number): Promise<ExamineeSumm
     testerId: r.tester_id,
     testId: r.test_id,
     name: r.name,
+    testName: r.test_name,
     status: r.status,
     headShotUrl: r.head_shot_uri,
     idCardUrl: r.id_card_uri,

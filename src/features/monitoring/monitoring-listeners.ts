@@ -138,6 +138,7 @@ export async function loadExaminee(store: Store, testerId: number): Promise<void
       examineeLoaded({
         testerId,
         name: detail.name,
+        testName: detail.testName,
         headShot: {
           url: headShot.url ?? detail.headShotUrl,
           updatedAt: headShot.updatedAt ?? detail.headShotUpdatedAt,

@@ -32,6 +32,8 @@ export interface Pane {
   examName: string;
   /** From tester/detail; null until loaded. */
   name: string | null;
+  /** The exam's name, from tester/detail; null until loaded. */
+  testName: string | null;
   testerStatus: number;
   kicked: boolean;
   /** The server handed viewer credentials (null: not proctored, nothing to view). */
@@ -191,6 +193,7 @@ function newPane(m: CheckerMatching, now: number): Pane {
     exLoginId: m.exLoginId,
     examName: m.examName,
     name: null,
+    testName: null,
     testerStatus: m.testerStatus,
     kicked: m.kicked === 1,
     hasChannel: m.channel !== null,
@@ -278,6 +281,7 @@ const monitoringSlice = createSlice({
       action: PayloadAction<{
         testerId: number;
         name: string;
+        testName: string;
         headShot: { url: string | null; updatedAt: string | null };
         idCard: { url: string | null; updatedAt: string | null };
       }>,
@@ -285,6 +289,7 @@ const monitoringSlice = createSlice({
       const p = state.panes.entities[action.payload.testerId];
       if (!p) return;
       p.name = action.payload.name;
+      p.testName = action.payload.testName || null;
       p.headShot = action.payload.headShot;
       p.idCard = action.payload.idCard;
     },

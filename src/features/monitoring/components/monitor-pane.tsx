@@ -116,17 +116,17 @@ export const MonitorPane = memo(function MonitorPane({
         <div className="flex-grow-1 min-w-0">
           <h2 id={headingId} className="h6 mb-0 text-truncate" data-testid="pane-name">
             <span className="visually-hidden">{t('paneNumber', { n: number })}: </span>
-            {pane.name ?? t('unknownName')}
+            {pane.name ?? (pane.examName || t('unknownName'))}
           </h2>
           <div className="small text-truncate">
             <span className="visually-hidden">{t('loginId')}: </span>
             <span data-testid="pane-login-id">{pane.loginId}</span>
-            {pane.examName && (
+            {pane.testName && (
               <>
                 <span aria-hidden="true"> · </span>
                 <span className="visually-hidden">{t('examName')}: </span>
-                <span data-testid="pane-exam-name" className="text-body-secondary">
-                  {pane.examName}
+                <span data-testid="pane-test-name" className="text-body-secondary">
+                  {pane.testName}
                 </span>
               </>
             )}

@@ -129,6 +129,7 @@ function baseHandlers() {
           tester_id: id,
           test_id: 200 + id,
           name: `受験者${id}`,
+          test_name: `試験${id}`,
           status: 2,
           head_shot_uri: null,
           id_card_uri: null,
@@ -204,7 +205,9 @@ describe('MonitoringConsole', () => {
     expect(screen.getByTestId('monitor-pane-12')).toBeInTheDocument();
     expect(await within(pane).findByText('受験者11')).toBeInTheDocument();
     expect(within(pane).getByText('tester11')).toBeInTheDocument();
-    expect(within(pane).getByText('Exam 11')).toBeInTheDocument();
+    // The exam's name (the sitting's test_name), labelled as such; the examinee's name is the heading.
+    expect(within(pane).getByTestId('pane-test-name')).toHaveTextContent('試験11');
+    expect(within(pane).getByTestId('pane-test-name').previousSibling).toHaveTextContent('試験名:');
     expect(within(pane).getByTestId('pane-elapsed')).toHaveTextContent('--:--:--');
     expect(screen.getByTestId('pane-count')).toHaveTextContent('2 / 5');
   });
@@ -571,6 +574,30 @@ describe('MonitoringConsole', () => {
       .map((li) => li.textContent);
     expect(items[0]).toContain('聞こえますか');
     expect(items[2]).toContain('こんにちは');
+  });
+
+  it('a canned reply fills the comment field and is sent only with Send (arrow keys in the list send nothing)', async () => {
+    const sent: string[] = [];
+    server.use(
+      http.post('*/api/v1/webrtc_message.php', async ({ request }) => {
+        const b = (await request.json()) as { message: string; send_type: number };
+        sent.push(b.message);
+        return HttpResponse.json({ status: 200, message: 'OK', result: { messages: [] } });
+      }),
+    );
+    await renderConsole();
+    const pane = screen.getByTestId('monitor-pane-11');
+    await userEvent.click(within(pane).getByRole('button', { name: 'チャット' }));
+    const panel = await screen.findByRole('dialog', { name: 'チャット: 受験者11（画面 1）' });
+    const canned = await within(panel).findByRole('combobox');
+    canned.focus();
+    await userEvent.selectOptions(canned, 'カメラを確認してください。');
+    const field = within(panel).getByLabelText('コメント');
+    expect(field).toHaveValue('カメラを確認してください。');
+    expect(field).toHaveFocus();
+    expect(sent).toEqual([]);
+    await userEvent.click(within(panel).getByRole('button', { name: '送信' }));
+    await waitFor(() => expect(sent).toEqual(['カメラを確認してください。']));
   });
 });
 

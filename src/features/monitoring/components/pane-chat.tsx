@@ -1,4 +1,4 @@
-import { memo, useId, useState, type FormEvent } from 'react';
+import { memo, useId, useRef, useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useTranslation } from 'react-i18next';
@@ -54,6 +54,7 @@ export const PaneChat = memo(function PaneChat({
   const items = useAppSelector((s: RootState) => selectChat(s, testerId));
   const fixed = useAppSelector(selectFixedNotifications);
   const [text, setText] = useState('');
+  const inputRef = useRef<HTMLInputElement>(null);
   const [sending, setSending] = useState(false);
   const inputId = useId();
   const fixedId = useId();
@@ -80,8 +81,13 @@ export const PaneChat = memo(function PaneChat({
               value=""
               disabled={sending}
               onChange={(e) => {
+                // A canned reply fills the comment field; the checker sends it (an arrow key in the list
+                // must not send anything by itself).
                 const n = fixed.find((f) => String(f.id) === e.target.value);
-                if (n) void send(n.message);
+                if (n) {
+                  setText(n.message);
+                  inputRef.current?.focus();
+                }
               }}
             >
               <option value="">{t('chat.fixedPlaceholder')}</option>
@@ -98,6 +104,7 @@ export const PaneChat = memo(function PaneChat({
         </Form.Label>
         <div className="d-flex gap-1">
           <Form.Control
+            ref={inputRef}
             id={inputId}
             autoFocus={autoFocus}
             size="sm"
