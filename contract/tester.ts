@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { IdInteger, Int32, MAX_ID } from './common';
+import { IdInteger, Int32 } from './common';
 import { WebrtcMessage } from './messages';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
@@ -423,11 +423,3 @@ export const HeadShotQuery = Type.Object({ tester_id: Type.Optional(IdInteger) }
 export type HeadShotQuery = Static<typeof HeadShotQuery>;
 export const HeadShotResult = Type.Object({ url: Nullable(Type.String()), updated_at: Timestamp });
 export type HeadShotResult = Static<typeof HeadShotResult>;
-
-/** tester/image.php: a signed, expiring image URL (key, expiry in Unix seconds, HMAC). */
-export const ImageQuery = Type.Object({
-  key: Type.String({ minLength: 1, maxLength: 200 }),
-  exp: Type.Integer({ minimum: 0, maximum: MAX_ID }),
-  sig: Type.String({ minLength: 1, maxLength: 128 }),
-});
-export type ImageQuery = Static<typeof ImageQuery>;

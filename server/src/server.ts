@@ -6,8 +6,9 @@ import { migrate } from './db/migrate';
 import { seedDemo, hasDemoData } from './db/seed-demo';
 import { buildApp } from './app';
 import { startRetentionScheduler } from './lib/retention-job';
-import { createObjectStorage } from './lib/object-storage';
-import { recordingSettings } from './lib/recording-settings';
+import { appObjectStorage } from './lib/object-storage';
+import { appImageStore, moveLocalImages } from './lib/images';
+import { ensureEmbeddedSecrets } from './lib/secrets';
 import { startAi } from './lib/ai';
 import { loadEnvFile } from './env-file';
 import { lockDataDir } from './db/data-dir-lock';
@@ -29,20 +30,35 @@ async function main() {
     await mkdir(config.dataDir, { recursive: true });
     lockDataDir(config.dataDir);
   }
-  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
-  const applied = await migrate(db);
-  if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
-  if (config.demo && (resetDemo || !(await hasDemoData(db)))) {
-    await seedDemo(db, { reset: resetDemo });
-    console.log(resetDemo ? 'Demo data re-created.' : 'Demo data created.');
+  // The embedded stand-ins' signing keys survive restarts: from the environment, else DATA_DIR/secrets.json.
+  const secretsFile = ensureEmbeddedSecrets(config.dataDir);
+  if (secretsFile) console.log(`Stand-in signing keys: ${secretsFile}`);
+  if (config.databaseUrl && (!config.aws.kvsEndpoint || !config.aws.s3Endpoint)) {
+    console.warn(
+      'Warning: DATABASE_URL is set but this instance runs its own KVS/S3 stand-ins (KVS_ENDPOINT/S3_ENDPOINT ' +
+        'unset): run one instance only, or point every instance at `npm run standins` or AWS ' +
+        '(README "Running several instances").',
+    );
   }
-  const app = await buildApp({ config, db });
-  // Retention is enforced, not only shown (issue #7): a daily job deletes what the plan lists.
-  const storage = createObjectStorage({
-    bucket: recordingSettings().bucket,
-    local: () => (app.hasDecorator('s3local') ? app.s3local : null),
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
+  // The demo seed runs under the migration lock: instances starting together seed it once.
+  let seeded = false;
+  const applied = await migrate(db, async () => {
+    if (config.demo && (resetDemo || !(await hasDemoData(db)))) {
+      await seedDemo(db, { reset: resetDemo });
+      seeded = true;
+    }
   });
-  const retention = startRetentionScheduler(app, { deleteObject: (ref) => storage.deleteObject(ref) });
+  if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
+  if (seeded) console.log(resetDemo ? 'Demo data re-created.' : 'Demo data created.');
+  const app = await buildApp({ config, db });
+  const storage = appObjectStorage(app);
+  const images = appImageStore(app);
+  // Retention is enforced, not only shown (issue #7): a daily job deletes what the plan lists.
+  const retention = startRetentionScheduler(app, {
+    deleteObject: (ref) => storage.deleteObject(ref),
+    deleteImage: (key) => images.delete(key),
+  });
   app.addHook('onClose', async () => retention.stop());
   // Issue #6: AI worker pool (models load in the background), identity provider, analysis queue.
   const ai = await startAi(app, { storage: () => storage });
@@ -55,6 +71,13 @@ async function main() {
   process.on('SIGINT', close);
   process.on('SIGTERM', close);
   await app.listen({ host: config.host, port: config.port });
+  // Images an earlier version kept under DATA_DIR/images go to object storage (once; after listen, so the
+  // local S3 stand-in answers).
+  const moved = await moveLocalImages(config.dataDir, images, storage, app.log);
+  if (moved)
+    console.log(
+      `Moved ${moved} stored images from ${path.join(config.dataDir, 'images')} to object storage.`,
+    );
   const o = config.publicOrigin;
   console.log(`\nProctored exam server on ${o}`);
   if (config.demo) {

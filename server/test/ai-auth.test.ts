@@ -80,7 +80,7 @@ async function setStartup(loginId: string, params: Record<string, unknown>) {
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'ai-auth-test-'));
   // Sittings get the AI start-up URL's parameters (AI identity check on) unless a test sets its own.
-  s = await build({ dataDir, defaultTesterUrlKey: 'demo-tester-ai' });
+  s = await build({ dataDir, defaultTesterUrlKey: 'demo-tester-ai' }, { objectStorage: true });
   const { rows } = await s.db.query<{ id: number; login_id: string }>(`SELECT id, login_id FROM users`);
   for (const r of rows) ids[r.login_id] = r.id;
 });
@@ -291,7 +291,10 @@ describe('AI identity check: permissions and bad input', () => {
       ['id_card', 'mismatch', 'face_uncertain'],
     ]);
     expect(d.ai_auth!.attempts[2]!.scores).toMatchObject({ cosine: 0.66, match_class: 2, name_match: 95 });
-    expect(d.ai_auth!.attempts[0]!.image_url).toMatch(/^\/api\/v1\/tester\/image\.php\?key=ai_face/);
+    const imageUrl = d.ai_auth!.attempts[0]!.image_url ?? '';
+    expect(imageUrl, imageUrl).toMatch(
+      /\/s3\/recordings\/images\/ai_face\/\d+\/[\w-]+\.(jpg|png|webp)\?.*X-Amz-Signature=/,
+    );
     // A supervisor sees it too; the examinee's own detail does not carry it.
     expect(envelope<TesterDetail>(await detail('supervisor01')).result.ai_auth?.attempts).toHaveLength(3);
     const own = envelope<TesterDetail>(

@@ -11,7 +11,7 @@ import { CaptureAnalyser, setCaptureAnalyser } from '../src/lib/ai/capture-analy
 import { IdentityEngine } from '../src/lib/ai/identity';
 import { aiSettings } from '../src/lib/ai/settings';
 import { detectStill, stillFlags, type StillDetection } from '../src/lib/ai/still';
-import { saveImage } from '../src/lib/images';
+import { appImageStore } from '../src/lib/images';
 import { createObjectStorage, type ObjectStorage } from '../src/lib/object-storage';
 import { recordingSettings } from '../src/lib/recording-settings';
 import { build, envelope, injectAs, loginAs, type TestServer } from './helper';
@@ -131,7 +131,7 @@ describe.skipIf(missing)(`live stills on the server${missing ? ` (skipped: ${mis
       db: s.db,
       storage: () => storage,
       runner: { detect: (job) => detectStill(engine, job.image, job.headShot, job.priority) },
-      dataDir,
+      images: appImageStore(s.app),
       thresholds: settings.capture,
       log: { warn: () => undefined, error: () => undefined },
       sweepMs: 0,
@@ -162,7 +162,7 @@ describe.skipIf(missing)(`live stills on the server${missing ? ` (skipped: ${mis
       [TESTER],
     );
     const id = Number(rows[0]!.id);
-    const key = await saveImage(dataDir, 'head_shot', id, readFileSync(fx.astronaut));
+    const key = await appImageStore(s.app).save('head_shot', id, readFileSync(fx.astronaut));
     await s.db.query(
       `UPDATE tests SET head_shot_key = $2, startup_parameters = startup_parameters || $3::jsonb WHERE id = $1`,
       [id, key, JSON.stringify(params)],

@@ -1,4 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { inject } from 'vitest';
 import type { Actor } from '../../contract/common';
@@ -69,11 +72,26 @@ export function testConfig(overrides: ConfigOverrides = {}): ServerConfig {
   };
 }
 
+/** What `build` sets up besides the app and its database. */
+export interface BuildOptions {
+  /**
+   * Object storage that works: a temporary DATA_DIR (unless one is given) for the local S3 stand-in, and the
+   * app listening on a free loopback port as its public origin, since the server reaches the stand-in over
+   * HTTP with the real AWS SDK, as it reaches S3. Needed by every test that stores an image or a recording.
+   */
+  objectStorage?: boolean;
+}
+
 /**
  * A fresh app on a fresh copy of the seeded database (about half a second). Each test file (or test) that
  * changes data should build its own.
  */
-export async function build(overrides: ConfigOverrides = {}): Promise<TestServer> {
+export async function build(overrides: ConfigOverrides = {}, opts: BuildOptions = {}): Promise<TestServer> {
+  const tmp =
+    opts.objectStorage && overrides.dataDir === undefined
+      ? await mkdtemp(path.join(os.tmpdir(), 'proctor-test-data-'))
+      : null;
+  if (tmp) overrides = { ...overrides, dataDir: tmp };
   const pgDb = await postgresCopy();
   let db: Db;
   if (pgDb) db = pgDb.db;
@@ -85,6 +103,10 @@ export async function build(overrides: ConfigOverrides = {}): Promise<TestServer
   const config = testConfig(overrides);
   const app = await buildApp({ config, db, logger: false });
   await app.ready();
+  if (opts.objectStorage) {
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    app.config.publicOrigin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  }
   return {
     app,
     db,
@@ -93,6 +115,7 @@ export async function build(overrides: ConfigOverrides = {}): Promise<TestServer
       await app.close();
       await db.close();
       await pgDb?.drop();
+      if (tmp) await rm(tmp, { recursive: true, force: true });
     },
   };
 }

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { WebrtcMessageList } from '../../contract/messages';
 import type {
   HeadShotResult,
@@ -105,7 +105,7 @@ async function setStatus(loginId: string, tester: string, status: number) {
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'tester-test-'));
-  s = await build({ dataDir });
+  s = await build({ dataDir }, { objectStorage: true });
   const { rows } = await s.db.query<{ id: number; login_id: string }>(`SELECT id, login_id FROM users`);
   for (const r of rows) ids[r.login_id] = r.id;
   // A tester of another group, for the test manager's group rule.
@@ -475,7 +475,7 @@ describe('tester/kick_out.php and tester/rejected.php', () => {
   });
 });
 
-describe('tester/markings.php, test/markings.php and tester/image.php', () => {
+describe('tester/markings.php, test/markings.php and stored images', () => {
   it('stores the image, sums the mark scores, and alerts the examinee when asked', async () => {
     const t = 'tester09';
     await match(t, 'checker02');
@@ -492,11 +492,15 @@ describe('tester/markings.php, test/markings.php and tester/image.php', () => {
     const m1 = envelope<MarkingResult>(r1).result;
     expect(m1.alert).toBe('本人不一致');
     expect(m1.marking_total_score).toBe(10);
-    expect(m1.url).toMatch(/^\/api\/v1\/tester\/image\.php\?key=marking%2F/);
-    const img = await s.app.inject({ method: 'GET', url: m1.url! });
-    expect(img.statusCode).toBe(200);
-    expect(img.headers['content-type']).toBe('image/png');
-    expect(img.rawPayload.equals(PNG)).toBe(true);
+    // Stored in object storage (the local S3 stand-in here), served by a presigned URL.
+    expect(m1.url).toMatch(
+      new RegExp(`^${s.app.config.publicOrigin}/s3/recordings/images/marking/\\d+/[\\w-]+\\.png\\?`),
+    );
+    expect(new URL(m1.url!).searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
+    const img = await fetch(m1.url!);
+    expect(img.status).toBe(200);
+    expect(img.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await img.arrayBuffer()).equals(PNG)).toBe(true);
 
     // Multipart, no notification.
     const mp = multipart(
@@ -590,27 +594,41 @@ describe('tester/markings.php, test/markings.php and tester/image.php', () => {
     expect(wf.statusCode).toBe(400);
   });
 
-  it('serves images only with a valid, unexpired signature', async () => {
+  it('serves images only through their presigned URL: unaltered and unexpired', async () => {
     const res = await post('tester10', '/tester/head_shot.php', {
       image: PNG.toString('base64'),
       content_type: 'image/png',
     });
-    const url = new URL(envelope<{ url: string }>(res).result.url, 'http://x');
-    const key = url.searchParams.get('key')!;
-    const exp = url.searchParams.get('exp')!;
-    const sig = url.searchParams.get('sig')!;
-    const q = (k: string, e: string, sg: string) =>
-      s.app.inject({
-        method: 'GET',
-        url: `/api/v1/tester/image.php?key=${encodeURIComponent(k)}&exp=${e}&sig=${sg}`,
-      });
-    expect((await q(key, exp, sig)).statusCode).toBe(200);
-    expect((await q(key, String(Number(exp) + 1), sig)).statusCode).toBe(403);
-    expect((await q(key, exp, sig.slice(0, -2) + 'AA')).statusCode).toBe(403);
-    expect((await q('../../etc/passwd', exp, sig)).statusCode).toBe(403);
-    expect((await q(key, '1', sig)).statusCode).toBe(403);
+    const url = envelope<{ url: string }>(res).result.url;
+    expect((await fetch(url)).status).toBe(200);
+    const altered = (f: (u: URL) => void) => {
+      const u = new URL(url);
+      f(u);
+      return fetch(u).then((r) => r.status);
+    };
+    // Another key, another signature, a longer lifetime, no signature: refused by the store.
+    expect(await altered((u) => (u.pathname = u.pathname.replace(/\.png$/, 'x.png')))).toBe(403);
+    expect(await altered((u) => u.searchParams.set('X-Amz-Signature', '0'.repeat(64)))).toBe(403);
+    expect(await altered((u) => u.searchParams.set('X-Amz-Expires', '604800'))).toBe(403);
+    expect(await altered((u) => u.searchParams.delete('X-Amz-Signature'))).toBe(403);
+    // Expired: signed ten minutes and one second ago.
+    const signedAt = new URL(url).searchParams.get('X-Amz-Date')!;
+    const past = new Date(
+      Date.parse(
+        `${signedAt.slice(0, 4)}-${signedAt.slice(4, 6)}-${signedAt.slice(6, 8)}T${signedAt.slice(9, 11)}:${signedAt.slice(11, 13)}:${signedAt.slice(13, 15)}Z`,
+      ) - 601_000,
+    );
+    vi.useFakeTimers({ now: past, toFake: ['Date'] });
+    let old: string;
+    try {
+      old = envelope<HeadShotResult>(await get('tester10', '/tester/head_shot.php')).result.url!;
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await fetch(old)).status).toBe(403);
+    // The old image.php route is gone.
     expect((await s.app.inject({ method: 'GET', url: '/api/v1/tester/image.php?key=x' })).statusCode).toBe(
-      400,
+      404,
     );
   });
 });

@@ -21,18 +21,23 @@ async function appliedVersions(db: Db): Promise<Set<string>> {
 /**
  * Applies every `migrations/NNNN_name.sql` not yet applied, in order, each in its own transaction. On
  * PostgreSQL the whole run holds an advisory lock, so several instances starting at once (a rolling
- * upgrade) never apply the same file twice: the second waits, then finds nothing left to do.
+ * upgrade) never apply the same file twice: the second waits, then finds nothing left to do. `then` runs
+ * under the same lock after the files (start-up's demo seed, so two instances never seed it twice).
  */
-export async function migrate(db: Db): Promise<string[]> {
+export async function migrate(db: Db, then?: () => Promise<void>): Promise<string[]> {
   if (db.kind === 'postgres') {
     // One pooled connection holds the lock in an open transaction while others apply the files; the lock
     // ends with that transaction, also when this process dies.
     return db.transaction(async (lock) => {
       await lock.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
-      return applyPending(db);
+      const applied = await applyPending(db);
+      await then?.();
+      return applied;
     });
   }
-  return applyPending(db);
+  const applied = await applyPending(db);
+  await then?.();
+  return applied;
 }
 
 async function applyPending(db: Db): Promise<string[]> {

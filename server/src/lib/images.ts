@@ -1,8 +1,10 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { IMAGE_MAX_BYTES } from '../../../contract/tester';
 import { ApiError } from './api-error';
+import type { App } from './app-types';
+import { appObjectStorage, type ObjectRef, type ObjectStorage } from './object-storage';
 
 /** Image formats the server keeps, recognised by their leading bytes (never by the client's claim). */
 export type ImageType = 'image/jpeg' | 'image/png' | 'image/webp';
@@ -13,14 +15,22 @@ const TYPE_BY_EXT: Record<string, ImageType> = { jpg: 'image/jpeg', png: 'image/
 /** What an image is stored for; the first segment of its key. */
 export type ImageKind = 'head_shot' | 'id_card' | 'marking' | 'ai_face' | 'ai_id_card';
 
-/** How long a signed image URL stays valid. */
+/** How long a presigned image URL stays valid. */
 export const IMAGE_URL_TTL_SECONDS = 10 * 60;
+
+/**
+ * Images live in the object store next to the recordings, under this prefix: `images/<kind>/<test id>/
+ * <random>.<ext>`. The database keeps the key without the prefix (as it did when images were files).
+ */
+export const IMAGE_OBJECT_PREFIX = 'images/';
 
 const KEY_RE =
   /^(head_shot|id_card|marking|ai_face|ai_id_card)\/[0-9]{1,18}\/[A-Za-z0-9_-]{16,64}\.(jpg|png|webp)$/;
 
-// Per process: URLs die with the process. Several server instances would need a shared secret from config.
-const SECRET = randomBytes(32);
+/** True when `key` is an image key the server could have made. */
+export function isImageKey(key: string): boolean {
+  return KEY_RE.test(key);
+}
 
 /** The image type of `buf` from its magic bytes, or null when it is not a JPEG, PNG or WebP. */
 export function sniffImageType(buf: Buffer): ImageType | null {
@@ -55,61 +65,117 @@ export function validateImage(buf: Buffer): ImageType {
   return type;
 }
 
-function imagesDir(dataDir: string): string {
-  return path.join(dataDir, 'images');
+/**
+ * Identity and marking images in object storage (the recordings bucket, S3 or the stand-in), so every
+ * server instance reads what another stored and a restart breaks no URL. Browsers get presigned GET URLs
+ * that fix the answer's Content-Type to the type the server recognised.
+ */
+export interface ImageStore {
+  /** Validates and stores an image; returns its key (`<kind>/<test id>/<random>.<ext>`). */
+  save(kind: ImageKind, testId: number, buf: Buffer): Promise<string>;
+  /** A stored image; null when the key is malformed or the object is gone. */
+  read(key: string): Promise<{ body: Buffer; type: ImageType } | null>;
+  /** A presigned URL of a stored image (IMAGE_URL_TTL_SECONDS); null for a missing or malformed key. */
+  url(key: string | null | undefined): Promise<string | null>;
+  /** Deletes a stored image (no error when absent). */
+  delete(key: string): Promise<void>;
+  /** Where an image key lives in the store. */
+  ref(key: string): ObjectRef;
 }
 
-/** Stores a validated image under `${dataDir}/images/<kind>/<testId>/<random>.<ext>` and returns its key. */
-export async function saveImage(
-  dataDir: string,
-  kind: ImageKind,
-  testId: number,
-  buf: Buffer,
-): Promise<string> {
-  const type = validateImage(buf);
-  const key = `${kind}/${testId}/${randomBytes(18).toString('base64url')}.${EXT[type]}`;
-  const file = path.join(imagesDir(dataDir), key);
-  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  await writeFile(file, buf, { mode: 0o600 });
-  return key;
+/** The image store over an object store. */
+export function createImageStore(storage: () => ObjectStorage): ImageStore {
+  const ref = (key: string): ObjectRef => ({ bucket: storage().bucket, key: IMAGE_OBJECT_PREFIX + key });
+  const typeOf = (key: string): ImageType | null =>
+    isImageKey(key) ? (TYPE_BY_EXT[key.slice(key.lastIndexOf('.') + 1)] ?? null) : null;
+  return {
+    ref,
+    async save(kind, testId, buf) {
+      const type = validateImage(buf);
+      const key = `${kind}/${testId}/${randomBytes(18).toString('base64url')}.${EXT[type]}`;
+      await storage().putObject(ref(key), buf, type);
+      return key;
+    },
+    async read(key) {
+      const type = typeOf(key);
+      if (!type) return null;
+      const body = await storage().getObject(ref(key));
+      return body ? { body, type } : null;
+    },
+    async url(key) {
+      if (!key) return null;
+      const type = typeOf(key);
+      if (!type) return null;
+      return storage().presignGet(ref(key), IMAGE_URL_TTL_SECONDS, {
+        contentType: type,
+        contentDisposition: 'inline',
+      });
+    },
+    async delete(key) {
+      if (!isImageKey(key)) return;
+      await storage().deleteObject(ref(key));
+    },
+  };
 }
 
-/** Reads a stored image; null when the key is malformed or the file is gone. */
-export async function readImage(
-  dataDir: string,
-  key: string,
-): Promise<{ body: Buffer; type: ImageType } | null> {
-  if (!KEY_RE.test(key)) return null;
-  const ext = key.slice(key.lastIndexOf('.') + 1);
-  const type = TYPE_BY_EXT[ext];
-  if (!type) return null;
-  try {
-    return { body: await readFile(path.join(imagesDir(dataDir), key)), type };
-  } catch {
-    return null;
+const appImages = new WeakMap<object, ImageStore>();
+
+/** The app's image store, on the app's object store (`appObjectStorage`). */
+export function appImageStore(app: App): ImageStore {
+  let s = appImages.get(app);
+  if (!s) {
+    s = createImageStore(() => appObjectStorage(app));
+    appImages.set(app, s);
   }
+  return s;
 }
 
-function sign(key: string, exp: number): string {
-  return createHmac('sha256', SECRET).update(`${key}\n${exp}`, 'utf8').digest('base64url');
-}
-
-/** A short-lived URL of tester/image.php for a stored image key; null for a null key. */
-export function signedImageUrl(
-  key: string | null | undefined,
-  ttlSeconds = IMAGE_URL_TTL_SECONDS,
-): string | null {
-  if (!key) return null;
-  const exp = Math.floor(Date.now() / 1000) + ttlSeconds;
-  const q = new URLSearchParams({ key, exp: String(exp), sig: sign(key, exp) });
-  return `/api/v1/tester/image.php?${q.toString()}`;
-}
-
-/** True when `sig` signs `key` and `exp` and the URL has not expired. */
-export function verifyImageSignature(key: string, exp: number, sig: string): boolean {
-  if (!KEY_RE.test(key)) return false;
-  if (exp < Math.floor(Date.now() / 1000)) return false;
-  const expected = Buffer.from(sign(key, exp));
-  const given = Buffer.from(sig);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+/**
+ * Moves images an earlier version kept as files under `<dataDir>/images` into the image store (start-up,
+ * once per machine): each file whose key the server could have made is stored, then its file removed.
+ * Idempotent; a file that cannot be moved stays and is named in the log. Returns how many moved.
+ */
+export async function moveLocalImages(
+  dataDir: string,
+  images: ImageStore,
+  storage: ObjectStorage,
+  log: { warn(obj: object, msg: string): void },
+): Promise<number> {
+  const root = path.join(dataDir, 'images');
+  const files: string[] = [];
+  const walk = async (dir: string, depth: number): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory() && depth < 2) await walk(p, depth + 1);
+      else if (e.isFile()) files.push(p);
+    }
+  };
+  await walk(root, 0);
+  let moved = 0;
+  for (const file of files) {
+    const key = path.relative(root, file).split(path.sep).join('/');
+    const body = isImageKey(key) ? await readFile(file).catch(() => null) : null;
+    const type = body ? sniffImageType(body) : null;
+    if (!body || !type) continue;
+    try {
+      await storage.putObject(images.ref(key), body, type);
+      await rm(file);
+      moved++;
+    } catch (err) {
+      log.warn({ err, file }, 'a stored image could not be moved to object storage; it stays on disk');
+    }
+  }
+  // Empty folders left behind go too (rmdir refuses non-empty ones).
+  for (const dir of [...new Set(files.map((f) => path.dirname(f)))].sort().reverse()) {
+    await rmdir(dir).catch(() => undefined);
+    await rmdir(path.dirname(dir)).catch(() => undefined);
+  }
+  await rmdir(root).catch(() => undefined);
+  return moved;
 }

@@ -18,7 +18,9 @@ import {
 } from '@aws-sdk/client-s3';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { S3LocalService } from '../standins/s3/service';
+import type { App } from './app-types';
 import { NodeSha256 } from './aws/sigv4-verify';
+import { recordingSettings } from './recording-settings';
 
 /** S3's minimum size of every part but the last, and its maximum part size (media-stack.md §6). */
 export const S3_MIN_PART_SIZE = 5 * 1024 * 1024;
@@ -478,4 +480,23 @@ export function createObjectStorage(opts: {
     },
   };
   return storage;
+}
+
+const appStores = new WeakMap<object, ObjectStorage>();
+
+/**
+ * The app's object store: the recordings bucket (S3_BUCKET) on S3 or on the local stand-in, shared by
+ * everything an instance keeps (recordings, identity and marking images). Built on first use: the S3
+ * stand-in is mounted after the routes.
+ */
+export function appObjectStorage(app: App): ObjectStorage {
+  let s = appStores.get(app);
+  if (!s) {
+    s = createObjectStorage({
+      bucket: recordingSettings().bucket,
+      local: () => (app.hasDecorator('s3local') ? app.s3local : null),
+    });
+    appStores.set(app, s);
+  }
+  return s;
 }

@@ -1,10 +1,13 @@
-import { unlink } from 'node:fs/promises';
-import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import { CLEANER_GROUP } from '../../../contract/management';
 import type { Db } from '../db/db';
 import type { App } from './app-types';
 import { audit } from './audit';
 import { MANAGEMENT_TIME_ZONE, dateInZone } from './management-time';
+
+/** How long a claimed day's run is held without renewal (a dead instance delays the day at most this long). */
+export const RETENTION_LEASE_MS = 10 * 60_000;
 
 /** Used when even the default row (group -3) is missing; the migration creates it with this value. */
 const FALLBACK_DEFAULT_DAYS = 1095;
@@ -280,61 +283,75 @@ export async function runRetention(db: Db, now: Date, opts: RetentionOptions): P
   return report;
 }
 
-/**
- * A `deleteImage` that unlinks `key` under `dir`, refusing keys that leave it, and treating a missing
- * file as already deleted.
- */
-export function deleteFileUnder(dir: string): (key: string) => Promise<void> {
-  const root = path.resolve(dir);
-  return async (key: string) => {
-    const file = path.resolve(root, key);
-    if (!file.startsWith(root + path.sep)) throw new Error(`image key outside the image directory: ${key}`);
-    await unlink(file).catch((err: NodeJS.ErrnoException) => {
-      if (err.code !== 'ENOENT') throw err;
-    });
-  };
-}
-
-/** Options of the daily scheduler: the media deleters (images default to files under DATA_DIR/images). */
+/** Options of the daily scheduler: the media deleters (recordings and images in object storage). */
 export interface RetentionSchedulerOptions {
   deleteObject: RetentionOptions['deleteObject'];
-  deleteImage?: RetentionOptions['deleteImage'];
+  deleteImage: NonNullable<RetentionOptions['deleteImage']>;
+  /** Lease of a claimed day's run in ms, renewed while it runs (default 10 minutes; tests shorten it). */
+  leaseMs?: number;
   /** Minutes after local midnight of the daily run (default 5). */
   minuteOfDay?: number;
 }
 
 /**
  * Runs the retention job once shortly after start and then daily (at 00:05 management time by default).
- * Each day runs at most once across restarts and server instances: the run claims its date in
- * `retention_runs` first (migration 0004). Call it before `listen`; it then stops when the app closes. Returns a handle to stop or run now.
+ * Each day runs once across restarts and server instances: the run claims its date in `retention_runs`
+ * first (migration 0004) with a lease it renews (0060), and a run whose instance died is taken over. Call it before `listen`; it then stops when the app closes. Returns a handle to stop or run now.
  */
 export function startRetentionScheduler(
   app: App,
   opts: RetentionSchedulerOptions,
 ): { stop(): void; runNow(): Promise<RetentionReport | null> } {
   const minuteOfDay = opts.minuteOfDay ?? 5;
-  const deleteImage = opts.deleteImage ?? deleteFileUnder(path.join(app.config.dataDir, 'images'));
+  const deleteImage = opts.deleteImage;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<RetentionReport | null> | null = null;
   let stopped = false;
 
+  const owner = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const leaseMs = opts.leaseMs ?? RETENTION_LEASE_MS;
   const runOnce = async (): Promise<RetentionReport | null> => {
     const now = new Date();
     const date = dateInZone(now);
+    // One run per day across every instance: the date is claimed with a lease this instance renews while it
+    // deletes; a run whose holder died (its lease ran out before it finished) is taken over.
     const claim = await app.db.query(
-      `INSERT INTO retention_runs (run_date) VALUES ($1::date) ON CONFLICT (run_date) DO NOTHING`,
-      [date],
+      `INSERT INTO retention_runs AS r (run_date, claimed_by, lease_until)
+         VALUES ($1::date, $2, now() + make_interval(secs => $3::double precision / 1000))
+       ON CONFLICT (run_date) DO UPDATE SET claimed_by = EXCLUDED.claimed_by, lease_until = EXCLUDED.lease_until,
+              started_at = now()
+        WHERE r.finished_at IS NULL AND coalesce(r.lease_until, r.started_at + interval '1 hour') < now()`,
+      [date, owner, leaseMs],
     );
     if (claim.rowCount === 0) return null;
-    const report = await runRetention(app.db, now, {
-      deleteObject: opts.deleteObject,
-      deleteImage,
-      log: app.log,
-    });
+    const renew = setInterval(
+      () => {
+        void app.db
+          .query(
+            `UPDATE retention_runs SET lease_until = now() + make_interval(secs => $3::double precision / 1000)
+            WHERE run_date = $1::date AND claimed_by = $2 AND finished_at IS NULL`,
+            [date, owner, leaseMs],
+          )
+          .catch(() => undefined);
+      },
+      Math.floor(leaseMs / 3),
+    );
+    renew.unref();
+    let report: RetentionReport;
+    try {
+      report = await runRetention(app.db, now, {
+        deleteObject: opts.deleteObject,
+        deleteImage,
+        log: app.log,
+      });
+    } finally {
+      clearInterval(renew);
+    }
     await app.db.query(
-      `UPDATE retention_runs SET finished_at = now(), report = $2::jsonb WHERE run_date = $1::date`,
+      `UPDATE retention_runs SET finished_at = now(), report = $3::jsonb WHERE run_date = $1::date AND claimed_by = $2`,
       [
         date,
+        owner,
         JSON.stringify({
           ...report,
           deletedTestIds: report.deletedTestIds.length,

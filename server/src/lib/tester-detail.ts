@@ -12,9 +12,12 @@ import type {
 import type { Db } from '../db/db';
 import { ApiError } from './api-error';
 import type { AuthContext } from './app-types';
-import { signedImageUrl } from './images';
+import type { ImageStore } from './images';
 import { toWireTime } from './management-time';
 import { iso, startupInt, startupOf, startupText, type SittingRow, type TesterUser } from './tester-sittings';
+
+/** A presigned URL of a stored image key (`ImageStore.url`); null for none. */
+export type ImageUrl = ImageStore['url'];
 
 /**
  * Whether the caller may look the examinee up at all, before any of its sittings is named (so that a
@@ -111,7 +114,7 @@ interface MarkingRow {
  * A sitting's markings, oldest first, with signed image URLs and where each lies in its recording (the
  * marking's time less the recording's start, in whole seconds).
  */
-export async function loadMarkings(db: Db, testId: number): Promise<Marking[]> {
+export async function loadMarkings(db: Db, testId: number, imageUrl: ImageUrl): Promise<Marking[]> {
   const { rows } = await db.query<MarkingRow>(
     `SELECT k.id, k.marking_at, k.image_key, k.mark_id, m.message, m.label, m.score, k.record_id,
             CASE WHEN r.id IS NULL THEN NULL
@@ -120,18 +123,20 @@ export async function loadMarkings(db: Db, testId: number): Promise<Marking[]> {
       WHERE k.test_id = $1 ORDER BY k.marking_at, k.id`,
     [testId],
   );
-  return rows.map((r) => ({
-    id: r.id,
-    marking_at: iso(r.marking_at)!,
-    url: signedImageUrl(r.image_key),
-    mark: r.mark_id,
-    message: r.message ?? '',
-    label: r.label ?? '',
-    score: r.score ?? 0,
-    record_id: r.record_id,
-    play_time_from: r.play_time,
-    play_time_to: r.play_time,
-  }));
+  return Promise.all(
+    rows.map(async (r) => ({
+      id: r.id,
+      marking_at: iso(r.marking_at)!,
+      url: await imageUrl(r.image_key),
+      mark: r.mark_id,
+      message: r.message ?? '',
+      label: r.label ?? '',
+      score: r.score ?? 0,
+      record_id: r.record_id,
+      play_time_from: r.play_time,
+      play_time_to: r.play_time,
+    })),
+  );
 }
 
 /** Count per mark of a list of markings. */
@@ -209,6 +214,7 @@ export type CapturePresigner = (ref: { bucket: string; key: string }) => Promise
 async function loadAiMarkings(
   db: Db,
   testId: number,
+  imageUrl: ImageUrl,
   presign: CapturePresigner | null,
 ): Promise<AiMarking[]> {
   const { rows } = await db.query<{
@@ -241,7 +247,7 @@ async function loadAiMarkings(
       url:
         r.bucket && r.object_key && presign
           ? await presign({ bucket: r.bucket, key: r.object_key })
-          : signedImageUrl(r.image_key),
+          : await imageUrl(r.image_key),
       mark: r.analysis_type,
       score: r.score,
       record_id: r.record_id,
@@ -289,7 +295,7 @@ export async function loadRecordStatusLogs(db: Db, testId: number): Promise<Reco
 }
 
 /** The AI identity check of a sitting with every attempt (issue #6); null when it had none. */
-export async function loadAiAuth(db: Db, testId: number): Promise<AiAuthSummary | null> {
+export async function loadAiAuth(db: Db, testId: number, imageUrl: ImageUrl): Promise<AiAuthSummary | null> {
   const state = await db.query<{
     status: number;
     face_retry: number;
@@ -316,21 +322,26 @@ export async function loadAiAuth(db: Db, testId: number): Promise<AiAuthSummary 
     face_retry: st.face_retry,
     id_card_retry: st.id_card_retry,
     ai_all_retry: st.ai_all_retry,
-    attempts: rows.map((r) => {
-      const raw = (typeof r.scores === 'string' ? JSON.parse(r.scores) : r.scores) as Record<string, unknown>;
-      const scores: Record<string, number> = {};
-      for (const [k, v] of Object.entries(raw ?? {}))
-        if (typeof v === 'number' && Number.isFinite(v)) scores[k] = v;
-      return {
-        id: Number(r.id),
-        kind: r.kind,
-        outcome: r.outcome,
-        reason: r.reason,
-        scores,
-        image_url: signedImageUrl(r.image_key),
-        created_at: iso(r.created_at)!,
-      };
-    }),
+    attempts: await Promise.all(
+      rows.map(async (r) => {
+        const raw = (typeof r.scores === 'string' ? JSON.parse(r.scores) : r.scores) as Record<
+          string,
+          unknown
+        >;
+        const scores: Record<string, number> = {};
+        for (const [k, v] of Object.entries(raw ?? {}))
+          if (typeof v === 'number' && Number.isFinite(v)) scores[k] = v;
+        return {
+          id: Number(r.id),
+          kind: r.kind,
+          outcome: r.outcome,
+          reason: r.reason,
+          scores,
+          image_url: await imageUrl(r.image_key),
+          created_at: iso(r.created_at)!,
+        };
+      }),
+    ),
   };
 }
 
@@ -373,13 +384,16 @@ export async function buildTesterDetail(
   tester: TesterUser,
   testId: number,
   opts: {
+    /** Presigned URLs of the sitting's stored images (the app's image store). */
+    imageUrl: ImageUrl;
     withAiAuth?: boolean;
     /** Which related sittings the caller may see (a checker: those it monitored); null: all. */
     relatedScope?: RelatedScope | null;
     /** Presigns the stills of AI markings from live captures (without it their url is null). */
     presignCapture?: CapturePresigner;
-  } = {},
+  },
 ): Promise<TesterDetail> {
+  const imageUrl = opts.imageUrl;
   const { rows } = await db.query<DetailTestRow>(
     `SELECT t.*, g.code AS group_code, g.name AS group_name
        FROM tests t
@@ -390,12 +404,12 @@ export async function buildTesterDetail(
   const t = rows[0]!;
   const [markings, records, aiMarkings, messages, related, aiAuth, examineeLogs, recordLogs] =
     await Promise.all([
-      loadMarkings(db, testId),
+      loadMarkings(db, testId, imageUrl),
       loadRecords(db, testId),
-      loadAiMarkings(db, testId, opts.presignCapture ?? null),
+      loadAiMarkings(db, testId, imageUrl, opts.presignCapture ?? null),
       loadMessages(db, testId),
       loadRelatedTesters(db, tester, opts.relatedScope ?? null),
-      opts.withAiAuth ? loadAiAuth(db, testId) : Promise.resolve(undefined),
+      opts.withAiAuth ? loadAiAuth(db, testId, imageUrl) : Promise.resolve(undefined),
       loadExamineeLogs(db, testId),
       loadRecordStatusLogs(db, testId),
     ]);
@@ -431,8 +445,8 @@ export async function buildTesterDetail(
     rejected: t.rejected,
     kicked: t.kicked,
     startup_parameters: publicStartup(t),
-    head_shot_uri: signedImageUrl(t.head_shot_key),
-    id_card_uri: signedImageUrl(t.id_card_key),
+    head_shot_uri: await imageUrl(t.head_shot_key),
+    id_card_uri: await imageUrl(t.id_card_key),
     head_shot_updated_at: t.head_shot_key ? iso(t.head_shot_at) : null,
     id_card_updated_at: t.id_card_key ? iso(t.id_card_at) : null,
     marking_summaries: summariseMarkings(markings),

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { McTokenRedeemBody } from '../../../contract/tester';
 import type { App } from '../lib/app-types';
 import { mcTokenInvalid, redeemMcToken } from '../lib/tester-mc-token';
+import { perIpLimit } from '../lib/db-rate-limit';
 
 /** Where the built-in demo exam lives (the demo data's exam_url, and the default in demo mode). */
 export const DEMO_EXAM_PATH = '/demo-exam/';
@@ -243,7 +244,13 @@ export default async function demoExamRoutes(app: App): Promise<void> {
   app.post<{ Body: { token: string; lang?: Lang } }>(
     '/demo-exam/session',
     {
-      config: { rateLimit: { max: 60, timeWindow: 60_000 } },
+      // Limited per address, counted in the database (every instance), so tokens cannot be guessed in bulk.
+      onRequest: perIpLimit(app, {
+        scope: 'demo_exam_ip',
+        max: 60,
+        windowSeconds: 60,
+        message: 'Too many one-time token redemptions from this address.',
+      }),
       schema: {
         body: Type.Object({
           token: McTokenRedeemBody.properties.token,

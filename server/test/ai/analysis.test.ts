@@ -10,7 +10,7 @@ import { AnalysisQueue, setAnalysisQueue } from '../../src/lib/ai/analysis-queue
 import { IdentityEngine } from '../../src/lib/ai/identity';
 import { aiSettings } from '../../src/lib/ai/settings';
 import { SileroVad } from '../../src/lib/ai/vad';
-import { saveImage } from '../../src/lib/images';
+import { appImageStore } from '../../src/lib/images';
 import type { ObjectStorage } from '../../src/lib/object-storage';
 import { build, envelope, injectAs, loginAs, type TestServer } from '../helper';
 import { CLIP, makeClip, makeImageFixtures, missingFixtureTools, type AiFixtures } from './fixtures';
@@ -86,18 +86,18 @@ describe.skipIf(missing)(
         SileroVad.create(),
       ]);
       dataDir = await mkdtemp(path.join(os.tmpdir(), 'ai-analysis-'));
-      s = await build({ dataDir });
+      s = await build({ dataDir }, { objectStorage: true });
       await loginAs(s.app, 'tester05');
       const t = await s.db.query<{ id: number }>(
         `SELECT t.id FROM tests t JOIN users u ON u.id = t.user_id WHERE u.login_id = 'tester05' ORDER BY t.id DESC LIMIT 1`,
       );
       testId = Number(t.rows[0]!.id);
-      const key = await saveImage(dataDir, 'head_shot', testId, readFileSync(fx.astronaut));
+      const key = await appImageStore(s.app).save('head_shot', testId, readFileSync(fx.astronaut));
       await s.db.query(`UPDATE tests SET head_shot_key = $2 WHERE id = $1`, [testId, key]);
       queue = new AnalysisQueue({
         db: s.db,
         storage: () => storage,
-        dataDir,
+        images: appImageStore(s.app),
         log: { warn: () => undefined, error: () => undefined },
         runner: {
           capacity: 1,

@@ -224,7 +224,7 @@ describe.skipIf(missing)(
 
       beforeAll(async () => {
         dataDir = await mkdtemp(path.join(os.tmpdir(), 'ai-identity-'));
-        s = await build({ dataDir });
+        s = await build({ dataDir }, { objectStorage: true });
         setAiProvider(s.app, engine);
         await s.db.query(
           `UPDATE users SET name = 'Eileen Collins' WHERE login_id IN ('tester01', 'tester02', 'tester03')`,

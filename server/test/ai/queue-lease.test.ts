@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AnalysisQueue, type AnalysisRunner } from '../../src/lib/ai/analysis-queue';
 import type { AnalysisOutput } from '../../src/lib/ai/analysis';
+import type { ImageStore } from '../../src/lib/images';
 import type { ObjectStorage } from '../../src/lib/object-storage';
 import {
   conversionSettings,
@@ -51,7 +52,7 @@ function queue(seen: Map<number, string[]>, opts: { ms?: number; leaseMs?: numbe
     // Each record's "object" is a path whose name is the record id, so the runner can tell which it runs.
     storage: () =>
       ({ localPath: (ref: { key: string }) => path.join(dataDir, ref.key) }) as unknown as ObjectStorage,
-    dataDir,
+    images: { read: async () => null } as unknown as ImageStore,
     log: quiet,
     runner: runner(seen, () => q.owner, opts.ms),
     leaseMs: opts.leaseMs,

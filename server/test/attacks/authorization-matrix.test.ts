@@ -249,12 +249,6 @@ const ROWS: Record<string, Row> = {
     req: (v) => get(`/api/v1/tester/detail.php?tester_id=${v.testerId}`),
     owners: ADMINS,
   },
-  // Signed image URLs: another sitting's image with a signature that is not the server's.
-  'GET /api/v1/tester/image.php': {
-    kind: 'foreign',
-    req: (v) =>
-      get(`/api/v1/tester/image.php?key=tests%2F${v.testId}%2Fface.jpg&exp=9999999999&sig=${'0'.repeat(64)}`),
-  },
   'POST /api/v1/tester/status.php': {
     kind: 'foreign',
     req: (v) => post('/api/v1/tester/status.php', { tester_id: v.testerId, status: 2 }),

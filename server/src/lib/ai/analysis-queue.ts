@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { ANALYSIS_TYPES } from '../../../../contract/management';
 import type { Db } from '../../db/db';
-import { readImage } from '../images';
+import type { ImageStore } from '../images';
 import type { ObjectStorage } from '../object-storage';
 import { startupInt, startupOf, startupText } from '../tester-sittings';
 import type { AnalysisOutput, AnalysisType } from './analysis';
@@ -200,7 +200,8 @@ export class AnalysisQueue {
       db: Db;
       storage: () => ObjectStorage;
       runner: AnalysisRunner;
-      dataDir: string;
+      /** The stored head shots (object storage). */
+      images: ImageStore;
       log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
       batchMethod?: number;
       /** Lease of a claimed job in ms (tests shorten it). */
@@ -357,7 +358,7 @@ export class AnalysisQueue {
         file = path.join(dir, 'input');
         await storage.downloadToFile(ref, file);
       }
-      const head = rec.head_shot_key ? await readImage(this.o.dataDir, rec.head_shot_key) : null;
+      const head = rec.head_shot_key ? await this.o.images.read(rec.head_shot_key) : null;
       await setRecordStatus(db, job.record_id, '05', `analysis attempt ${attempt}: analysing`);
       const durationMs = Number(rec.duration_ms ?? 0);
       let lastPct = -1;

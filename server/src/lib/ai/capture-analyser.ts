@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/db';
-import { readImage } from '../images';
+import type { ImageStore } from '../images';
 import { bumpLiveSeq, captureSettingsOf, excuseOf, type CaptureSettings } from '../live-captures';
 import { liveFeedBus } from '../live-feed';
 import type { ObjectStorage } from '../object-storage';
@@ -59,7 +59,8 @@ export class CaptureAnalyser {
       db: Db;
       storage: () => ObjectStorage;
       runner: StillRunner;
-      dataDir: string;
+      /** The stored head shots (object storage). */
+      images: ImageStore;
       thresholds: AiSettings['capture'];
       log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
       leaseMs?: number;
@@ -165,7 +166,7 @@ export class CaptureAnalyser {
       );
       const body = image ?? (await this.o.storage().getObject({ bucket: w.bucket, key: w.object_key }));
       if (!body) throw new Error('the still is no longer in storage');
-      const head = sitting.head_shot_key ? await readImage(this.o.dataDir, sitting.head_shot_key) : null;
+      const head = sitting.head_shot_key ? await this.o.images.read(sitting.head_shot_key) : null;
       const detection = await this.o.runner.detect({ image: body, headShot: head?.body ?? null, priority });
       const flags = stillFlags(detection, this.o.thresholds[settings.sensitivity], settings.types);
       const capturedAt = new Date(w.captured_at);

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import type { App } from '../app-types';
 import { setAiProvider } from '../ai-provider';
+import { appImageStore } from '../images';
 import type { ObjectStorage } from '../object-storage';
 import { conversionSettings, onRecordingConverted } from '../recording-conversion';
 import { AnalysisQueue, setAnalysisQueue } from './analysis-queue';
@@ -31,7 +32,7 @@ export async function startAi(
   const queue = new AnalysisQueue({
     db: app.db,
     storage: opts.storage,
-    dataDir: app.config.dataDir,
+    images: appImageStore(app),
     log: app.log,
     batchMethod: Number(process.env.AI_BATCH_METHOD) || 1,
     runner: {
@@ -56,7 +57,7 @@ export async function startAi(
   const captures = new CaptureAnalyser({
     db: app.db,
     storage: opts.storage,
-    dataDir: app.config.dataDir,
+    images: appImageStore(app),
     log: app.log,
     thresholds: settings.capture,
     runner: {

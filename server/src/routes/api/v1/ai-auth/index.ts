@@ -18,7 +18,7 @@ import { getAiProvider, type AiImage, type FaceVerdict, type IdVerdict } from '.
 import { ApiError } from '../../../../lib/api-error';
 import type { App, AuthContext } from '../../../../lib/app-types';
 import { audit } from '../../../../lib/audit';
-import { readImage, saveImage, signedImageUrl, validateImage } from '../../../../lib/images';
+import { appImageStore, validateImage } from '../../../../lib/images';
 import {
   assertCanView,
   findCurrentSitting,
@@ -92,7 +92,7 @@ const FALLBACK_TEXT: Record<number, string> = {
 
 /** ai_auth/face, ai_auth/id_card and ai_auth/status (spec §3 "AI auth status", §4 "AI identification"). */
 export default async function aiAuthRoutes(app: App): Promise<void> {
-  const dataDir = app.config.dataDir;
+  const images = appImageStore(app);
 
   async function attempt(auth: AuthContext, kind: 'face' | 'id_card', image: Buffer): Promise<AttemptResult> {
     const s = await requireOpenSitting(app.db, auth.userId);
@@ -121,7 +121,7 @@ export default async function aiAuthRoutes(app: App): Promise<void> {
     if (kind === 'id_card' && before.process !== AI_AUTH_PROCESS.idCard) {
       throw new ApiError(409, 'conflict', 'Send an accepted face photo first.');
     }
-    const key = await saveImage(dataDir, kind === 'face' ? 'ai_face' : 'ai_id_card', s.id, image);
+    const key = await images.save(kind === 'face' ? 'ai_face' : 'ai_id_card', s.id, image);
     const img: AiImage = { body: image, type };
     const provider = getAiProvider(app);
     let verdict: FaceVerdict | IdVerdict;
@@ -129,7 +129,7 @@ export default async function aiAuthRoutes(app: App): Promise<void> {
       if (kind === 'face') {
         verdict = await provider.checkFace(img);
       } else {
-        const head = before.face_key ? await readImage(dataDir, before.face_key) : null;
+        const head = before.face_key ? await images.read(before.face_key) : null;
         const tester = await loadTester(app.db, auth.userId);
         const idTypes = String(startupOf(s).ai_idcard_type ?? '')
           .split(',')
@@ -328,7 +328,7 @@ export default async function aiAuthRoutes(app: App): Promise<void> {
           [s.id, key],
         );
       }
-      return { ok, error: err, status, process, tester_status: testerStatus, url: signedImageUrl(key) };
+      return { ok, error: err, status, process, tester_status: testerStatus, url: await images.url(key) };
     });
     if (result.status === AI_AUTH_STATUS.logout) await revokeEndedSignaling(app);
     if (result.status !== AI_AUTH_STATUS.inProgress && result.status !== AI_AUTH_STATUS.passed) {
@@ -382,8 +382,8 @@ export default async function aiAuthRoutes(app: App): Promise<void> {
         face_retry: row?.face_retry ?? 0,
         id_card_retry: row?.id_card_retry ?? 0,
         ai_all_retry: row?.ai_all_retry ?? 0,
-        face_url: signedImageUrl(row?.face_key),
-        id_card_url: signedImageUrl(row?.id_card_key),
+        face_url: await images.url(row?.face_key),
+        id_card_url: await images.url(row?.id_card_key),
         messages: row ? messagesOf(row) : [],
         limits: { face: policy.face, id_card: policy.idCard, all: policy.all },
         fallback: policy.fallback,

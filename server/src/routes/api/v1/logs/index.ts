@@ -9,7 +9,7 @@ import {
 import { ApiError } from '../../../../lib/api-error';
 import type { App } from '../../../../lib/app-types';
 import { redactText } from '../../../../lib/log-redact';
-import { RateWindow } from '../../../../lib/rate-window';
+import { enforceLimit, perIpLimit } from '../../../../lib/db-rate-limit';
 import type { FastifyRequest } from 'fastify';
 
 // Both endpoints are open (errors happen before login too), so each address gets a ceiling to keep the
@@ -23,35 +23,40 @@ const LEVELS = new Set(['trace', 'debug', 'info', 'warn', 'error']);
 
 /** log_receive.php and device_logging.php (spec §7). */
 export default async function logsRoutes(app: App): Promise<void> {
-  const perSession = new RateWindow(LOGS_PER_SESSION_PER_MINUTE, 60_000);
-  const anonymousPerIp = new RateWindow(ANONYMOUS_LOGS_PER_IP_PER_MINUTE, 60_000);
-  /** The client-reported entry limits (the per-address ceiling is the route's rateLimit). */
-  const admit = (request: FastifyRequest): void => {
-    const ok = request.auth
-      ? perSession.take(String(request.auth.sessionId))
-      : anonymousPerIp.take(request.ip);
-    if (!ok)
-      throw new ApiError(
-        429,
-        'too_many_requests',
-        request.auth ? 'Too many log entries from this session.' : 'Too many log entries from this address.',
-      );
+  // Counted in the database, so the limits hold across every server instance.
+  const perSession = {
+    scope: 'logs_session',
+    max: LOGS_PER_SESSION_PER_MINUTE,
+    windowSeconds: 60,
+    message: 'Too many log entries from this session.',
   };
-  const rateLimit = {
+  const anonymousPerIp = {
+    scope: 'logs_anonymous_ip',
+    max: ANONYMOUS_LOGS_PER_IP_PER_MINUTE,
+    windowSeconds: 60,
+    message: 'Too many log entries from this address.',
+  };
+  /** The client-reported entry limits (the per-address ceiling is the route's onRequest hook). */
+  const admit = (request: FastifyRequest): Promise<void> =>
+    request.auth
+      ? enforceLimit(app.db, perSession, String(request.auth.sessionId))
+      : enforceLimit(app.db, anonymousPerIp, request.ip);
+  const perIp = perIpLimit(app, {
+    scope: 'logs_ip',
     max: LOGS_PER_IP_PER_MINUTE,
-    timeWindow: 60_000,
-    errorResponseBuilder: () =>
-      new ApiError(429, 'too_many_requests', 'Too many log entries from this address.'),
-  };
+    windowSeconds: 60,
+    message: 'Too many log entries from this address.',
+  });
 
   app.post(
     '/log_receive.php',
     {
-      config: { access: 'public', rateLimit },
+      onRequest: perIp,
+      config: { access: 'public' },
       schema: { body: LogReceiveBody, response: { 200: Envelope(Type.Null()) } },
     },
     async (request, reply) => {
-      admit(request);
+      await admit(request);
       // PostgreSQL text cannot hold NUL; a log line is kept rather than refused for containing one. Secrets
       // (a start-up URL's password, tokens, signed URLs) in the reported location or details are redacted.
       const clean = (v: string | undefined) => redactText((v ?? '').replaceAll('\u0000', ''));
@@ -96,11 +101,12 @@ export default async function logsRoutes(app: App): Promise<void> {
       // The payload is stored as JSON text of at most DEVICE_LOG_MAX_BYTES; the body limit leaves room for
       // the wrapper and escaping, and the stored size is checked below.
       bodyLimit: DEVICE_LOG_MAX_BYTES * 2,
-      config: { access: 'public', rateLimit },
+      onRequest: perIp,
+      config: { access: 'public' },
       schema: { body: DeviceLoggingBody, response: { 200: Envelope(Type.Null()) } },
     },
     async (request, reply) => {
-      admit(request);
+      await admit(request);
       const payload = request.body.payload ?? null;
       const text = redactText(JSON.stringify(payload));
       if (Buffer.byteLength(text, 'utf8') > DEVICE_LOG_MAX_BYTES) {

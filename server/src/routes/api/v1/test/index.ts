@@ -10,6 +10,7 @@ import {
 } from '../../../../../../contract/tester';
 import { ApiError } from '../../../../lib/api-error';
 import type { App, AuthContext } from '../../../../lib/app-types';
+import { appImageStore } from '../../../../lib/images';
 import { loadMarkings, loadRecords } from '../../../../lib/tester-detail';
 import {
   assertCanView,
@@ -109,7 +110,7 @@ export default async function testRoutes(app: App): Promise<void> {
       const tester = await loadTester(app.db, sitting.user_id);
       await assertCanView(app.db, auth, tester);
       const [markings, records] = await Promise.all([
-        loadMarkings(app.db, sitting.id),
+        loadMarkings(app.db, sitting.id, (key) => appImageStore(app).url(key)),
         loadRecords(app.db, sitting.id),
       ]);
       return reply.ok({

@@ -5,7 +5,6 @@ import {
   HeadShotQuery,
   HeadShotResult,
   ImageBody,
-  ImageQuery,
   KickOutBody,
   KickOutResult,
   LATEST_MODE,
@@ -28,15 +27,9 @@ import {
 import { ApiError } from '../../../../lib/api-error';
 import type { App, AuthContext } from '../../../../lib/app-types';
 import { audit } from '../../../../lib/audit';
-import {
-  IMAGE_URL_TTL_SECONDS,
-  readImage,
-  saveImage,
-  signedImageUrl,
-  verifyImageSignature,
-} from '../../../../lib/images';
-import { createObjectStorage, type ObjectStorage } from '../../../../lib/object-storage';
-import { recordingSettings } from '../../../../lib/recording-settings';
+import { perIpLimit } from '../../../../lib/db-rate-limit';
+import { IMAGE_URL_TTL_SECONDS, appImageStore } from '../../../../lib/images';
+import { appObjectStorage } from '../../../../lib/object-storage';
 import {
   assertCanViewSitting,
   assertMayLookUp,
@@ -148,18 +141,12 @@ function windowOpenUrl(examUrl: string, token: string, mode: 1 | 2, lang: string
 
 /**
  * Examinee routes of spec §7: tester/detail, tester/status, tester/kick_out, tester/rejected,
- * tester/markings, tester/head_shot, get_mc_token, and tester/image (signed image URLs).
+ * tester/markings, tester/head_shot and get_mc_token.
  */
 export default async function testerRoutes(app: App): Promise<void> {
-  const dataDir = app.config.dataDir;
-  // Stills of AI markings from live captures are in object storage; the S3 stand-in is mounted after the
-  // routes, so the store is built on first use.
-  let storage: ObjectStorage | null = null;
-  const store = (): ObjectStorage =>
-    (storage ??= createObjectStorage({
-      bucket: recordingSettings().bucket,
-      local: () => (app.hasDecorator('s3local') ? app.s3local : null),
-    }));
+  // Identity and marking images, and the stills of live captures, are in object storage (shared by every
+  // instance), served by presigned URLs.
+  const images = appImageStore(app);
 
   app.get(
     '/tester/detail.php',
@@ -196,29 +183,12 @@ export default async function testerRoutes(app: App): Promise<void> {
       // The AI identity decisions are for monitors and managers, not for the examinee's own detail.
       return reply.ok(
         await buildTesterDetail(app.db, tester, testId, {
+          imageUrl: (key) => images.url(key),
           withAiAuth: auth.actor !== 1,
           relatedScope,
-          presignCapture: (ref) => store().presignGet(ref, IMAGE_URL_TTL_SECONDS),
+          presignCapture: (ref) => appObjectStorage(app).presignGet(ref, IMAGE_URL_TTL_SECONDS),
         }),
       );
-    },
-  );
-
-  app.get(
-    '/tester/image.php',
-    {
-      // Public on purpose: <img src> cannot send a bearer token. The URL is unguessable (HMAC) and expires.
-      config: { access: 'public', skipIpLimit: true },
-      schema: { querystring: ImageQuery },
-    },
-    async (request, reply) => {
-      const { key, exp, sig } = request.query;
-      if (!verifyImageSignature(key, exp, sig)) {
-        throw new ApiError(403, 'forbidden', 'The image link is invalid or has expired.');
-      }
-      const img = await readImage(dataDir, key);
-      if (!img) throw new ApiError(404, 'not_found', 'The image no longer exists.');
-      return reply.code(200).type(img.type).header('Content-Disposition', 'inline').send(img.body);
     },
   );
 
@@ -369,8 +339,13 @@ export default async function testerRoutes(app: App): Promise<void> {
         // credential. Limited per address, so tokens cannot be guessed in bulk.
         access: 'public',
         skipIpLimit: true,
-        rateLimit: { max: 60, timeWindow: 60_000 },
       },
+      onRequest: perIpLimit(app, {
+        scope: 'mc_token_ip',
+        max: 60,
+        windowSeconds: 60,
+        message: 'Too many one-time token redemptions from this address.',
+      }),
       schema: { body: McTokenRedeemBody, response: { 200: Envelope(McTokenRedeemResult) } },
     },
     async (request, reply) => {
@@ -555,7 +530,7 @@ export default async function testerRoutes(app: App): Promise<void> {
       const m = mark.rows[0];
       if (!m) throw new ApiError(400, 'validation', 'Unknown mark.');
       const img = uploadedImage(request, b);
-      const key = img ? await saveImage(dataDir, 'marking', matching.test_id, img) : null;
+      const key = img ? await images.save('marking', matching.test_id, img) : null;
       const notify = b.notification === 1;
 
       const out = await app.db.transaction(async (tx) => {
@@ -599,7 +574,7 @@ export default async function testerRoutes(app: App): Promise<void> {
       });
       return reply.ok({
         alert: notify ? m.message : '',
-        url: signedImageUrl(key),
+        url: await images.url(key),
         marking_id: out.id,
         marking_total_score: out.total,
       });
@@ -618,12 +593,12 @@ export default async function testerRoutes(app: App): Promise<void> {
       const auth = request.auth!;
       const s = await requireOpenSitting(app.db, auth.userId);
       const img = requireUploadedImage(request, request.body);
-      const key = await saveImage(dataDir, 'head_shot', s.id, img);
+      const key = await images.save('head_shot', s.id, img);
       await app.db.query(
         `UPDATE tests SET head_shot_key = $2, head_shot_at = now(), updated_at = now() WHERE id = $1`,
         [s.id, key],
       );
-      return reply.ok({ url: signedImageUrl(key)! });
+      return reply.ok({ url: (await images.url(key))! });
     },
   );
 
@@ -640,7 +615,7 @@ export default async function testerRoutes(app: App): Promise<void> {
       await assertCanView(app.db, auth, tester);
       const s = await findCurrentSitting(app.db, testerId);
       return reply.ok({
-        url: signedImageUrl(s?.head_shot_key),
+        url: await images.url(s?.head_shot_key),
         updated_at: s?.head_shot_key ? iso(s.head_shot_at) : null,
       });
     },
