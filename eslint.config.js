@@ -102,6 +102,7 @@ export default tseslint.config(
       'dist-server',
       'node_modules',
       'data',
+      'data-standins',
       'reports',
       'test-results',
       'playwright-report',

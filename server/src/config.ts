@@ -51,6 +51,8 @@ export interface ServerConfig {
      * logged by the SPA, so a crafted start-up URL cannot plant a phishing link or a fake server name.
      */
     allowedLinkOrigins: string[];
+    /** ICE_TRANSPORT_POLICY: `relay` sends live video only through TURN (default `all`). */
+    iceTransportPolicy: 'all' | 'relay';
   };
   /** Thresholds of the cheating level (CHEATING_LEVEL_SCORE_THRESHOLDS, CHEATING_LEVEL_AI_THRESHOLDS). */
   cheatingLevel: CheatingLevelThresholds;
@@ -66,6 +68,11 @@ export interface AwsConfig {
   kvsEndpoint: string | undefined;
   /** S3 endpoint (S3_ENDPOINT); set = recordings on AWS. */
   s3Endpoint: string | undefined;
+  /**
+   * KVS_PUBLIC_ENDPOINT: the KVS endpoint browsers use when it is not AWS's own (the stand-ins service,
+   * `<origin>/kvs`); handed out with the signaling credentials. Unset: browsers use the AWS endpoints.
+   */
+  kvsPublicEndpoint: string | undefined;
   /** KVS region (KVS_REGION, default ap-northeast-1). */
   kvsRegion: string;
   /** The role browser credentials are assumed from (AWS_ROLE_ARN); required in AWS mode. */
@@ -80,6 +87,12 @@ function int(v: string | undefined, d: number): number {
   const n = Number(v);
   if (!Number.isFinite(n)) throw new Error(`Invalid number in environment: ${v}`);
   return n;
+}
+
+function iceTransportPolicy(v: string | undefined): 'all' | 'relay' {
+  if (v === undefined || v === '' || v === 'all') return 'all';
+  if (v === 'relay') return 'relay';
+  throw new Error(`ICE_TRANSPORT_POLICY must be all or relay, not: ${v}`);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -137,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
         .split(',')
         .map((o) => o.trim())
         .filter(Boolean),
+      iceTransportPolicy: iceTransportPolicy(env.ICE_TRANSPORT_POLICY),
     },
     cheatingLevel: {
       score: parseThresholds(
@@ -154,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     aws: {
       kvsEndpoint: env.KVS_ENDPOINT || undefined,
       s3Endpoint: env.S3_ENDPOINT || undefined,
+      kvsPublicEndpoint: env.KVS_PUBLIC_ENDPOINT?.replace(/\/$/, '') || undefined,
       kvsRegion: env.KVS_REGION || 'ap-northeast-1',
       roleArn: env.AWS_ROLE_ARN || undefined,
       stsRegion: env.STS_REGION || env.KVS_REGION || 'ap-northeast-1',

@@ -116,6 +116,7 @@ beforeAll(async () => {
   b = await build({
     aws: {
       kvsEndpoint: `${aBase}/kvs`,
+      kvsPublicEndpoint: undefined,
       s3Endpoint: undefined,
       kvsRegion: REGION,
       roleArn: ROLE,

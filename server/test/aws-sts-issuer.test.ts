@@ -6,7 +6,12 @@ import {
   type CredentialScope,
   type TemporaryCredentials,
 } from '../src/lib/credentials';
-import { roleSessionName } from '../src/lib/aws/session-policy';
+import {
+  KVS_BROWSER_ACTIONS,
+  roleSessionName,
+  scopeFromSessionPolicy,
+  sessionPolicy,
+} from '../src/lib/aws/session-policy';
 import { StsCredentialIssuer, type AwsLog } from '../src/lib/aws/sts-issuer';
 import { policyOf, startStsServer, type StsAnswer, type StsTestServer } from './sts-server';
 
@@ -261,5 +266,48 @@ describe('ServiceCredentialIssuer', () => {
     const s = await both.issue({ kind: 's3', bucket: 'b', key: 'k' }, 900);
     expect(sts.calls).toHaveLength(1);
     expect(local.lookup(s.accessKeyId, s.sessionToken)?.scope).toEqual({ kind: 's3', bucket: 'b', key: 'k' });
+  });
+});
+
+describe('scopeFromSessionPolicy (what the STS stand-in issues)', () => {
+  const target = { partition: 'aws', account: '123456789012' };
+  it('reads back exactly the scope a session policy was made for, escapes included', () => {
+    const scopes: CredentialScope[] = [
+      { kind: 'kvs', channelName: 'exam-12-0123456789ab', role: 'master' },
+      { kind: 'kvs', channelName: 'exam-12-0123456789ab', role: 'viewer' },
+      { kind: 's3', bucket: 'recordings', key: 'recordings/12/3-1.webm' },
+      { kind: 's3', bucket: 'recordings', key: 'odd/k*e?y$.webm' },
+    ];
+    for (const scope of scopes)
+      expect(scopeFromSessionPolicy(sessionPolicy(scope, 'ap-northeast-1', target))).toEqual(scope);
+  });
+
+  it('refuses anything broader or different: it never issues more than one resource', () => {
+    const doc = (statement: object | object[]) =>
+      JSON.stringify({ Version: '2012-10-17', Statement: statement });
+    const put = { Effect: 'Allow', Action: ['s3:PutObject'] };
+    for (const p of [
+      'not json',
+      doc([]),
+      doc({ ...put, Resource: 'arn:aws:s3:::recordings/*' }),
+      doc({ ...put, Resource: 'arn:aws:s3:::*/k' }),
+      doc({ ...put, Effect: 'Deny', Resource: 'arn:aws:s3:::b/k' }),
+      doc({ Effect: 'Allow', Action: ['s3:*'], Resource: 'arn:aws:s3:::b/k' }),
+      doc([
+        { ...put, Resource: 'arn:aws:s3:::b/k' },
+        { ...put, Resource: 'arn:aws:s3:::b/l' },
+      ]),
+      doc({
+        Effect: 'Allow',
+        Action: ['kinesisvideo:ConnectAsMaster', 'kinesisvideo:ConnectAsViewer'],
+        Resource: 'arn:aws:kinesisvideo:ap-northeast-1:123456789012:channel/exam-1/*',
+      }),
+      doc({
+        Effect: 'Allow',
+        Action: [...KVS_BROWSER_ACTIONS.viewer],
+        Resource: 'arn:aws:kinesisvideo:ap-northeast-1:123456789012:channel/*/*',
+      }),
+    ])
+      expect(scopeFromSessionPolicy(p), p).toBeNull();
   });
 });

@@ -33,6 +33,8 @@ export interface TestServer {
   app: App;
   db: Db;
   config: ServerConfig;
+  /** On PostgreSQL (TEST_DATABASE_URL): the URL of this server's database. */
+  databaseUrl?: string;
   /** Closes the app and the database; call it in afterAll/afterEach. */
   close(): Promise<void>;
 }
@@ -80,6 +82,12 @@ export interface BuildOptions {
    * HTTP with the real AWS SDK, as it reaches S3. Needed by every test that stores an image or a recording.
    */
   objectStorage?: boolean;
+  /**
+   * A second server instance on the database of `other` (several instances on one database): on PostgreSQL
+   * its own connection pool to the same database, on PGlite the same embedded database. Its `close` leaves
+   * the database to `other`.
+   */
+  sameDatabaseAs?: TestServer;
 }
 
 /**
@@ -92,9 +100,11 @@ export async function build(overrides: ConfigOverrides = {}, opts: BuildOptions 
       ? await mkdtemp(path.join(os.tmpdir(), 'proctor-test-data-'))
       : null;
   if (tmp) overrides = { ...overrides, dataDir: tmp };
-  const pgDb = await postgresCopy();
+  const shared = opts.sameDatabaseAs;
+  const pgDb = shared ? null : await postgresCopy();
   let db: Db;
-  if (pgDb) db = pgDb.db;
+  if (shared) db = shared.databaseUrl ? await openDb({ databaseUrl: shared.databaseUrl }) : shared.db;
+  else if (pgDb) db = pgDb.db;
   else {
     snapshotBytes ??= readFile(snapshotPath());
     const bytes = await snapshotBytes;
@@ -107,13 +117,15 @@ export async function build(overrides: ConfigOverrides = {}, opts: BuildOptions 
     await app.listen({ host: '127.0.0.1', port: 0 });
     app.config.publicOrigin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   }
+  const databaseUrl = shared?.databaseUrl ?? pgDb?.url;
   return {
     app,
     db,
     config,
+    ...(databaseUrl ? { databaseUrl } : {}),
     async close() {
       await app.close();
-      await db.close();
+      if (!shared || shared.databaseUrl) await db.close();
       await pgDb?.drop();
       if (tmp) await rm(tmp, { recursive: true, force: true });
     },
@@ -123,7 +135,7 @@ export async function build(overrides: ConfigOverrides = {}, opts: BuildOptions 
 let pgCounter = 0;
 
 /** With TEST_DATABASE_URL: a fresh PostgreSQL database copied from the seeded template (global setup). */
-async function postgresCopy(): Promise<{ db: Db; drop(): Promise<void> } | null> {
+async function postgresCopy(): Promise<{ db: Db; url: string; drop(): Promise<void> } | null> {
   const url = process.env.TEST_DATABASE_URL;
   const template = inject('pgTemplate') || process.env.PROCTOR_TEST_PG_TEMPLATE;
   if (!url || !template) return null;
@@ -136,6 +148,7 @@ async function postgresCopy(): Promise<{ db: Db; drop(): Promise<void> } | null>
   const db = await openDb({ databaseUrl: u.toString() });
   return {
     db,
+    url: u.toString(),
     async drop() {
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();

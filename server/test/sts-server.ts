@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CredentialScope, TemporaryCredentials } from '../src/lib/credentials';
+import { scopeFromSessionPolicy } from '../src/lib/aws/session-policy';
 import { parseSigV4Authorization, sigV4SignatureMatches } from '../src/lib/aws/sigv4-verify';
 
 /**
@@ -151,20 +152,11 @@ export function policyOf(call: AssumeRoleCall): PolicyDocument {
 }
 
 /**
- * The credential scope an STS session policy of the issuer describes, read back from its one statement:
- * a KVS channel (role from ConnectAsMaster / ConnectAsViewer) or an S3 object. Throws for anything else.
+ * The credential scope an STS session policy of the issuer describes (read back by the same code the STS
+ * stand-in uses). Throws for anything else.
  */
 export function scopeFromPolicy(doc: PolicyDocument): CredentialScope {
-  const [st, ...more] = doc.Statement;
-  if (!st || more.length || st.Effect !== 'Allow') throw new Error('expected one Allow statement');
-  const kvs = /^arn:[^:]+:kinesisvideo:[^:]+:[^:]+:channel\/([a-zA-Z0-9_.-]+)\/\*$/.exec(st.Resource);
-  if (kvs) {
-    const master = st.Action.includes('kinesisvideo:ConnectAsMaster');
-    const viewer = st.Action.includes('kinesisvideo:ConnectAsViewer');
-    if (master === viewer) throw new Error('expected exactly one of ConnectAsMaster / ConnectAsViewer');
-    return { kind: 'kvs', channelName: kvs[1]!, role: master ? 'master' : 'viewer' };
-  }
-  const s3 = /^arn:[^:]+:s3:::([^/]+)\/(.+)$/.exec(st.Resource);
-  if (s3) return { kind: 's3', bucket: s3[1]!, key: s3[2]! };
-  throw new Error(`unexpected resource ${st.Resource}`);
+  const scope = scopeFromSessionPolicy(JSON.stringify(doc));
+  if (!scope) throw new Error(`not a session policy of the issuer: ${JSON.stringify(doc)}`);
+  return scope;
 }

@@ -22,6 +22,11 @@ export interface RuntimeConfig {
    * Absent from an older config.json: only the SPA's own origin.
    */
   allowedLinkOrigins: string[];
+  /**
+   * `relay`: live video goes only through the TURN servers GetIceServerConfig hands out (neither side learns
+   * the other's network address); `all` (default): direct paths first, TURN when they fail.
+   */
+  iceTransportPolicy: 'all' | 'relay';
 }
 
 /** The zone times are shown in when /config.json names none (or one this browser does not know). */
@@ -44,6 +49,7 @@ export const DEFAULT_RUNTIME_CONFIG: RuntimeConfig = {
   logLevel: 2,
   timeZone: DEFAULT_TIME_ZONE,
   allowedLinkOrigins: [],
+  iceTransportPolicy: 'all',
 };
 
 let current: RuntimeConfig = DEFAULT_RUNTIME_CONFIG;
@@ -74,6 +80,7 @@ function parse(raw: unknown): RuntimeConfig {
     allowedLinkOrigins: Array.isArray(r.allowedLinkOrigins)
       ? r.allowedLinkOrigins.filter((o): o is string => typeof o === 'string' && o !== '')
       : [],
+    iceTransportPolicy: r.iceTransportPolicy === 'relay' ? 'relay' : 'all',
   };
 }
 

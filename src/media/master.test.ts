@@ -139,6 +139,7 @@ vi.mock('./stream-registry', () => ({
 }));
 
 import { clearEndpointCache, startMaster } from './master';
+import { setRuntimeConfig } from '../lib/runtime-config';
 
 const channel = (over: Partial<KvsChannel> = {}): KvsChannel => ({
   region: 'ap-northeast-1',
@@ -210,6 +211,24 @@ describe('startMaster (mocked SDK)', () => {
     expect(cb.statuses.at(-1)).toBe('stopped');
   });
 
+  it('relays through TURN only when config.json says iceTransportPolicy relay', async () => {
+    setRuntimeConfig({ iceTransportPolicy: 'relay' });
+    try {
+      const m = await startMaster({
+        channel: channel(),
+        streamId: 'local',
+        refreshCredentials: async () => null,
+        callbacks: callbacks(),
+      });
+      fake.FakeSignalingClient.instances[0]!.emit('sdpOffer', { type: 'offer', sdp: 'o' }, 'viewer-a');
+      await flush();
+      expect(fake.peers[0]!.config).toMatchObject({ iceTransportPolicy: 'relay' });
+      await m.stop(100);
+    } finally {
+      setRuntimeConfig({});
+    }
+  });
+
   it('answers each viewer offer with one peer per clientId and trickles ICE both ways', async () => {
     const cb = callbacks();
     const m = await startMaster({
@@ -227,6 +246,7 @@ describe('startMaster (mocked SDK)', () => {
     const [a, b] = fake.peers;
     expect(a!.config).toEqual({
       iceServers: [{ urls: ['turn:turn.example:443'], username: 'u', credential: 'p' }],
+      iceTransportPolicy: 'all',
     });
     expect(a!.tracks).toEqual(['video-track', 'audio-track']);
     expect(a!.remote).toEqual({ type: 'offer', sdp: 'offer-a' });

@@ -1,6 +1,7 @@
 import type { SignalingClient } from 'amazon-kinesis-video-streams-webrtc';
 import type { KvsChannel, MasterHandle, MasterOptions, MasterStatus } from './master-types';
 import { getStream } from './stream-registry';
+import { getRuntimeConfig } from '../lib/runtime-config';
 
 export type { KvsChannel, MasterCallbacks, MasterHandle, MasterOptions, MasterStatus } from './master-types';
 
@@ -179,7 +180,11 @@ export async function startMaster(opts: MasterOptions): Promise<MasterHandle> {
     held.delete(viewerId);
     closePeer(viewerId);
     const stream = getStream(opts.streamId);
-    const pc = new RTCPeerConnection({ iceServers: ice });
+    // config.json `iceTransportPolicy: 'relay'`: only through the TURN servers (no direct path, no host address).
+    const pc = new RTCPeerConnection({
+      iceServers: ice,
+      iceTransportPolicy: getRuntimeConfig().iceTransportPolicy,
+    });
     stream?.getTracks().forEach((t) => pc.addTrack(t, stream));
     pc.onicecandidate = (e) => {
       if (e.candidate && signaling) signaling.sendIceCandidate(e.candidate, viewerId);

@@ -122,6 +122,7 @@ class FakePc {
 }
 
 import { clearViewerEndpointCache, openViewer, type ViewerConnectionState } from './viewer';
+import { setRuntimeConfig } from '../lib/runtime-config';
 
 const CREDS = {
   region: 'ap-northeast-1',
@@ -142,6 +143,21 @@ describe('openViewer (KVS VIEWER with the SDK mocked)', () => {
   });
   afterEach(() => vi.unstubAllGlobals());
 
+  it('relays through TURN only when config.json says iceTransportPolicy relay', async () => {
+    setRuntimeConfig({ iceTransportPolicy: 'relay' });
+    try {
+      const conn = await openViewer({
+        credentials: CREDS,
+        onStateChange: () => undefined,
+        onStream: vi.fn(),
+      });
+      expect(FakePc.all[0]!.config.iceTransportPolicy).toBe('relay');
+      conn.close();
+    } finally {
+      setRuntimeConfig({});
+    }
+  });
+
   it('connects as VIEWER with ICE servers from GetIceServerConfig and sends a recvonly offer', async () => {
     const states: ViewerConnectionState[] = [];
     const onStream = vi.fn();
@@ -155,6 +171,7 @@ describe('openViewer (KVS VIEWER with the SDK mocked)', () => {
     });
     const pc = FakePc.all[0]!;
     expect(pc.config.iceServers).toEqual([{ urls: ['turn:127.0.0.1:3478'], username: 'u', credential: 'p' }]);
+    expect(pc.config.iceTransportPolicy).toBe('all');
     expect(pc.transceivers).toEqual([
       { kind: 'video', init: { direction: 'recvonly' } },
       { kind: 'audio', init: { direction: 'recvonly' } },

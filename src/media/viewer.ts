@@ -1,5 +1,6 @@
 import { logger } from '../lib/logger';
 import type * as ViewerSdkModule from './viewer-sdk';
+import { getRuntimeConfig } from '../lib/runtime-config';
 
 /**
  * A KVS WebRTC VIEWER for one examinee's signaling channel (spec §4: only the tester publishes; checkers are
@@ -177,7 +178,11 @@ export async function openViewer(opts: ViewerOptions): Promise<ViewerConnection>
   const ep = await resolveEndpoints(sdk, creds);
   const servers = await iceServers(sdk, creds, ep, clientId);
 
-  const pc = new RTCPeerConnection({ iceServers: servers, iceTransportPolicy: 'all' });
+  const pc = new RTCPeerConnection({
+    iceServers: servers,
+    // config.json `iceTransportPolicy: 'relay'`: only through the TURN servers (no direct path).
+    iceTransportPolicy: getRuntimeConfig().iceTransportPolicy,
+  });
   const getCreds = opts.getCredentials ?? (() => Promise.resolve(creds));
   const signaling = new sdk.SignalingClient({
     channelARN: ep.channelArn,

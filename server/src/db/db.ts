@@ -86,11 +86,22 @@ export interface OpenDbOptions {
   dataDir?: string;
   /** A PGlite data-dir snapshot (from dumpDataDir) to start from; used by tests. */
   loadDataDir?: Blob | File;
+  /** PostgreSQL connections of this process (default DATABASE_POOL_SIZE, else 10). */
+  poolSize?: number;
+}
+
+/** DATABASE_POOL_SIZE: connections per server instance (default 10; the sum over instances must fit the server's max_connections). */
+export function poolSizeFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const v = env.DATABASE_POOL_SIZE;
+  if (v === undefined || v === '') return 10;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new Error(`Invalid DATABASE_POOL_SIZE: ${v} (1…1000)`);
+  return n;
 }
 
 export async function openDb(opts: OpenDbOptions): Promise<Db> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? poolSizeFromEnv() });
     // An idle client whose connection the server ends (restart, failover, admin termination) emits 'error' on
     // the pool; unhandled, that would crash the process. The pool replaces the client on next use.
     pool.on('error', (err) => console.warn(`[db] idle PostgreSQL client error: ${err.message}`));

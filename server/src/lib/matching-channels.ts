@@ -148,7 +148,11 @@ export class MatchingChannels {
       channel_name: opts.channelName,
       expiration: creds.expiration.toISOString(),
     };
+    // The in-process stand-in at the request's origin; a KVS that is not AWS's own (the stand-ins service)
+    // where the configuration says browsers reach it; AWS: no endpoint (the SDK's default).
+    const publicEndpoint = this.app.config.aws.kvsPublicEndpoint;
     if (kvs) channel.endpoint = `${opts.endpointBase}/kvs`;
+    else if (publicEndpoint) channel.endpoint = publicEndpoint;
     return channel;
   }
 

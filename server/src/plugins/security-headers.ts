@@ -1,14 +1,42 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
+import { remoteStorageSettings } from '../lib/object-storage';
+
+/** The origin of an http(s) URL, or null. */
+function originOf(url: string | undefined): string | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Security headers on every response, including a strict Content-Security-Policy: scripts only from this
  * origin (the Vite build has no inline script), no plugins, no framing by other sites, no base-uri tricks.
- * Extra origins for production AWS endpoints come from CSP_CONNECT_EXTRA / CSP_MEDIA_EXTRA.
+ * Extra origins for production AWS endpoints come from CSP_CONNECT_EXTRA / CSP_MEDIA_EXTRA; the public
+ * endpoints of a KVS or S3 elsewhere (KVS_PUBLIC_ENDPOINT, S3_PUBLIC_ENDPOINT) are added by themselves.
  */
 export const securityHeadersPlugin = fp(async (app: FastifyInstance) => {
-  const connectExtra = (process.env.CSP_CONNECT_EXTRA ?? '').trim();
-  const mediaExtra = (process.env.CSP_MEDIA_EXTRA ?? '').trim();
+  // Browsers reach a KVS or S3 that is not on this origin and not AWS's own (the stand-ins service) at the
+  // public endpoints the configuration names: those origins are allowed without listing them again.
+  const kvsPublic = originOf(app.config.aws.kvsPublicEndpoint);
+  const s3Public = originOf(remoteStorageSettings().publicEndpoint);
+  const connectExtra = [
+    process.env.CSP_CONNECT_EXTRA ?? '',
+    kvsPublic ?? '',
+    kvsPublic ? kvsPublic.replace(/^http/, 'ws') : '',
+    s3Public ?? '',
+  ]
+    .map((x) => x.trim())
+    .filter(Boolean)
+    .join(' ');
+  const mediaExtra = [process.env.CSP_MEDIA_EXTRA ?? '', s3Public ?? '']
+    .map((x) => x.trim())
+    .filter(Boolean)
+    .join(' ');
   const csp = [
     "default-src 'self'",
     "script-src 'self'",

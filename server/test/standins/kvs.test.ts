@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CreateSignalingChannelCommand,
@@ -837,5 +838,52 @@ describe('switching off', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('ICE servers (GetIceServerConfig)', () => {
+  it('hands out ICE_SERVERS as they are and TURN with TURN REST API credentials coturn accepts', async () => {
+    const env = {
+      KVS_REGION: REGION,
+      ICE_SERVERS: '[{"urls":"stun:stun.example.org:3478"}]',
+      TURN_URLS: 'turn:127.0.0.1:3478?transport=udp,turn:127.0.0.1:3478?transport=tcp',
+      TURN_SECRET: 'coturn-static-auth-secret',
+      TURN_TTL_SECONDS: '600',
+    };
+    const turn = await startKvsServer(env);
+    try {
+      const ch = turn.app.kvs!.ensureChannel('exam-turn-1');
+      const creds = await turn.issuer.issue({ kind: 'kvs', channelName: 'exam-turn-1', role: 'viewer' }, 900);
+      const before = Math.floor(Date.now() / 1000);
+      const ice = await dataClient(`${turn.base}/kvs-data`, creds).send(
+        new GetIceServerConfigCommand({ ChannelARN: ch.channelArn, ClientId: 'proctor-1' }),
+      );
+      const [stun, relay, ...more] = ice.IceServerList ?? [];
+      expect(more).toEqual([]);
+      expect(stun).toEqual({ Uris: ['stun:stun.example.org:3478'] });
+      expect(relay?.Uris).toEqual(env.TURN_URLS.split(','));
+      expect(relay?.Ttl).toBe(600);
+      // Username `<expiry>:<user>`, password base64(HMAC-SHA1(secret, username)): coturn's use-auth-secret.
+      const [expiry, user] = (relay?.Username ?? '').split(':');
+      expect(Number(expiry)).toBeGreaterThanOrEqual(before + 600);
+      expect(Number(expiry)).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 600);
+      expect(user).toBe('exam-turn-1.proctor-1');
+      expect(relay?.Password).toBe(
+        createHmac('sha1', env.TURN_SECRET)
+          .update(relay?.Username ?? '')
+          .digest('base64'),
+      );
+    } finally {
+      await turn.close();
+    }
+  });
+
+  it('refuses a TURN configuration it cannot use', () => {
+    expect(() => loadKvsSettings({ TURN_URLS: 'turn:127.0.0.1:3478' })).toThrow(/TURN_SECRET/);
+    expect(() => loadKvsSettings({ TURN_SECRET: 'x' })).toThrow(/TURN_URLS/);
+    expect(() => loadKvsSettings({ TURN_URLS: 'http://x', TURN_SECRET: 'x' })).toThrow(/turn:/);
+    expect(() => loadKvsSettings({ ICE_SERVERS: '{"urls":1}' })).toThrow(/list/);
+    expect(() => loadKvsSettings({ ICE_SERVERS: 'nope' })).toThrow(/JSON/);
+    expect(loadKvsSettings({}).ice).toEqual({ fixed: [], turn: null });
   });
 });

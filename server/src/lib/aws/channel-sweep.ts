@@ -1,7 +1,11 @@
 import type { Db } from '../../db/db';
 import type { App } from '../app-types';
+import { ClusterSchedule } from '../cluster-schedule';
 import { CHANNEL_PREFIX, testIdOfChannel } from '../matching-channels';
 import type { ChannelSummary, KvsControl } from './kvs-control';
+
+/** The sweep's job in `scheduler_runs` (one run per interval across instances). */
+export const CHANNEL_SWEEP_JOB = 'kvs_channel_sweep';
 
 /** When the server deletes signaling channels in AWS mode. */
 export interface ChannelSweepSettings {
@@ -149,18 +153,27 @@ export async function sweepChannels(
 
 /**
  * Runs `sweepChannels` every `settings.intervalMs` (first run one interval after the app is ready) until the
- * app closes; a run that throws (AWS or the database unreachable) is logged and the next one tries again.
- * `runNow` runs one at once, or joins the one running.
+ * app closes, once per interval across every server instance on the database (`ClusterSchedule`: the
+ * instance that claims the interval's run sweeps, the others skip it; a run cut short by a crash is taken
+ * over). A run that throws (AWS or the database unreachable) is logged and the next one tries again.
+ * `runNow` runs one at once unless another instance is running one, or joins the one running here.
  */
 export function startChannelSweeper(
   app: App,
   control: KvsControl,
   settings: ChannelSweepSettings,
 ): { runNow(): Promise<ChannelSweepReport | null>; stop(): void } {
+  const schedule = new ClusterSchedule(app.db);
   let running: Promise<ChannelSweepReport | null> | null = null;
   let timer: NodeJS.Timeout | undefined;
-  const runNow = () => {
-    running ??= sweepChannels(app.db, control, settings, app.log)
+  const run = (everyMs: number) => {
+    running ??= (async () => {
+      let report: ChannelSweepReport | null = null;
+      await schedule.runIfDue(CHANNEL_SWEEP_JOB, everyMs, async () => {
+        report = await sweepChannels(app.db, control, settings, app.log);
+      });
+      return report;
+    })()
       .catch((err: unknown) => {
         const e = err as { name?: unknown; message?: unknown };
         app.log.warn({ awsError: e.name, awsMessage: e.message }, 'KVS channel sweep failed; retried later');
@@ -177,7 +190,9 @@ export function startChannelSweeper(
   };
   if (settings.intervalMs > 0) {
     app.addHook('onReady', async () => {
-      timer = setInterval(() => void runNow(), settings.intervalMs);
+      // Ticks a little more often than the interval, so an interval is not missed by timer drift; the claim
+      // decides whether a run is due.
+      timer = setInterval(() => void run(settings.intervalMs), Math.max(1000, settings.intervalMs / 2));
       timer.unref();
     });
   }
@@ -185,5 +200,5 @@ export function startChannelSweeper(
     stop();
     await running;
   });
-  return { runNow, stop };
+  return { runNow: () => run(0), stop };
 }

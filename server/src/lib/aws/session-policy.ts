@@ -114,3 +114,48 @@ export function clampDuration(ttlSeconds: number): number {
   const n = Number.isFinite(ttlSeconds) ? Math.round(ttlSeconds) : STS_MIN_DURATION_SECONDS;
   return Math.min(STS_MAX_DURATION_SECONDS, Math.max(STS_MIN_DURATION_SECONDS, n));
 }
+
+/** Undoes `literalResource`: `${*}`, `${?}` and `${$}` back to the characters they stand for. */
+function unescapeResource(s: string): string {
+  return s.replace(/\$\{([*?$])\}/g, '$1');
+}
+
+/**
+ * The credential scope a session policy of `sessionPolicy` grants, read back from its one statement — what an
+ * STS stand-in issues credentials for: a channel's master or viewer end (from ConnectAsMaster /
+ * ConnectAsViewer with the browser's other KVS actions), or one S3 object (s3:PutObject). Null for any other
+ * policy (more statements, other actions, a wildcard resource), so nothing broader is ever issued.
+ */
+export function scopeFromSessionPolicy(policy: string): CredentialScope | null {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(policy);
+  } catch {
+    return null;
+  }
+  const statements = (doc as { Statement?: unknown } | null)?.Statement;
+  const list = Array.isArray(statements) ? statements : statements ? [statements] : [];
+  if (list.length !== 1) return null;
+  const st = list[0] as { Effect?: unknown; Action?: unknown; Resource?: unknown };
+  if (st.Effect !== 'Allow' || typeof st.Resource !== 'string') return null;
+  const actions = (Array.isArray(st.Action) ? st.Action : [st.Action]).filter(
+    (a): a is string => typeof a === 'string',
+  );
+  const same = (want: readonly string[]) =>
+    actions.length === want.length && want.every((a) => actions.includes(a));
+  const kvs = /^arn:[^:]+:kinesisvideo:[^:]+:\d{12}:channel\/(.+)\/\*$/.exec(st.Resource);
+  if (kvs) {
+    const channelName = unescapeResource(kvs[1]!);
+    if (!/^[a-zA-Z0-9_.-]{1,256}$/.test(channelName)) return null;
+    if (same(KVS_BROWSER_ACTIONS.master)) return { kind: 'kvs', channelName, role: 'master' };
+    if (same(KVS_BROWSER_ACTIONS.viewer)) return { kind: 'kvs', channelName, role: 'viewer' };
+    return null;
+  }
+  const s3 = /^arn:[^:]+:s3:::([^/*?]+)\/(.+)$/.exec(st.Resource);
+  if (s3 && same(S3_BROWSER_ACTIONS)) {
+    const key = unescapeResource(s3[2]!);
+    if (/[*?]/.test(s3[2]!.replace(/\$\{[*?$]\}/g, ''))) return null; // an unescaped wildcard: not one object
+    return { kind: 's3', bucket: s3[1]!, key };
+  }
+  return null;
+}

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { authenticateHttp, authenticateWebSocket, authorize, type KvsAction, type KvsCaller } from './auth';
 import { channelNameFromArn, type KvsChannel, type KvsChannels, type KvsTag } from './channels';
 import { KvsError, invalidArgument } from './errors';
+import { iceServerList } from './ice';
 import { rawBodyOf } from './http-common';
 import { CLIENT_ID_PATTERN, type KvsRole } from './signaling-hub';
 
@@ -209,14 +210,15 @@ export function registerHttpRoutes(scope: FastifyInstance, kvs: KvsChannels): vo
   scope.post('/kvs-data/v1/get-ice-server-config', async (request) => {
     const caller = await auth(request);
     const body = bodyOf(request);
-    resolveChannel(kvs, caller, 'GetIceServerConfig', body, true);
+    const ch = resolveChannel(kvs, caller, 'GetIceServerConfig', body, true);
     const clientId = optionalString(body, 'ClientId');
     if (clientId !== undefined && !CLIENT_ID_PATTERN.test(clientId))
       throw invalidArgument('Invalid ClientId.');
     const service = optionalString(body, 'Service');
     if (service !== undefined && service !== 'TURN') throw invalidArgument('Service must be TURN.');
-    // §8.7: no STUN/TURN locally; loopback host candidates are enough (§0.5).
-    return { IceServerList: [] };
+    // As KVS hands out its own TURN servers: the configured ones, TURN with time-limited credentials for
+    // this caller (none configured: loopback host candidates are enough, media-stack.md §0.5, §8.7).
+    return { IceServerList: iceServerList(kvs.settings.ice, `${ch.channelName}.${clientId ?? 'MASTER'}`) };
   });
 }
 

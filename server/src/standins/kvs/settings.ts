@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { loadIceSettings, type IceSettings } from './ice';
 
 /** Connection timeouts of the signaling stand-in (media-stack.md §6: 10 min idle, 1 h max, 60 s message TTL). */
 export interface KvsTimeouts {
@@ -48,6 +49,8 @@ export interface KvsSettings {
    * AWS mode (KVS_ENDPOINT = this stand-in) manage channels with the real SDK, signatures checked.
    */
   serverCredentials: KvsServerCredentials;
+  /** What GetIceServerConfig hands out (ICE_SERVERS, TURN_URLS + TURN_SECRET); nothing by default. */
+  ice: IceSettings;
 }
 
 /** The AWS defaults (media-stack.md §6). */
@@ -66,8 +69,8 @@ function ms(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
 }
 
 /**
- * Reads KVS_REGION, KVS_VERIFY_SIGNATURE, KVS_IDLE_TIMEOUT_MS, KVS_MAX_DURATION_MS, KVS_MESSAGE_TTL_MS and
- * KVS_LOCAL_ACCESS_KEY_ID / KVS_LOCAL_SECRET_ACCESS_KEY (both or neither).
+ * Reads KVS_REGION, KVS_VERIFY_SIGNATURE, KVS_IDLE_TIMEOUT_MS, KVS_MAX_DURATION_MS, KVS_MESSAGE_TTL_MS,
+ * KVS_LOCAL_ACCESS_KEY_ID / KVS_LOCAL_SECRET_ACCESS_KEY (both or neither) and the ICE servers (`ice.ts`).
  */
 export function loadKvsSettings(env: NodeJS.ProcessEnv = process.env): KvsSettings {
   const keyId = env.KVS_LOCAL_ACCESS_KEY_ID ?? '';
@@ -90,6 +93,7 @@ export function loadKvsSettings(env: NodeJS.ProcessEnv = process.env): KvsSettin
       maxDurationMs: ms(env, 'KVS_MAX_DURATION_MS', DEFAULT_TIMEOUTS.maxDurationMs),
       messageTtlMs: ms(env, 'KVS_MESSAGE_TTL_MS', DEFAULT_TIMEOUTS.messageTtlMs),
     },
+    ice: loadIceSettings(env),
     serverCredentials: keyId
       ? { accessKeyId: keyId, secretAccessKey: secret }
       : {

@@ -29,6 +29,8 @@ export interface S3StandinOptions {
    * dev proxy that rewrites Host); key id, session token, expiry and key scope are still checked.
    */
   verifySignature?: boolean;
+  /** On whatever S3_ENDPOINT says (the stand-ins service, whose own .env may name itself for the app). */
+  enabled?: boolean;
 }
 
 function envFlag(name: string, fallback: boolean): boolean {
@@ -52,7 +54,7 @@ function envInt(name: string): number | undefined {
  */
 async function s3Standin(app: FastifyInstance, opts: S3StandinOptions): Promise<void> {
   const issuer = app.hasDecorator('localCredentials') ? app.localCredentials : null;
-  if (process.env.S3_ENDPOINT || !issuer) {
+  if ((opts.enabled === undefined ? process.env.S3_ENDPOINT : !opts.enabled) || !issuer) {
     app.decorate('s3local', null);
     return;
   }
