@@ -107,6 +107,8 @@ beforeAll(async () => {
     S3_ENDPOINT: `${base}/s3`,
     S3_PUBLIC_ENDPOINT: `${base}/s3`,
     S3_FORCE_PATH_STYLE: '1',
+    // Both instances look for recordings to complete every 100 ms, so they race for the same one below.
+    RECORDING_FINALIZE_TICK_MS: '100',
   });
   delete process.env.AWS_SESSION_TOKEN;
   delete process.env.AWS_PROFILE;
@@ -286,6 +288,66 @@ describe('the stand-ins as a service of their own', () => {
     const got = await fetch(play.url, { headers: { range: 'bytes=0-15' } });
     expect(got.status).toBe(206);
     expect(Buffer.from(await got.arrayBuffer()).equals(body.subarray(0, 16))).toBe(true);
+  });
+
+  it('completes a recording whose sitting ended without its page once, though both instances try', async () => {
+    const c = await call<RecordingCredentials>(a, 'tester04', 'POST', '/tester/recording.php', {
+      method: 'PUT',
+      mime_type: 'video/webm',
+    });
+    const body = randomBytes(32 * 1024);
+    const s3 = new S3Client({
+      region: c.region,
+      endpoint: c.endpoint,
+      forcePathStyle: true,
+      maxAttempts: 1,
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      credentials: {
+        accessKeyId: c.accessKeyId,
+        secretAccessKey: c.secretAccessKey,
+        sessionToken: c.sessionToken,
+      },
+    });
+    await s3.send(
+      new UploadPartCommand({
+        Bucket: c.bucket,
+        Key: c.key,
+        UploadId: c.uploadId,
+        PartNumber: 1,
+        Body: body,
+      }),
+    );
+    // The page never ends it (its window was closed): the server's completion is due now.
+    await a.db.query(`UPDATE records SET finalize_at = now(), finalize_reason = 'abandoned' WHERE id = $1`, [
+      c.record_id,
+    ]);
+    const done = await waitFor(
+      async () =>
+        (
+          await a.db.query<{ stop_at: unknown; part_count: number; size_bytes: number }>(
+            `SELECT stop_at, part_count, size_bytes FROM records WHERE id = $1 AND stop_at IS NOT NULL`,
+            [c.record_id],
+          )
+        ).rows[0],
+      10_000,
+      'the server to complete the recording',
+    );
+    expect(done).toMatchObject({ part_count: 1, size_bytes: body.length });
+    const logs = await a.db.query<{ detail: string }>(
+      `SELECT detail FROM record_status_logs WHERE record_id = $1 AND detail LIKE 'completed by the server%'`,
+      [c.record_id],
+    );
+    expect(logs.rows).toHaveLength(1);
+  });
+
+  it('sweeps signaling channels once per interval across instances', async () => {
+    const reports = await Promise.all([a.app.kvsChannelSweeper!.runNow(), b.app.kvsChannelSweeper!.runNow()]);
+    expect(reports.filter((r) => r !== null)).toHaveLength(1);
+    const runs = await a.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM scheduler_runs WHERE job = 'kvs_channel_sweep' AND finished_at IS NOT NULL`,
+    );
+    expect(runs.rows[0]!.n).toBe(1);
   });
 
   it("refuses AssumeRole to anyone but the servers' key, for another role, or for more than one resource", async () => {

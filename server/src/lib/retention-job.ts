@@ -398,14 +398,16 @@ export function startRetentionScheduler(
   const first = setTimeout(() => void runNow(), 1000);
   first.unref();
   schedule();
-  // Fastify refuses new hooks once it has started; then the caller stops the scheduler itself.
-  if (!app.server.listening) {
+  // Fastify refuses new hooks once it is ready; then the caller stops the scheduler itself.
+  try {
     app.addHook('onClose', async () => {
       stopped = true;
       clearTimeout(first);
       if (timer) clearTimeout(timer);
       await running;
     });
+  } catch {
+    // already started: the caller's stop() applies
   }
   return {
     stop() {
