@@ -35,7 +35,8 @@ export default defineConfig({
   projects: [
     {
       name: 'chromium',
-      testIgnore: /(checker-monitoring|live-sitting|checker-console)\.spec\.ts/,
+      // e2e/scale/ is the scale layer's (playwright.scale.config.ts, scripts/scale.mjs).
+      testIgnore: [/(checker-monitoring|live-sitting|checker-console)\.spec\.ts/, /[\\/]scale[\\/]/],
       use: chromiumUse,
     },
     {

@@ -48,7 +48,8 @@ function asOwner(cmd, args, opts = {}) {
 export async function startPostgres({ settings = {}, log = false } = {}) {
   const bin = ensurePostgres();
   if (!bin) throw new Error('no PostgreSQL');
-  if (isRoot() && uidOf('postgres') === null) throw new Error('running as root needs the postgres system user');
+  if (isRoot() && uidOf('postgres') === null)
+    throw new Error('running as root needs the postgres system user');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'proctor-pg-'));
   const data = path.join(dir, 'data');
   if (isRoot()) {
@@ -57,7 +58,17 @@ export async function startPostgres({ settings = {}, log = false } = {}) {
     chownSync(dir, uid, gid);
   }
   chmodSync(dir, 0o700);
-  const init = asOwner(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
+  const init = asOwner(path.join(bin, 'initdb'), [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '-E',
+    'UTF8',
+    '--locale=C.UTF-8',
+    '--no-sync',
+  ]);
   const r = spawnSync(init.cmd, init.args, { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`initdb failed: ${r.stderr || r.stdout}`);
   const conf = {
@@ -72,7 +83,9 @@ export async function startPostgres({ settings = {}, log = false } = {}) {
   };
   const opts = Object.entries(conf).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
   const start = asOwner(path.join(bin, 'postgres'), ['-D', data, ...opts]);
-  const child = spawn(start.cmd, start.args, { stdio: ['ignore', log ? 'inherit' : 'ignore', log ? 'inherit' : 'pipe'] });
+  const child = spawn(start.cmd, start.args, {
+    stdio: ['ignore', log ? 'inherit' : 'ignore', log ? 'inherit' : 'pipe'],
+  });
   let stderr = '';
   child.stderr?.on('data', (c) => (stderr = (stderr + c).slice(-4000)));
   const url = `postgres://postgres@localhost/postgres?host=${encodeURIComponent(dir)}&port=${conf.port}`;

@@ -1,6 +1,7 @@
 // npm test: every layer — lint, format, typecheck, unit/component + server (Vitest), build, end-to-end
-// (Playwright + Debian Chromium). Ends with one line "N passed, N failed" summed over the layers (skipped
-// tests are counted on the line before it).
+// (Playwright + Debian Chromium), scale (two instances on a throw-away PostgreSQL with the stand-ins service and
+// coturn: scripts/scale.mjs). Ends with one line "N passed, N failed" summed over the layers (skipped tests are
+// counted on the line before it).
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ensureChromium, ensureDebianPackages, root, run } from './lib.mjs';
@@ -8,7 +9,8 @@ import { ensureChromium, ensureDebianPackages, root, run } from './lib.mjs';
 const bin = (name) => path.join(root, 'node_modules/.bin', name);
 const reports = path.join(root, 'reports');
 mkdirSync(reports, { recursive: true });
-for (const f of ['unit.json', 'server-pg.json', 'e2e.json']) rmSync(path.join(reports, f), { force: true });
+for (const f of ['unit.json', 'server-pg.json', 'e2e.json', 'scale.json', 'scale-server.json'])
+  rmSync(path.join(reports, f), { force: true });
 
 const only = process.argv.slice(2);
 const want = (stage) => only.length === 0 || only.includes(stage);
@@ -72,10 +74,18 @@ if (want('e2e')) {
   }
 }
 
+// Several instances on one PostgreSQL (README "Running several instances"): installs postgresql and coturn
+// when missing (as root), builds the SPA when needed, runs in its own loopback-only network namespace.
+if (want('scale')) {
+  stage('scale (two instances, PostgreSQL, stand-ins service, coturn)', process.execPath, [
+    path.join(root, 'scripts/scale.mjs'),
+  ]);
+}
+
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-for (const name of ['unit.json', 'server-pg.json']) {
+for (const name of ['unit.json', 'server-pg.json', 'scale-server.json']) {
   const file = path.join(reports, name);
   if (!existsSync(file)) continue;
   const u = JSON.parse(readFileSync(file, 'utf8'));
@@ -83,9 +93,10 @@ for (const name of ['unit.json', 'server-pg.json']) {
   failed += u.numFailedTests;
   skipped += u.numPendingTests + (u.numTodoTests ?? 0);
 }
-const e2e = path.join(reports, 'e2e.json');
-if (existsSync(e2e)) {
-  const e = JSON.parse(readFileSync(e2e, 'utf8'));
+for (const name of ['e2e.json', 'scale.json']) {
+  const file = path.join(reports, name);
+  if (!existsSync(file)) continue;
+  const e = JSON.parse(readFileSync(file, 'utf8'));
   passed += e.stats.expected;
   failed += e.stats.unexpected + (e.stats.flaky ?? 0);
   skipped += e.stats.skipped;
@@ -99,7 +110,9 @@ const reportOf = (s) =>
       ? 'e2e.json'
       : s.startsWith('server tests on')
         ? 'server-pg.json'
-        : null;
+        : s.startsWith('scale')
+          ? 'scale.json'
+          : null;
 const unreported = failedStages.filter((s) => {
   const report = reportOf(s);
   return !report || !existsSync(path.join(reports, report));

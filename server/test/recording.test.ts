@@ -835,6 +835,7 @@ describe('object-storage', () => {
         endpoint: `${srv.base}/s3`,
         forcePathStyle: true,
         publicEndpoint: undefined,
+        minPartSize: 5 * 1024 * 1024,
       },
     });
     const restore = () => {

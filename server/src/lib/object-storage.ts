@@ -141,6 +141,11 @@ export interface RemoteStorageSettings {
   forcePathStyle: boolean;
   /** S3_PUBLIC_ENDPOINT: the browser's endpoint for a non-AWS store; undefined for AWS. */
   publicEndpoint: string | undefined;
+  /**
+   * S3_MIN_PART_SIZE: the smallest part the store accepts for every part but the last (default S3's 5 MiB;
+   * lower only for a store that accepts smaller ones, e.g. the stand-ins service with S3_LOCAL_MIN_PART_SIZE).
+   */
+  minPartSize: number;
 }
 
 /** S3's canonical URI encoding of a key: every byte but RFC 3986 unreserved ones, `/` kept. */
@@ -183,13 +188,22 @@ function objectUrl(ref: ObjectRef, region: string, endpoint: string | undefined,
   return new URL(`https://${ref.bucket}.s3.${region}.amazonaws.com/${key}`);
 }
 
-/** Reads the remote settings from the environment (S3_REGION, S3_ENDPOINT, S3_FORCE_PATH_STYLE, S3_PUBLIC_ENDPOINT). */
+function minPartSizeFromEnv(v: string | undefined): number {
+  if (v === undefined || v === '') return S3_MIN_PART_SIZE;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > S3_MAX_PART_SIZE)
+    throw new Error(`Invalid S3_MIN_PART_SIZE: ${v}`);
+  return n;
+}
+
+/** Reads the remote settings from the environment (S3_REGION, S3_ENDPOINT, S3_FORCE_PATH_STYLE, S3_PUBLIC_ENDPOINT, S3_MIN_PART_SIZE). */
 export function remoteStorageSettings(env: NodeJS.ProcessEnv = process.env): RemoteStorageSettings {
   return {
     region: env.S3_REGION || env.AWS_REGION || 'ap-northeast-1',
     endpoint: env.S3_ENDPOINT || undefined,
     forcePathStyle: env.S3_FORCE_PATH_STYLE === '1' || env.S3_FORCE_PATH_STYLE === 'true',
     publicEndpoint: env.S3_PUBLIC_ENDPOINT || undefined,
+    minPartSize: minPartSizeFromEnv(env.S3_MIN_PART_SIZE),
   };
 }
 
@@ -278,7 +292,7 @@ export function createObjectStorage(opts: {
       return local ? local.endpoint() : remote.publicEndpoint;
     },
     minPartSize() {
-      return opts.local()?.settings.minPartSize ?? S3_MIN_PART_SIZE;
+      return opts.local()?.settings.minPartSize ?? remote.minPartSize;
     },
     async createMultipartUpload(ref, contentType) {
       const out = await call(() =>
