@@ -55,7 +55,10 @@ if (!isMainThread) {
           path: u.pathname,
           method: t.method,
           agent: agentOf(u.origin),
-          headers: { 'content-type': 'application/json', ...(t.token ? { authorization: `Bearer ${t.token}` } : {}) },
+          headers: {
+            'content-type': 'application/json',
+            ...(t.token ? { authorization: `Bearer ${t.token}` } : {}),
+          },
         },
         (res) => {
           res.resume();
@@ -115,14 +118,20 @@ async function waitHttp(url, timeoutMs = 90_000) {
 async function load(targets) {
   const per = Math.max(1, Math.floor(CONNECTIONS / THREADS));
   const results = await Promise.all(
-    Array.from({ length: THREADS }, (_, k) =>
-      new Promise((resolve, reject) => {
-        const w = new Worker(fileURLToPath(import.meta.url), {
-          workerData: { targets: targets.filter((_, i) => i % THREADS === k), connections: per, seconds: SECONDS },
-        });
-        w.once('message', resolve);
-        w.once('error', reject);
-      }),
+    Array.from(
+      { length: THREADS },
+      (_, k) =>
+        new Promise((resolve, reject) => {
+          const w = new Worker(fileURLToPath(import.meta.url), {
+            workerData: {
+              targets: targets.filter((_, i) => i % THREADS === k),
+              connections: per,
+              seconds: SECONDS,
+            },
+          });
+          w.once('message', resolve);
+          w.once('error', reject);
+        }),
     ),
   );
   const lat = results.flatMap((r) => r.lat).sort((x, y) => x - y);
@@ -151,9 +160,17 @@ try {
       `${THREADS} load threads, ${os.availableParallelism()} cores shared by everything`,
   );
   cluster = await startPostgres();
-  const [standinsPort, aPort, bPort, barePort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const [standinsPort, aPort, bPort, barePort] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
   const standins = `http://127.0.0.1:${standinsPort}`;
-  const key = { id: `AKIABENCH${randomBytes(6).toString('hex').toUpperCase()}`, secret: randomBytes(30).toString('base64') };
+  const key = {
+    id: `AKIABENCH${randomBytes(6).toString('hex').toUpperCase()}`,
+    secret: randomBytes(30).toString('base64'),
+  };
   const base = { PATH: process.env.PATH, HOME: process.env.HOME, ENV_FILE: '/dev/null' };
   start('standins', ['--import', 'tsx', 'server/src/standins/main.ts'], {
     ...base,
@@ -205,8 +222,9 @@ try {
        FROM users u, generate_series(1, $1::int) i WHERE u.login_id = 'tester01'`,
     [Math.max(0, EXAMINEES - 12)],
   );
-  const logins = (await db.query(`SELECT id, login_id FROM users WHERE actor = 1 ORDER BY id LIMIT $1`, [EXAMINEES]))
-    .rows;
+  const logins = (
+    await db.query(`SELECT id, login_id FROM users WHERE actor = 1 ORDER BY id LIMIT $1`, [EXAMINEES])
+  ).rows;
   await db.end();
   const examinees = [];
   for (let i = 0; i < logins.length; i += 8) {
@@ -241,9 +259,15 @@ try {
   const A = `http://127.0.0.1:${aPort}`;
   const B = `http://127.0.0.1:${bPort}`;
   // Warm-up: every examinee's first poll creates its matching and its signaling credentials (STS).
-  await load(poll(A).map((t, i) => (i % 2 ? { ...t, url: t.url.replace(A, B) } : t)).slice(0, EXAMINEES));
+  await load(
+    poll(A)
+      .map((t, i) => (i % 2 ? { ...t, url: t.url.replace(A, B) } : t))
+      .slice(0, EXAMINEES),
+  );
 
-  const bare = await load(Array.from({ length: 64 }, () => ({ url: `http://127.0.0.1:${barePort}/`, method: 'GET' })));
+  const bare = await load(
+    Array.from({ length: 64 }, () => ({ url: `http://127.0.0.1:${barePort}/`, method: 'GET' })),
+  );
   const one = await load(poll(A));
   const two = await load(poll(A).map((t, i) => (i % 2 ? { ...t, url: t.url.replace(A, B) } : t)));
   const row = (name, r) =>

@@ -362,6 +362,30 @@ describe('logout.php and session lifetime', () => {
     expect(res.statusCode).toBe(401);
   });
 
+  it("ends a manager's session after the idle period; a request writes last_seen_at at most every 15 s", async () => {
+    const token = await loginAs(s.app, 'manager01');
+    const id = (await s.db.query<{ id: number }>(`SELECT max(id) AS id FROM sessions`)).rows[0]!.id;
+    const seen = async () =>
+      (
+        await s.db.query<{ age: number }>(
+          `SELECT extract(epoch FROM now() - last_seen_at)::float AS age FROM sessions WHERE id = $1`,
+          [id],
+        )
+      ).rows[0]!.age;
+    const call = () => injectAs(s.app, token, { method: 'GET', url: '/api/v1/admin_permission.php' });
+    // Seen 10 s ago: the request is answered and writes nothing (within the 15 s granularity).
+    await s.db.query(`UPDATE sessions SET last_seen_at = now() - interval '10 seconds' WHERE id = $1`, [id]);
+    expect((await call()).statusCode).toBe(200);
+    expect(await seen()).toBeGreaterThanOrEqual(10);
+    // Seen 20 s ago: written again.
+    await s.db.query(`UPDATE sessions SET last_seen_at = now() - interval '20 seconds' WHERE id = $1`, [id]);
+    expect((await call()).statusCode).toBe(200);
+    await expect.poll(seen).toBeLessThan(5);
+    // Idle longer than managerIdleSeconds (30 min): the session is over.
+    await s.db.query(`UPDATE sessions SET last_seen_at = now() - interval '31 minutes' WHERE id = $1`, [id]);
+    expect((await call()).statusCode).toBe(401);
+  });
+
   it('refuses a malformed bearer token with 401', async () => {
     const res = await injectAs(s.app, 'short', {
       method: 'POST',

@@ -44,6 +44,23 @@ class PgliteDb implements Db {
   }
 }
 
+/** Statement names by SQL text: the server's queries are a fixed set, so each is parsed and planned once per connection. */
+const statementNames = new Map<string, string>();
+/** Beyond this many distinct texts (queries built from many filter combinations), statements go unnamed. */
+const MAX_NAMED_STATEMENTS = 2000;
+/** Texts whose prepared plan went stale (another instance migrated a table it reads with `*`): never named again. */
+const unprepared = new Set<string>();
+
+function statementName(sql: string): string | undefined {
+  if (unprepared.has(sql)) return undefined;
+  let name = statementNames.get(sql);
+  if (!name && statementNames.size < MAX_NAMED_STATEMENTS) {
+    name = `s${statementNames.size + 1}`;
+    statementNames.set(sql, name);
+  }
+  return name;
+}
+
 class PostgresDb implements Db {
   readonly kind = 'postgres' as const;
   constructor(
@@ -51,7 +68,20 @@ class PostgresDb implements Db {
     private readonly client?: pg.PoolClient,
   ) {}
   async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
-    const r = await (this.client ?? this.pool).query(sql, params);
+    const target = this.client ?? this.pool;
+    const name = statementName(sql);
+    let r;
+    try {
+      r = await target.query(name ? { name, text: sql, values: params } : { text: sql, values: params });
+    } catch (err) {
+      // A prepared statement reading `*` of a table a newer instance has since altered (a rolling upgrade):
+      // PostgreSQL refuses the stale plan; the text runs unprepared from now on.
+      const e = err as { code?: string; message?: string };
+      if (!name || e.code !== '0A000' || !/cached plan must not change result type/.test(e.message ?? ''))
+        throw err;
+      unprepared.add(sql);
+      r = await target.query({ text: sql, values: params });
+    }
     return { rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length };
   }
   async exec(sql: string): Promise<void> {

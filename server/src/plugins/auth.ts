@@ -16,7 +16,15 @@ interface SessionRow {
   expires_at: Date | string;
   last_seen_at: Date | string;
   disabled: boolean;
+  /** last_seen_at is older than SESSION_TOUCH_SECONDS: worth writing again. */
+  stale: boolean;
 }
+
+/**
+ * How stale a session's last_seen_at may get before a request writes it again: managers' idle timeout
+ * counts in minutes, and the examinees' polls (every few seconds each) would otherwise write on every call.
+ */
+const SESSION_TOUCH_SECONDS = 15;
 
 function bearer(request: FastifyRequest): string | null {
   const h = request.headers.authorization;
@@ -33,10 +41,11 @@ export async function resolveAuth(
   const token = bearer(request);
   if (!token) return null;
   const { rows } = await app.db.query<SessionRow>(
-    `SELECT s.id AS session_id, s.user_id, u.actor, u.login_id, u.name, u.group_id, s.expires_at, s.last_seen_at, u.disabled
+    `SELECT s.id AS session_id, s.user_id, u.actor, u.login_id, u.name, u.group_id, s.expires_at, s.last_seen_at, u.disabled,
+            s.last_seen_at < now() - $2::int * interval '1 second' AS stale
        FROM sessions s JOIN users u ON u.id = s.user_id
       WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()`,
-    [hashToken(token)],
+    [hashToken(token), SESSION_TOUCH_SECONDS],
   );
   const row = rows[0];
   if (!row || row.disabled) return null;
@@ -45,9 +54,11 @@ export async function resolveAuth(
     const idleMs = Date.now() - new Date(row.last_seen_at).getTime();
     if (idleMs > app.config.managerIdleSeconds * 1000) return null;
   }
-  void app.db
-    .query('UPDATE sessions SET last_seen_at = now() WHERE id = $1', [row.session_id])
-    .catch((err) => request.log.warn({ err }, 'session touch failed'));
+  if (row.stale) {
+    void app.db
+      .query('UPDATE sessions SET last_seen_at = now() WHERE id = $1', [row.session_id])
+      .catch((err) => request.log.warn({ err }, 'session touch failed'));
+  }
   return {
     userId: row.user_id,
     sessionId: row.session_id,
