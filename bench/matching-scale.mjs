@@ -13,7 +13,7 @@
 // Usage: node bench/matching-scale.mjs   (BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_EXAMINEES, BENCH_THREADS)
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, openSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -114,6 +114,32 @@ async function waitHttp(url, timeoutMs = 90_000) {
   }
 }
 
+/** CPU seconds (user + system) used so far by the process trees rooted at `pids` (Linux /proc). */
+function treeCpu(pids) {
+  const procs = new Map();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      procs.set(Number(d), { ppid: Number(f[1]), cpu: (Number(f[11]) + Number(f[12])) / 100 });
+    } catch {
+      // gone
+    }
+  }
+  const roots = new Set(pids);
+  let total = 0;
+  for (const [pid, p] of procs) {
+    for (let q = pid, depth = 0; q && depth < 20; q = procs.get(q)?.ppid ?? 0, depth++) {
+      if (roots.has(q)) {
+        total += p.cpu;
+        break;
+      }
+    }
+  }
+  return total;
+}
+
 /** Runs the load against `targets` (each {url, method, body?, token?}) with THREADS worker threads. */
 async function load(targets) {
   const per = Math.max(1, Math.floor(CONNECTIONS / THREADS));
@@ -203,8 +229,8 @@ try {
       AWS_SECRET_ACCESS_KEY: key.secret,
       AWS_EC2_METADATA_DISABLED: 'true',
     });
-  instance('a', aPort);
-  instance('b', bPort);
+  const instA = instance('a', aPort);
+  const instB = instance('b', bPort);
   start('bare', ['--input-type=module', '-e', BARE_SERVER(barePort)], base);
   await waitHttp(`${standins}/healthz`);
   await Promise.all([
@@ -265,15 +291,27 @@ try {
       .slice(0, EXAMINEES),
   );
 
+  const measured = async (targets, pids) => {
+    const before = pids.map((g) => treeCpu(g));
+    const r = await load(targets);
+    r.cores = pids.map((g, i) => (treeCpu(g) - before[i]) / SECONDS);
+    return r;
+  };
+  const groups = [[cluster.pid], [instA.pid, instB.pid]];
   const bare = await load(
     Array.from({ length: 64 }, () => ({ url: `http://127.0.0.1:${barePort}/`, method: 'GET' })),
   );
-  const one = await load(poll(A));
-  const two = await load(poll(A).map((t, i) => (i % 2 ? { ...t, url: t.url.replace(A, B) } : t)));
+  const one = await measured(poll(A), groups);
+  const two = await measured(
+    poll(A).map((t, i) => (i % 2 ? { ...t, url: t.url.replace(A, B) } : t)),
+    groups,
+  );
   const row = (name, r) =>
     `  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99
       .toFixed(1)
-      .padStart(6)} ms  errors ${r.errors}  ratio to bare ${(r.rps / bare.rps).toFixed(4)}`;
+      .padStart(6)} ms  errors ${r.errors}  ratio to bare ${(r.rps / bare.rps).toFixed(4)}${
+      r.cores ? `  cores: PostgreSQL ${r.cores[0].toFixed(2)}, instances ${r.cores[1].toFixed(2)}` : ''
+    }`;
   console.log(row('bare Fastify route', bare));
   console.log(row('matching poll, one instance', one));
   console.log(row('matching poll, two instances', two));

@@ -4,7 +4,7 @@
 // collides with other clusters on the machine), removed by stop(). initdb refuses to run as root: as root the
 // cluster runs as the `postgres` system user (runuser), otherwise as the current user.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureDebianPackages } from './lib.mjs';
@@ -70,7 +70,10 @@ export async function startPostgres({ settings = {}, log = false } = {}) {
     '--no-sync',
   ]);
   const r = spawnSync(init.cmd, init.args, { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`initdb failed: ${r.stderr || r.stdout}`);
+  if (r.status !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`initdb failed: ${r.stderr || r.stdout}`);
+  }
   const conf = {
     listen_addresses: '',
     unix_socket_directories: dir,
@@ -88,38 +91,54 @@ export async function startPostgres({ settings = {}, log = false } = {}) {
   });
   let stderr = '';
   child.stderr?.on('data', (c) => (stderr = (stderr + c).slice(-4000)));
+  /** The postmaster's own pid (runuser, as root, does not pass every signal on). */
+  const postmasterPid = () => {
+    try {
+      return Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]) || null;
+    } catch {
+      return null;
+    }
+  };
+  const alive = (pid) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    const pid = postmasterPid();
+    // SIGINT: fast shutdown (sessions are ended); SIGKILL after 10 s.
+    if (pid && alive(pid)) process.kill(pid, 'SIGINT');
+    else if (child.exitCode === null) child.kill('SIGINT');
+    const deadline = Date.now() + 10_000;
+    while ((pid && alive(pid)) || child.exitCode === null) {
+      if (Date.now() > deadline) {
+        if (pid && alive(pid)) process.kill(pid, 'SIGKILL');
+        if (child.exitCode === null) child.kill('SIGKILL');
+        break;
+      }
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
   const url = `postgres://postgres@localhost/postgres?host=${encodeURIComponent(dir)}&port=${conf.port}`;
   const ready = path.join(bin, 'pg_isready');
   const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`postgres exited: ${stderr}`);
-    if (spawnSync(ready, ['-h', dir, '-p', String(conf.port), '-q']).status === 0) break;
-    if (Date.now() > deadline) throw new Error(`postgres did not become ready: ${stderr}`);
-    await new Promise((res) => setTimeout(res, 100));
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`postgres exited: ${stderr}`);
+      if (spawnSync(ready, ['-h', dir, '-p', String(conf.port), '-q']).status === 0) break;
+      if (Date.now() > deadline) throw new Error(`postgres did not become ready: ${stderr}`);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+  } catch (err) {
+    await stop();
+    throw err;
   }
-  let stopped = false;
-  return {
-    url,
-    dir,
-    pid: child.pid,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      if (child.exitCode === null) {
-        // SIGINT: fast shutdown (active connections are ended).
-        child.kill('SIGINT');
-        await new Promise((res) => {
-          const t = setTimeout(() => {
-            child.kill('SIGKILL');
-            res();
-          }, 10_000);
-          child.on('exit', () => {
-            clearTimeout(t);
-            res();
-          });
-        });
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return { url, dir, pid: child.pid, stop };
 }

@@ -61,7 +61,7 @@ describe.skipIf(missing)(
       fx = makeImageFixtures();
       engine = await IdentityEngine.create(aiSettings({}));
       dataDir = await mkdtemp(path.join(os.tmpdir(), 'ai-decisions-'));
-      s = await build({ dataDir, defaultTesterUrlKey: 'demo-tester-ai' });
+      s = await build({ dataDir, defaultTesterUrlKey: 'demo-tester-ai' }, { objectStorage: true });
       setAiProvider(s.app, engine);
       // The name printed on the Latin card fixture.
       await s.db.query(`UPDATE users SET name = 'Eileen Collins' WHERE login_id = 'tester01'`);

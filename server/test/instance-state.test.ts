@@ -3,6 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { loadConfig } from '../src/config';
 import { appImageStore, moveLocalImages } from '../src/lib/images';
 import { appObjectStorage } from '../src/lib/object-storage';
 import { ensureEmbeddedSecrets } from '../src/lib/secrets';
@@ -43,6 +44,21 @@ describe('the embedded stand-ins’ signing keys', () => {
     expect(env.S3_LOCAL_ACCESS_KEY_ID).toBe('AKIAMINE');
     expect(env.KVS_LOCAL_ACCESS_KEY_ID).toBeUndefined();
     expect(existsSync(path.join(dir, 'other'))).toBe(false);
+  });
+});
+
+describe('ICE_TRANSPORT_POLICY', () => {
+  it('is served to the SPA in /config.json (relay: only through TURN), and refused when unknown', async () => {
+    expect(loadConfig({}).spa.iceTransportPolicy).toBe('all');
+    expect(loadConfig({ ICE_TRANSPORT_POLICY: 'relay' }).spa.iceTransportPolicy).toBe('relay');
+    expect(() => loadConfig({ ICE_TRANSPORT_POLICY: 'none' })).toThrow(/ICE_TRANSPORT_POLICY/);
+    const s = await build({ spa: { ...loadConfig({ ICE_TRANSPORT_POLICY: 'relay' }).spa } });
+    try {
+      const res = await s.app.inject({ method: 'GET', url: '/config.json' });
+      expect(res.json()).toMatchObject({ iceTransportPolicy: 'relay' });
+    } finally {
+      await s.close();
+    }
   });
 });
 

@@ -143,6 +143,17 @@ describe('the stand-ins as a service of their own', () => {
     }
   });
 
+  it("lets browsers reach the stand-ins' public endpoints under the Content-Security-Policy", async () => {
+    const res = await a.app.inject({ method: 'GET', url: '/config.json' });
+    const csp = String(res.headers['content-security-policy']);
+    const directive = (name: string) => csp.split('; ').find((d) => d.startsWith(`${name} `)) ?? '';
+    expect(directive('connect-src').split(' ')).toEqual(
+      expect.arrayContaining(["'self'", base, base.replace(/^http/, 'ws')]),
+    );
+    expect(directive('img-src').split(' ')).toContain(base);
+    expect(directive('media-src').split(' ')).toContain(base);
+  });
+
   it('puts an examinee on A and its checker on B on one channel of the one signaling hub, with TURN', async () => {
     await call<MatchingResult>(b, 'checker01', 'POST', '/matching.php', {});
     const master = (
