@@ -589,6 +589,8 @@ export class MatchingEngine {
    */
   private async assignTester(matchingId: number): Promise<boolean> {
     let candidates = (await this.eligibleCheckers()).filter((c) => c.load < MAX_TESTERS_PER_CHECKER);
+    // No checker has room (the usual case while examinees wait): nothing more to ask the database.
+    if (candidates.length === 0) return false;
     const prev = await this.db.query<{ checker_id: number }>(
       `SELECT p.checker_id FROM matchings p JOIN matchings m ON m.id = $1
         WHERE p.test_id = m.test_id AND p.id <> m.id AND p.checker_id IS NOT NULL
