@@ -105,9 +105,10 @@ test('examinee on A, checker and manager on B; A is killed mid-exam and the sitt
 
   // Acknowledged writes through A and through B before the kill.
   await examinee.sendChat('Aの前に送ったメッセージ');
-  await expect(console_.pane(testerId).getByTestId('chat-list')).toContainText('Aの前に送ったメッセージ', {
+  await expect(await console_.chatList(testerId)).toContainText('Aの前に送ったメッセージ', {
     timeout: 15_000,
   });
+  await console_.closeChat();
   await console_.chat(testerId, 'Bから送った確認');
   // A head shot stored through A (the examinee's own upload), to be shown by B after A is gone.
   const token = await examinee.page.evaluate(
@@ -143,9 +144,10 @@ test('examinee on A, checker and manager on B; A is killed mid-exam and the sitt
   await expect(examinee.page.getByTestId('recording-state')).toHaveText('録画中');
   await expect.poll(() => console_.framesDecoded(), { timeout: 15_000 }).toBeGreaterThan(framesBefore + 30);
   await examinee.sendChat('Aが止まった後のメッセージ');
-  await expect(console_.pane(testerId).getByTestId('chat-list')).toContainText('Aが止まった後のメッセージ', {
+  await expect(await console_.chatList(testerId)).toContainText('Aが止まった後のメッセージ', {
     timeout: 15_000,
   });
+  await console_.closeChat();
   await expect(examinee.chatItems()).toContainText('Bから送った確認');
   // Nothing told the examinee that anything happened.
   await expect(examinee.alert()).toBeHidden();
