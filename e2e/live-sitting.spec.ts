@@ -174,9 +174,15 @@ test.describe('a live sitting off the happy path', () => {
       });
       const d = (await detail.json()) as { result: { test_id: number; records: { id: number }[] } };
       expect(d.result.records.length).toBeGreaterThan(0);
-      const uri = await request.get(`/api/v1/get_onetime_uri.php?record_id=${d.result.records[0]!.id}`, {
-        headers: { Authorization: `Bearer ${manager}` },
-      });
+      // "録画を終了しました" shows as soon as the recorder stopped, while the page may still be sending the rest
+      // and completing it (README: else the server completes it 30 s after the end): the manager asks again
+      // until the recording is finished (409 recording_not_finished until then).
+      const onetime = () =>
+        request.get(`/api/v1/get_onetime_uri.php?record_id=${d.result.records[0]!.id}`, {
+          headers: { Authorization: `Bearer ${manager}` },
+        });
+      await expect.poll(async () => (await onetime()).status(), { timeout: 60_000 }).toBe(200);
+      const uri = await onetime();
       expect(uri.status(), await uri.text()).toBe(200);
       const { url } = ((await uri.json()) as { result: { url: string } }).result;
       const bytes = await (await request.get(url)).body();

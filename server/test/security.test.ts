@@ -76,6 +76,7 @@ describe('config.json', () => {
       'apiBaseUrl',
       'desktopApp',
       'extraAllowedEnvironments',
+      'iceTransportPolicy',
       'logLevel',
       'timeZone',
     ]);
