@@ -3,13 +3,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
+import { UploadPartCommand } from '@aws-sdk/client-s3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import type { MatchingResult } from '../../contract/matching';
 import type { OnetimeUriResult, RecordingCredentials } from '../../contract/recording';
 import type { McTokenRedeemResult, McTokenResult, TesterDetail } from '../../contract/tester';
 import { build, DEMO_PASSWORD, envelope, injectAs, loginAs, type TestServer } from './helper';
+import { browserS3Client } from './browser-s3';
 
 // How a live sitting behaves off the happy path (README "How a sitting behaves"): re-login, one live session
 // per sitting, logout, kick-out, finish, the recording-time limit and the exam-system token.
@@ -348,30 +349,13 @@ describe('every way a sitting ends reaches the checker at once', () => {
   });
 });
 
-/** The S3 client exactly as the browser builds it from the answer. */
-function browserClient(c: RecordingCredentials): S3Client {
-  return new S3Client({
-    region: c.region,
-    endpoint: c.endpoint,
-    forcePathStyle: true,
-    maxAttempts: 1,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    credentials: {
-      accessKeyId: c.accessKeyId,
-      secretAccessKey: c.secretAccessKey,
-      sessionToken: c.sessionToken,
-    },
-  });
-}
-
 async function recordParts(tester: string, parts: Uint8Array[]): Promise<RecordingCredentials> {
   const c = await ok<RecordingCredentials>(
     call(tester, 'POST', '/tester/recording.php', { method: 'PUT', mime_type: 'video/webm;codecs=vp8' }),
   );
   let n = 1;
   for (const body of parts) {
-    await browserClient(c).send(
+    await browserS3Client(c).send(
       new UploadPartCommand({
         Bucket: c.bucket,
         Key: c.key,
@@ -446,7 +430,7 @@ describe('the recording when a sitting ends without the page completing it', () 
       call('tester11', 'POST', '/tester/recording.php', { method: 'PUT', mime_type: 'video/webm' }),
     );
     for (const n of [1, 2, 4])
-      await browserClient(c).send(
+      await browserS3Client(c).send(
         new UploadPartCommand({
           Bucket: c.bucket,
           Key: c.key,

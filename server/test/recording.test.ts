@@ -18,6 +18,7 @@ import { conversionSettings, RecordingConverter } from '../src/lib/recording-con
 import { claimConversion } from '../src/lib/recording-store';
 import { FfmpegMissingError, remuxWithDuration } from '../src/lib/webm-duration';
 import { build, envelope, injectAs, loginAs, type TestServer } from './helper';
+import { browserS3Client } from './browser-s3';
 
 const FFMPEG = '/usr/bin/ffmpeg';
 const FFPROBE = '/usr/bin/ffprobe';
@@ -129,25 +130,8 @@ async function endRecording(
   return call(loginId, 'POST', '/tester/recording.php', { method: 'DELETE', record_id: recordId, parts });
 }
 
-/** The S3Client exactly as the browser builds it from the answer (media-stack.md §0.4). */
-function browserClient(c: RecordingCredentials): S3Client {
-  return new S3Client({
-    region: c.region,
-    endpoint: c.endpoint,
-    forcePathStyle: true,
-    maxAttempts: 1,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    credentials: {
-      accessKeyId: c.accessKeyId,
-      secretAccessKey: c.secretAccessKey,
-      sessionToken: c.sessionToken,
-    },
-  });
-}
-
 async function uploadPart(c: RecordingCredentials, partNumber: number, body: Uint8Array) {
-  const out = await browserClient(c).send(
+  const out = await browserS3Client(c).send(
     new UploadPartCommand({
       Bucket: c.bucket,
       Key: c.key,
@@ -858,7 +842,7 @@ describe('object-storage', () => {
       expect(storage.localPath({ bucket: 'recordings', key: 'x' })).toBeUndefined();
       const ref = { bucket: 'recordings', key: 'storage-test/paged.bin' };
       const uploadId = await storage.createMultipartUpload(ref, 'application/octet-stream');
-      const client = browserClient({
+      const client = browserS3Client({
         region: 'ap-northeast-1',
         endpoint: `${srv.base}/s3`,
         accessKeyId: process.env.AWS_ACCESS_KEY_ID!,

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createHmac, randomBytes } from 'node:crypto';
-import { S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
+import { UploadPartCommand } from '@aws-sdk/client-s3';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import {
   GetIceServerConfigCommand,
@@ -21,6 +21,7 @@ import type { TemporaryCredentials } from '../src/lib/credentials';
 import { buildStandinsApp, loadStandinsSettings, type StandinsSettings } from '../src/standins/service';
 import { build, envelope, injectAs, loginAs, type TestServer } from './helper';
 import { b64, rawConnect, signedUrl, waitFor } from './standins/kvs-helpers';
+import { browserS3Client } from './browser-s3';
 
 /**
  * The stand-ins as a service of their own (`npm run standins`) with two app instances on one database, each
@@ -250,19 +251,7 @@ describe('the stand-ins as a service of their own', () => {
     });
     expect(c.endpoint).toBe(`${base}/s3`);
     const body = randomBytes(64 * 1024);
-    const s3 = new S3Client({
-      region: c.region,
-      endpoint: c.endpoint,
-      forcePathStyle: true,
-      maxAttempts: 1,
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-      credentials: {
-        accessKeyId: c.accessKeyId,
-        secretAccessKey: c.secretAccessKey,
-        sessionToken: c.sessionToken,
-      },
-    });
+    const s3 = browserS3Client(c);
     const part = await s3.send(
       new UploadPartCommand({
         Bucket: c.bucket,
@@ -307,19 +296,7 @@ describe('the stand-ins as a service of their own', () => {
       mime_type: 'video/webm',
     });
     const body = randomBytes(32 * 1024);
-    const s3 = new S3Client({
-      region: c.region,
-      endpoint: c.endpoint,
-      forcePathStyle: true,
-      maxAttempts: 1,
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-      credentials: {
-        accessKeyId: c.accessKeyId,
-        secretAccessKey: c.secretAccessKey,
-        sessionToken: c.sessionToken,
-      },
-    });
+    const s3 = browserS3Client(c);
     await s3.send(
       new UploadPartCommand({
         Bucket: c.bucket,

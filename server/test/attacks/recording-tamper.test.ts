@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PutObjectCommand, S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
 import type { OnetimeUriResult, RecordingCredentials } from '../../../contract/recording';
 import { build, envelope, injectAs, loginAs, type TestServer } from '../helper';
+import { browserS3Client } from '../browser-s3';
 
 /**
  * An examinee holding its recording's upload credentials tries to replace the finished recording, to make
@@ -52,23 +53,6 @@ async function startRecording(loginId: string, startup: object): Promise<Recordi
   return envelope<RecordingCredentials>(res).result;
 }
 
-/** The S3 client the browser builds from the answer. */
-function browser(c: RecordingCredentials): S3Client {
-  return new S3Client({
-    region: c.region,
-    endpoint: c.endpoint,
-    forcePathStyle: true,
-    maxAttempts: 1,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    credentials: {
-      accessKeyId: c.accessKeyId,
-      secretAccessKey: c.secretAccessKey,
-      sessionToken: c.sessionToken,
-    },
-  });
-}
-
 /** The server's own client (no quota): what a browser could do on AWS, where no condition limits sizes. */
 function serverClient(): S3Client {
   return new S3Client(s.app.s3local!.clientConfig());
@@ -100,7 +84,7 @@ describe('an examinee attacks its own recording with its upload credentials', ()
   it('cannot overwrite the completed recording, and playback is served as the recorded media, not a page', async () => {
     const c = await startRecording('tester01', {});
     const bytes = randomBytes(PART);
-    const part = await browser(c).send(
+    const part = await browserS3Client(c).send(
       new UploadPartCommand({
         Bucket: c.bucket,
         Key: c.key,
@@ -117,7 +101,7 @@ describe('an examinee attacks its own recording with its upload credentials', ()
     expect(end.statusCode, end.body).toBe(200);
 
     // The same, still unexpired credentials try to replace the object with a page.
-    const overwrite = browser(c).send(
+    const overwrite = browserS3Client(c).send(
       new PutObjectCommand({
         Bucket: c.bucket,
         Key: c.key,
@@ -140,7 +124,7 @@ describe('an examinee attacks its own recording with its upload credentials', ()
 
   it('gets no playback of a recording whose stored object was replaced behind the server’s back', async () => {
     const c = await startRecording('tester02', {});
-    const part = await browser(c).send(
+    const part = await browserS3Client(c).send(
       new UploadPartCommand({
         Bucket: c.bucket,
         Key: c.key,
@@ -172,7 +156,7 @@ describe('an examinee attacks its own recording with its upload credentials', ()
     // max_rectime 1 s at 1 Mbit/s × 1.25: a quota of 156,250 bytes, i.e. two 64 KiB parts and change.
     const c = await startRecording('tester03', { max_rectime: 1 });
     const up = (n: number) =>
-      browser(c).send(
+      browserS3Client(c).send(
         new UploadPartCommand({
           Bucket: c.bucket,
           Key: c.key,
@@ -187,7 +171,7 @@ describe('an examinee attacks its own recording with its upload credentials', ()
     // Replacing a part already counted is not more bytes.
     await up(2);
     // A whole object of 300 KB in one request is refused too.
-    const big = browser(c).send(
+    const big = browserS3Client(c).send(
       new PutObjectCommand({ Bucket: c.bucket, Key: c.key, Body: randomBytes(300_000) }),
     );
     expect(await sdkError(big)).toBe('EntityTooLarge');
