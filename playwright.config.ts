@@ -4,7 +4,9 @@ import path from 'node:path';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/support/chromium';
 
 const PORT = Number(process.env.E2E_PORT ?? 8181);
-const dataDir = path.join(os.tmpdir(), `proctor-e2e-${process.pid}`);
+const dataDir = process.env.PROCTOR_E2E_DATA_DIR ?? path.join(os.tmpdir(), `proctor-e2e-${process.pid}`);
+// Workers load this file again: they must see the same directory as the runner that started the server.
+process.env.PROCTOR_E2E_DATA_DIR = dataDir;
 
 /** Debian Chromium with fake camera and microphone, ICE allowed on loopback (research/media-stack.md §5). */
 const chromiumUse = {
@@ -19,6 +21,7 @@ export default defineConfig({
   testDir: './e2e',
   timeout: 60_000,
   expect: { timeout: 10_000 },
+  globalTeardown: './e2e/support/global-teardown.ts',
   fullyParallel: false,
   workers: 2,
   retries: 0,

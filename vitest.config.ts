@@ -3,6 +3,10 @@ import react from '@vitejs/plugin-react';
 
 export default defineConfig({
   test: {
+    // Vitest's default on a 2-core machine is one worker (cores − 1): the files then run one after another while
+    // most of their time is spent waiting (PGlite snapshots loading, child processes, sockets). Two workers keep
+    // both cores busy; each server file still has its own database and app.
+    maxWorkers: 2,
     projects: [
       {
         plugins: [react()],
