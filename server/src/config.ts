@@ -32,6 +32,11 @@ export interface ServerConfig {
   trustProxy: boolean | string;
   tokenTtlSeconds: number;
   managerIdleSeconds: number;
+  /**
+   * SESSION_CACHE_SECONDS: how long an instance may answer from a session it looked up before, without asking
+   * the database (0 = always ask). Revocations reach every instance at once through the database (lib/auth-cache.ts).
+   */
+  sessionCacheSeconds: number;
   login: { maxFailures: number; windowSeconds: number; lockSeconds: number; perIpPerMinute: number };
   demo: boolean;
   /** Short URL whose parameters a tester's sitting gets when the login names none (demo: demo-tester). */
@@ -124,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     trustProxy: env.TRUST_PROXY ? (env.TRUST_PROXY === 'true' ? true : env.TRUST_PROXY) : false,
     tokenTtlSeconds: int(env.TOKEN_TTL_SECONDS, 8 * 3600),
     managerIdleSeconds: int(env.MANAGER_IDLE_SECONDS, 30 * 60),
+    sessionCacheSeconds: int(env.SESSION_CACHE_SECONDS, 60),
     login: {
       maxFailures: int(env.LOGIN_MAX_FAILURES, 10),
       windowSeconds: int(env.LOGIN_WINDOW_SECONDS, 15 * 60),

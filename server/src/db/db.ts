@@ -18,7 +18,25 @@ export interface Db {
   exec(sql: string): Promise<void>;
   /** Runs fn in one transaction; a thrown error rolls back. */
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  /**
+   * Subscribes to `NOTIFY channel` (sent by this or any other instance, delivered after the sender commits).
+   * `onState(false)` says notifications may be missed from now on (the listening connection is down), and
+   * `onState(true)` that they are delivered again; whoever caches on the strength of them must not trust its
+   * cache in between. Returns the unsubscribe.
+   */
+  listen(channel: string, handlers: NotificationHandlers): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+export interface NotificationHandlers {
+  onMessage(payload: string): void;
+  onState(delivering: boolean): void;
+}
+
+/** Channel names are SQL identifiers here: a fixed set chosen by the server, never from a request. */
+function channelIdent(channel: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`invalid channel name ${channel}`);
+  return channel;
 }
 
 class PgliteDb implements Db {
@@ -38,6 +56,17 @@ class PgliteDb implements Db {
   async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
     if (this.tx) return fn(this);
     return this.pglite.transaction((t) => fn(new PgliteDb(this.pglite, t)));
+  }
+  /** One process, one database: a notification is delivered before the statement that sent it resolves. */
+  async listen(channel: string, handlers: NotificationHandlers): Promise<() => Promise<void>> {
+    const unlisten = await this.pglite.listen(channelIdent(channel), (payload) =>
+      handlers.onMessage(payload),
+    );
+    handlers.onState(true);
+    return async () => {
+      await unlisten();
+      handlers.onState(false);
+    };
   }
   async close(): Promise<void> {
     if (!this.tx) await this.pglite.close();
@@ -101,6 +130,54 @@ class PostgresDb implements Db {
     } finally {
       client.release();
     }
+  }
+  /**
+   * A connection of its own outside the pool, reconnected with back-off while it is down (the server
+   * restarted, a failover, a network cut); onState tells the subscriber when delivery stops and resumes.
+   */
+  async listen(channel: string, handlers: NotificationHandlers): Promise<() => Promise<void>> {
+    const ident = channelIdent(channel);
+    const options = this.pool.options;
+    let client: pg.Client | null = null;
+    let stopped = false;
+    let retry: NodeJS.Timeout | null = null;
+    let delay = 250;
+    const down = (c: pg.Client) => {
+      if (client !== c) return;
+      client = null;
+      handlers.onState(false);
+      c.end().catch(() => undefined);
+      if (!stopped) retry = setTimeout(() => void connect(), delay);
+      delay = Math.min(delay * 2, 10_000);
+    };
+    const connect = async (): Promise<void> => {
+      retry = null;
+      const c = new pg.Client(options);
+      c.on('error', () => down(c));
+      c.on('end', () => down(c));
+      c.on('notification', (n) => {
+        if (n.channel === ident) handlers.onMessage(n.payload ?? '');
+      });
+      client = c;
+      try {
+        await c.connect();
+        await c.query(`LISTEN ${ident}`);
+        if (stopped || client !== c) return;
+        delay = 250;
+        handlers.onState(true);
+      } catch {
+        down(c);
+      }
+    };
+    await connect();
+    return async () => {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      const c = client;
+      client = null;
+      handlers.onState(false);
+      await c?.end().catch(() => undefined);
+    };
   }
   async close(): Promise<void> {
     if (!this.client) await this.pool.end();

@@ -1,12 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Actor } from '../../../contract/common';
+import type { LimitRow } from './auth-cache';
 import { confirmedHostOf, domainMatches, ipMatches } from './ip-match';
-
-interface LimitRow {
-  server: string;
-  ip: string | null;
-  domain: string | null;
-}
 
 /** The host names of the configured public origins, lower case (invalid entries are ignored). */
 export function publicHosts(app: FastifyInstance): string[] {
@@ -29,11 +24,17 @@ export function publicHosts(app: FastifyInstance): string[] {
  */
 export async function checkIpAllowed(app: FastifyInstance, actor: Actor, ip: string): Promise<boolean> {
   if (actor === 1) return true;
-  const { rows } = await app.db.query<LimitRow>(
-    `SELECT server, ip, domain FROM access_limits
-      WHERE actor = $1 AND (server = '' OR lower(server) = ANY($2::text[]))`,
-    [actor, publicHosts(app)],
-  );
+  let rows = app.authCache.accessLimits(actor);
+  if (!rows) {
+    rows = (
+      await app.db.query<LimitRow>(
+        `SELECT server, ip, domain FROM access_limits
+          WHERE actor = $1 AND (server = '' OR lower(server) = ANY($2::text[]))`,
+        [actor, publicHosts(app)],
+      )
+    ).rows;
+    app.authCache.keepAccessLimits(actor, rows);
+  }
   if (rows.length === 0) return true;
   for (const r of rows) if (r.ip && ipMatches(ip, r.ip)) return true;
   if (rows.some((r) => r.domain)) {

@@ -9,6 +9,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Actor } from '../../../contract/common';
 import type { ServerConfig } from '../config';
 import type { Db } from '../db/db';
+import type { AuthCache, SessionToucher } from './auth-cache';
 
 /** The Fastify instance type every route module receives. */
 export type App = FastifyInstance<
@@ -36,6 +37,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: ServerConfig;
     db: Db;
+    /** Sessions and IP access limits kept between requests (plugins/auth.ts). */
+    authCache: AuthCache;
+    /** Writes sessions' last activity in batches (plugins/auth.ts). */
+    sessionToucher: SessionToucher;
   }
   interface FastifyRequest {
     auth: AuthContext | null;

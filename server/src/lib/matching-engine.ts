@@ -13,6 +13,7 @@ import {
   type Matching,
   type MatchingBody,
   type MatchingResult,
+  MATCHING_STATUS,
 } from '../../../contract/matching';
 import type { Db } from '../db/db';
 import { ApiError, badRequest, forbidden } from './api-error';
@@ -27,13 +28,18 @@ import {
   ASSIGNABLE_SQL,
   closeConnectedSql,
   MATCHING_ROW_SQL,
+  POLL_SNAPSHOT_SQL,
   isProctored,
   matchingTimeoutOf,
   paramInt,
   publicStartupParameters,
   retryLimitOf,
   type MatchingRow,
+  type PollSnapshot,
 } from './matching-rows';
+import { BatchQueue } from './batch-queue';
+import { LivenessWriter } from './matching-liveness';
+import { testerPollStep, type TesterPollStep } from './matching-step';
 import type { MatchingSettings } from './matching-settings';
 import {
   cancelAbandonedFinalize,
@@ -43,7 +49,7 @@ import {
   scheduleRecordingFinalize,
 } from './sitting-exit';
 import { toWireTime } from './management-time';
-import { recordConnectionGap } from './live-captures';
+import { CONNECTION_GAP_POLLS, recordConnectionGap } from './live-captures';
 import { liveFeedBus } from './live-feed';
 
 /**
@@ -155,6 +161,9 @@ export function fairShare(checkers: readonly CheckerLoad[], me: number, waiting:
  */
 export class MatchingEngine {
   readonly channels: MatchingChannels;
+  private readonly liveness: LivenessWriter;
+  /** Examinee polls read together (`POLL_SNAPSHOT_SQL`), two statements at most under way at once. */
+  private readonly snapshots: BatchQueue<number, PollSnapshot | undefined>;
   private lastSweepAt = 0;
   private sweeping: Promise<void> | null = null;
 
@@ -163,6 +172,15 @@ export class MatchingEngine {
     readonly settings: MatchingSettings,
   ) {
     this.channels = new MatchingChannels(app, settings);
+    this.liveness = new LivenessWriter(app.db);
+    this.snapshots = new BatchQueue(async (userIds) => {
+      const { rows } = await this.db.query<PollSnapshot>(POLL_SNAPSHOT_SQL, [
+        userIds,
+        MAX_TESTERS_PER_CHECKER,
+      ]);
+      const byUser = new Map(rows.map((r) => [r.user_id, r]));
+      return userIds.map((id) => byUser.get(id));
+    }, 2);
   }
 
   private get db(): Db {
@@ -179,12 +197,20 @@ export class MatchingEngine {
     }
     const stats = statsJson(body.stats);
     await this.maybeSweep();
-    const sitting = await this.openSitting(auth.userId);
-    if (!sitting) {
+    const snap = await this.snapshots.submit(auth.userId);
+    if (!snap) {
       // The sitting is over (status 7) or was never opened: nothing to match; close a leftover matching.
       await endTesterMatching(this.db, auth.userId, 'finished');
       return { matchings: [], matching_timeout: this.settings.defaultTimeoutSeconds };
     }
+    const sitting: Sitting = {
+      id: snap.sitting_id,
+      startup_parameters: snap.startup_parameters,
+      kicked: snap.kicked,
+      rejected: snap.sitting_rejected,
+      logged_out: snap.logged_out,
+      recording_started_at: snap.recording_started_at,
+    };
     if (sitting.kicked || sitting.logged_out) {
       // A kicked or logged-out examinee is watched by nobody and queued for nobody: no matching row at all.
       await endTesterMatching(this.db, auth.userId, sitting.kicked ? 'kicked' : 'logout');
@@ -200,6 +226,18 @@ export class MatchingEngine {
       };
     }
     const timeout = matchingTimeoutOf(sitting.startup_parameters, this.settings);
+    const steady = this.steadyRow(auth.userId, snap, sitting, body, timeout);
+    if (steady) {
+      // The usual poll: only its liveness to write, batched with the other examinees' polls.
+      await this.liveness.record({
+        matchingId: steady.id,
+        staleSeconds: timeout * this.settings.testerStaleFactor,
+        stats,
+        channelStatus: body.channel_status ?? null,
+      });
+      const matching = await this.toMatching(steady, { side: 'tester', command: 0, ctx });
+      return { matchings: [matching], matching_timeout: timeout };
+    }
     const step = await this.db.transaction((tx) =>
       this.recordTesterPoll(tx, auth.userId, sitting, body, stats, timeout),
     );
@@ -319,16 +357,75 @@ export class MatchingEngine {
       .sort((a, b) => b.ended_at.localeCompare(a.ended_at));
   }
 
-  private async openSitting(userId: number): Promise<Sitting | undefined> {
-    const { rows } = await this.db.query<Sitting>(
-      `SELECT t.id, t.startup_parameters, greatest(t.kicked, u.kicked)::int AS kicked, t.rejected,
-              (t.logout_at IS NOT NULL AND (t.login_at IS NULL OR t.logout_at >= t.login_at)) AS logged_out,
-              (SELECT min(r.start_at) FROM records r WHERE r.test_id = t.id) AS recording_started_at
-         FROM tests t JOIN users u ON u.id = t.user_id
-        WHERE t.user_id = $1 AND t.status < 7 ORDER BY t.id DESC LIMIT 1`,
-      [userId],
+  /**
+   * The matching as the answer shows it when this poll changes nothing but its liveness, else undefined (the
+   * poll then goes through its transaction): the live matching belongs to the open sitting, the examinee was
+   * not silent long enough for a connection gap, the report changes no status, count or command
+   * (`testerPollStep`), and a waiting matching has no checker with room to be given to.
+   */
+  private steadyRow(
+    userId: number,
+    snap: PollSnapshot,
+    sitting: Sitting,
+    body: MatchingBody,
+    timeout: number,
+  ): MatchingRow | undefined {
+    if (snap.id === null || snap.test_id !== sitting.id || snap.poll_age_seconds === null) return undefined;
+    if (snap.poll_age_seconds >= timeout * CONNECTION_GAP_POLLS) return undefined;
+    const cur = {
+      checker_id: snap.checker_id,
+      matching_status: snap.matching_status!,
+      matching_command: snap.matching_command!,
+      checker_command: snap.checker_command!,
+      tester_retry: snap.tester_retry!,
+    };
+    const step = testerPollStep(cur, body, this.limitsOf(sitting));
+    if (step.changed) return undefined;
+    if (snap.room && this.assignable(step, cur.checker_id, sitting)) return undefined;
+    return {
+      id: snap.id,
+      tester_id: userId,
+      test_id: snap.test_id,
+      checker_id: snap.checker_id,
+      file_name: snap.file_name,
+      matching_status: cur.matching_status,
+      channel_name: snap.channel_name!,
+      matching_command: cur.matching_command,
+      checker_command: cur.checker_command,
+      viewer_client_id: snap.viewer_client_id,
+      login_id: snap.login_id,
+      ex_login_id: snap.ex_login_id,
+      exam_name: snap.exam_name,
+      tester_status: snap.tester_status,
+      rejected: snap.rejected,
+      kicked: snap.kicked,
+      total_seconds: snap.total_seconds!,
+      connected_seconds: snap.connected_seconds!,
+      startup_parameters: snap.startup_parameters,
+    };
+  }
+
+  private limitsOf(sitting: Sitting): { retryLimit: number; failuresBeforeReset: number } {
+    return {
+      retryLimit: retryLimitOf(sitting.startup_parameters, 'tester_retry', this.settings.defaultTesterRetry),
+      failuresBeforeReset: this.settings.failuresBeforeReset,
+    };
+  }
+
+  /** A matching this poll leaves waiting with no checker, in a sitting a checker may be given. */
+  private assignable(
+    step: Pick<TesterPollStep, 'status' | 'invalid'>,
+    checkerId: number | null,
+    sitting: Sitting,
+  ): boolean {
+    return (
+      !step.invalid &&
+      step.status === MATCHING_STATUS.waiting &&
+      checkerId === null &&
+      isProctored(sitting.startup_parameters) &&
+      sitting.kicked === 0 &&
+      sitting.rejected === 0
     );
-    return rows[0];
   }
 
   /**
@@ -384,49 +481,12 @@ export class MatchingEngine {
     }
     cur ??= await this.createMatching(tx, userId, sitting.id);
 
-    const sp = sitting.startup_parameters;
-    const limit = retryLimitOf(sp, 'tester_retry', this.settings.defaultTesterRetry);
+    const { status, retry, command, checkerCommand, opening, closing, invalid, changed } = testerPollStep(
+      cur,
+      body,
+      this.limitsOf(sitting),
+    );
     const cs = body.channel_status;
-    let status = cur.matching_status;
-    let retry = cur.tester_retry;
-    let checkerCommand = cur.checker_command;
-    // A tester's matching_command 1 acknowledges a reset it has done; otherwise a pending command is delivered now.
-    let command = Number(body.matching_command ?? 0) === 1 ? 0 : cur.matching_command;
-    let opening = false;
-    let closing = false;
-    let invalid = false;
-    if (cs === 'open') {
-      retry = 0;
-      if (cur.checker_id !== null && status === 1) {
-        status = 2;
-        opening = true;
-      }
-    } else if (cs === 'close') {
-      if (status === 2) {
-        status = 1;
-        closing = true;
-      }
-    } else if (cs === 'failed' || cs === 'error') {
-      retry += 1;
-      if (status === 2) {
-        status = 1;
-        closing = true;
-      }
-      if (retry > limit) {
-        invalid = true;
-        status = -1;
-        command = 0;
-      } else if (retry >= this.settings.failuresBeforeReset) {
-        command = 1;
-        if (cur.checker_id !== null) checkerCommand = 1;
-      }
-    }
-    const changed =
-      status !== cur.matching_status ||
-      retry !== cur.tester_retry ||
-      checkerCommand !== cur.checker_command ||
-      command !== 0 ||
-      cur.matching_command !== 0;
     await tx.query(
       `UPDATE matchings SET
          channel_status = coalesce($2, channel_status),
@@ -462,13 +522,7 @@ export class MatchingEngine {
       );
       await tx.query(`INSERT INTO examinee_logs (test_id, event) VALUES ($1, 'matched')`, [sitting.id]);
     }
-    const assign =
-      !invalid &&
-      status === 1 &&
-      cur.checker_id === null &&
-      isProctored(sp) &&
-      sitting.kicked === 0 &&
-      sitting.rejected === 0;
+    const assign = this.assignable({ status, invalid }, cur.checker_id, sitting);
     return { id: cur.id, command, assign, excused };
   }
 

@@ -49,6 +49,83 @@ export const MATCHING_ROW_SQL = `
     JOIN tests t ON t.id = m.test_id
     JOIN users u ON u.id = m.tester_id`;
 
+/** What one examinee poll reads (`POLL_SNAPSHOT_SQL`): its open sitting and, if any, its live matching. */
+export interface PollSnapshot {
+  user_id: number;
+  sitting_id: number;
+  startup_parameters: unknown;
+  /** Kicked or rejected on the account or the sitting, as at login. */
+  kicked: number;
+  rejected: number;
+  /** Rejected on the sitting itself (the assignment rule looks at the sitting). */
+  sitting_rejected: number;
+  /** The sitting was logged out after its last login (logout, self kick-out, AI forced logout). */
+  logged_out: boolean;
+  /** When the sitting's first recording started, or null. */
+  recording_started_at: Date | string | null;
+  tester_status: number;
+  exam_name: string;
+  login_id: string;
+  ex_login_id: string | null;
+  file_name: string;
+  /** The live matching, all null when there is none. */
+  id: number | null;
+  test_id: number | null;
+  checker_id: number | null;
+  matching_status: number | null;
+  matching_command: number | null;
+  checker_command: number | null;
+  tester_retry: number | null;
+  first_connected_at: Date | string | null;
+  channel_name: string | null;
+  viewer_client_id: string | null;
+  total_seconds: number | null;
+  connected_seconds: number | null;
+  /** Seconds since the examinee's last poll was stored on this matching (null: never). */
+  poll_age_seconds: number | null;
+  /** A waiting matching only: some eligible checker has room now (assignment is worth trying). */
+  room: boolean;
+}
+
+/**
+ * What examinee polls read (the hottest statement of the server: every examinee, every matchingTimeout
+ * seconds), for the users in $1 (bigint[]) at once: each one's newest open sitting with its live matching and
+ * everything the answer needs, and — only while the matching waits — whether any checker could take it ($2 =
+ * the per-checker cap). Users without an open sitting have no row.
+ */
+export const POLL_SNAPSHOT_SQL = `
+  SELECT q.user_id, s.* FROM unnest($1::bigint[]) AS q(user_id)
+  CROSS JOIN LATERAL (
+  SELECT t.id AS sitting_id, t.startup_parameters,
+         greatest(t.kicked, u.kicked)::int AS kicked, greatest(t.rejected, u.rejected)::int AS rejected,
+         t.rejected AS sitting_rejected,
+         (t.logout_at IS NOT NULL AND (t.login_at IS NULL OR t.logout_at >= t.login_at)) AS logged_out,
+         r.recording_started_at, coalesce(r.file_name, '') AS file_name,
+         t.status AS tester_status, t.exam_name, u.login_id, u.ex_login_id,
+         m.id, m.test_id, m.checker_id, m.matching_status, m.matching_command, m.checker_command, m.tester_retry,
+         m.first_connected_at, m.channel_name, m.viewer_client_id,
+         greatest(0, floor(extract(epoch FROM now() - m.created_at)))::int AS total_seconds,
+         (m.connected_seconds + CASE WHEN m.matching_status = 2 AND m.connected_at IS NOT NULL
+            THEN greatest(0, floor(extract(epoch FROM now() - m.connected_at)))::int ELSE 0 END)::int AS connected_seconds,
+         extract(epoch FROM now() - m.last_tester_poll_at)::float8 AS poll_age_seconds,
+         CASE WHEN m.checker_id IS NULL AND m.matching_status = 1 THEN EXISTS (
+           SELECT 1 FROM checker_presence p
+             JOIN users cu ON cu.id = p.checker_id AND cu.actor = 2 AND NOT cu.disabled
+             LEFT JOIN monitor_activations a ON a.checker_id = p.checker_id
+            WHERE p.stale_at > now() AND coalesce(a.activation, true)
+              AND (SELECT count(*) FROM matchings x WHERE x.checker_id = p.checker_id AND x.deleted_at IS NULL) < $2)
+         ELSE false END AS room
+    FROM tests t
+    JOIN users u ON u.id = t.user_id
+    LEFT JOIN matchings m ON m.tester_id = t.user_id AND m.deleted_at IS NULL
+    LEFT JOIN LATERAL (
+      SELECT min(rr.start_at) AS recording_started_at,
+             (SELECT regexp_replace(l.object_key, '^.*/', '') FROM records l
+               WHERE l.test_id = t.id ORDER BY l.start_at DESC, l.id DESC LIMIT 1) AS file_name
+        FROM records rr WHERE rr.test_id = t.id) r ON true
+   WHERE t.user_id = q.user_id AND t.status < 7
+   ORDER BY t.id DESC LIMIT 1) s`;
+
 /**
  * SQL condition (aliases m, t, u) for a matching that may be given to a checker: active, waiting, no checker,
  * its tester still polling, sitting open, not kicked or rejected, and proctoring on (is_proctor absent counts
