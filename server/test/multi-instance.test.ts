@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { openDb, type Db } from '../src/db/db';
 import { migrate } from '../src/db/migrate';
@@ -166,6 +166,95 @@ describe('matching liveness sweep on two instances', () => {
     );
     expect(released.rows[0]!.n).toBe(matched.rows[0]!.n);
   });
+});
+
+describe('what each instance keeps of sessions and IP limits (lib/auth-cache.ts)', () => {
+  /** A login from an address of its own (the per-IP login limit of this file is 3 a minute). */
+  const login = async (s: TestServer, loginId: string, n: number): Promise<string> => {
+    const res = await s.app.inject({
+      method: 'POST',
+      url: '/api/v1/login.php',
+      remoteAddress: `198.51.100.${n}`,
+      payload: { login_id: loginId, password: 'demo-pass' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return envelope<{ access_token: string }>(res).result.access_token;
+  };
+  const poll = (s: TestServer, token: string) =>
+    injectAs(s.app, token, {
+      method: 'POST',
+      url: '/api/v1/matching.php',
+      payload: { channel_status: 'close' },
+    });
+  const eventually = (check: () => Promise<void>) => vi.waitFor(check, { timeout: 10_000, interval: 50 });
+
+  it('a logout through B ends the session on A, which had it cached', async () => {
+    const token = await login(a, 'tester09', 1);
+    expect((await poll(a, token)).statusCode).toBe(200);
+    expect((await poll(b, token)).statusCode).toBe(200);
+    const out = await injectAs(b.app, token, { method: 'POST', url: '/api/v1/logout.php', payload: {} });
+    expect(out.statusCode, out.body).toBe(200);
+    await eventually(async () => expect((await poll(a, token)).statusCode).toBe(401));
+    expect((await poll(b, token)).statusCode).toBe(401);
+  });
+
+  it('an account disabled in the database is refused by both instances', async () => {
+    const token = await login(a, 'checker02', 2);
+    const hello = (s: TestServer) =>
+      injectAs(s.app, token, { method: 'POST', url: '/api/v1/matching.php', payload: {} });
+    expect((await hello(a)).statusCode).toBe(200);
+    expect((await hello(b)).statusCode).toBe(200);
+    await b.db.query(`UPDATE users SET disabled = true WHERE login_id = 'checker02'`);
+    try {
+      await eventually(async () => expect((await hello(a)).statusCode).toBe(401));
+      expect((await hello(b)).statusCode).toBe(401);
+    } finally {
+      await b.db.query(`UPDATE users SET disabled = false WHERE login_id = 'checker02'`);
+    }
+  });
+
+  it('an IP access limit added through one instance applies on the other at once', async () => {
+    const token = await login(b, 'checker01', 3);
+    const hello = () => injectAs(a.app, token, { method: 'POST', url: '/api/v1/matching.php', payload: {} });
+    expect((await hello()).statusCode).toBe(200);
+    await b.db.query(`INSERT INTO access_limits (server, ip, actor) VALUES ('', '192.0.2.1', 2)`);
+    try {
+      await eventually(async () => expect(envelope(await hello()).code).toBe('ip_not_allowed'));
+    } finally {
+      await b.db.query(`DELETE FROM access_limits WHERE ip = '192.0.2.1'`);
+    }
+    await eventually(async () => expect((await hello()).statusCode).toBe(200));
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'trusts no cached session while its notification connection is down, and recovers',
+    async () => {
+      const token = await login(a, 'tester08', 4);
+      expect((await poll(a, token)).statusCode).toBe(200);
+      // Cut every instance's listening connection, then end the session while nobody hears of it.
+      await a.db.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN auth_changed'`,
+      );
+      await a.db.query(
+        `UPDATE sessions SET revoked_at = now(), revoke_reason = 'logout'
+          WHERE user_id = (SELECT id FROM users WHERE login_id = 'tester08') AND revoked_at IS NULL`,
+      );
+      await eventually(async () => expect((await poll(a, token)).statusCode).toBe(401));
+      // Listening again: a new session is cached and its revocation heard.
+      const again = await login(a, 'tester08', 5);
+      await eventually(async () => {
+        const { rows } = await a.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = 'LISTEN auth_changed'`,
+        );
+        expect(rows[0]!.n).toBeGreaterThanOrEqual(2);
+      });
+      expect((await poll(a, again)).statusCode).toBe(200);
+      await b.db.query(
+        `UPDATE sessions SET revoked_at = now() WHERE user_id = (SELECT id FROM users WHERE login_id = 'tester08')`,
+      );
+      await eventually(async () => expect((await poll(a, again)).statusCode).toBe(401));
+    },
+  );
 });
 
 describe('request limits count every instance', () => {

@@ -5,7 +5,6 @@ import {
   UNWATCHED_NOTICE_HOURS,
   MATCHING_STATS_MAX_BYTES,
   MAX_TESTERS_PER_CHECKER,
-  type EndedMatching,
   type MatchingEndReason,
   type DeleteMatchingBody,
   type DeleteMatchingResult,
@@ -13,6 +12,7 @@ import {
   type Matching,
   type MatchingBody,
   type MatchingResult,
+  MATCHING_COMMAND,
   MATCHING_STATUS,
 } from '../../../contract/matching';
 import type { Db } from '../db/db';
@@ -60,6 +60,41 @@ export const RECORDING_TIME_GRACE_SECONDS = 60;
 
 /** How long an examinee who comes back is given to the checker who watched the sitting before (minutes). */
 export const PREVIOUS_CHECKER_MINUTES = 30;
+
+/** An ended matching a checker is told of (`ENDED_SQL`). */
+interface EndedRow {
+  id: number;
+  tester_id: number;
+  test_id: number;
+  login_id: string;
+  exam_name: string;
+  reason: MatchingEndReason;
+  deleted_at: Date | string;
+  unwatched: boolean;
+}
+
+/**
+ * The checker $1's matchings that ended for a reason the checker must see, one per examinee, leaving out
+ * examinees matched to this checker again: those of the last $6 (ENDED_MATCHING_NOTICE_SECONDS) seconds, and —
+ * for as long as it lasts, up to $9 (UNWATCHED_NOTICE_HOURS) hours — an examinee whose window went away while the
+ * sitting stays open with nobody watching it (`unwatched`), so an examinee cannot leave proctoring unseen.
+ * $7: the reasons shown, $8: those that can leave a sitting unwatched.
+ */
+const ENDED_SQL = `
+  SELECT * FROM (
+    SELECT DISTINCT ON (m.tester_id) m.id, m.tester_id, m.test_id, u.login_id, t.exam_name,
+           m.delete_reason AS reason, m.deleted_at,
+           (m.delete_reason = ANY($8::text[]) AND t.status BETWEEN 2 AND 6 AND t.kicked = 0 AND u.kicked = 0
+            AND NOT (t.logout_at IS NOT NULL AND (t.login_at IS NULL OR t.logout_at >= t.login_at))
+            AND NOT EXISTS (SELECT 1 FROM matchings w WHERE w.tester_id = m.tester_id AND w.deleted_at IS NULL
+                              AND w.checker_id IS NOT NULL)) AS unwatched
+      FROM matchings m JOIN tests t ON t.id = m.test_id JOIN users u ON u.id = m.tester_id
+     WHERE m.checker_id = $1 AND m.deleted_at > now() - $9::int * interval '1 hour'
+       AND m.delete_reason = ANY($7::text[])
+       AND NOT EXISTS (SELECT 1 FROM matchings x WHERE x.tester_id = m.tester_id AND x.checker_id = $1
+                         AND x.deleted_at IS NULL)
+     ORDER BY m.tester_id, m.deleted_at DESC) ended
+   WHERE ended.unwatched OR ended.deleted_at > now() - $6::int * interval '1 second'`;
 
 /** Per-request facts the engine needs: where the stand-in endpoint lives (`<protocol>://<host>`). */
 export interface PollContext {
@@ -262,15 +297,6 @@ export class MatchingEngine {
     if (command !== 0 && body.tester_id === undefined) throw badRequest('matching_command needs tester_id.');
     await this.maybeSweep();
     const timeout = this.settings.defaultTimeoutSeconds;
-    await this.db.query(
-      `INSERT INTO checker_presence (checker_id, last_poll_at, stale_at, matching_timeout, channel_status, stats)
-       VALUES ($1, now(), now() + $2::int * interval '1 second', $3, $4, $5::jsonb)
-       ON CONFLICT (checker_id) DO UPDATE SET
-         last_poll_at = now(), stale_at = EXCLUDED.stale_at, matching_timeout = EXCLUDED.matching_timeout,
-         channel_status = coalesce(EXCLUDED.channel_status, checker_presence.channel_status),
-         stats = coalesce(EXCLUDED.stats, checker_presence.stats)`,
-      [auth.userId, timeout * this.settings.checkerStaleFactor, timeout, body.channel_status ?? null, stats],
-    );
     if (body.tester_id !== undefined) {
       await this.recordCheckerReport(
         auth.userId,
@@ -279,71 +305,32 @@ export class MatchingEngine {
         command,
       );
     }
-    await this.fillChecker(auth.userId);
-    // Clear first, then read: a command set in between stays pending for the next poll instead of being lost.
-    const delivered = await this.db.query<{ id: number }>(
-      `UPDATE matchings SET checker_command = 0 WHERE checker_id = $1 AND deleted_at IS NULL AND checker_command <> 0 RETURNING id`,
-      [auth.userId],
-    );
-    const pending = new Set(delivered.rows.map((r) => r.id));
-    const { rows } = await this.db.query<MatchingRow>(
-      `${MATCHING_ROW_SQL} WHERE m.checker_id = $1 AND m.deleted_at IS NULL ORDER BY m.assigned_at, m.id`,
-      [auth.userId],
-    );
+    const presence = [
+      timeout * this.settings.checkerStaleFactor,
+      timeout,
+      body.channel_status ?? null,
+      stats,
+    ];
+    let view = await this.checkerView(auth.userId, presence);
+    const pending = new Set(view.pending);
+    if (view.waiting && view.matchings.length < MAX_TESTERS_PER_CHECKER) {
+      // Examinees wait: this checker takes its fair share, then sees what it has now.
+      await this.fillChecker(auth.userId);
+      view = await this.checkerView(auth.userId, presence);
+      for (const id of view.pending) pending.add(id);
+    }
     const matchings: Matching[] = [];
-    for (const row of rows) {
+    for (const row of view.matchings) {
       matchings.push(
         await this.toMatching(row, {
           side: 'checker',
           viewerId: auth.userId,
-          command: pending.has(row.id) ? 1 : 0,
+          command: pending.has(row.id) ? MATCHING_COMMAND.resetSignalingChannel : MATCHING_COMMAND.none,
           ctx,
         }),
       );
     }
-    return { matchings, matching_timeout: timeout, ended: await this.endedFor(auth.userId) };
-  }
-
-  /**
-   * The checker's matchings that ended for a reason the checker must see, newest first, one per examinee,
-   * leaving out examinees matched to this checker again: those of the last ENDED_MATCHING_NOTICE_SECONDS, and —
-   * for as long as it lasts, up to UNWATCHED_NOTICE_HOURS — an examinee whose window went away while the sitting
-   * stays open with nobody watching it (`unwatched`), so an examinee cannot leave proctoring unseen.
-   */
-  private async endedFor(checkerId: number): Promise<EndedMatching[]> {
-    const { rows } = await this.db.query<{
-      id: number;
-      tester_id: number;
-      test_id: number;
-      login_id: string;
-      exam_name: string;
-      reason: MatchingEndReason;
-      deleted_at: Date | string;
-      unwatched: boolean;
-    }>(
-      `SELECT * FROM (
-         SELECT DISTINCT ON (m.tester_id) m.id, m.tester_id, m.test_id, u.login_id, t.exam_name,
-                m.delete_reason AS reason, m.deleted_at,
-                (m.delete_reason = ANY($4::text[]) AND t.status BETWEEN 2 AND 6 AND t.kicked = 0 AND u.kicked = 0
-                 AND NOT (t.logout_at IS NOT NULL AND (t.login_at IS NULL OR t.logout_at >= t.login_at))
-                 AND NOT EXISTS (SELECT 1 FROM matchings w WHERE w.tester_id = m.tester_id AND w.deleted_at IS NULL
-                                   AND w.checker_id IS NOT NULL)) AS unwatched
-           FROM matchings m JOIN tests t ON t.id = m.test_id JOIN users u ON u.id = m.tester_id
-          WHERE m.checker_id = $1 AND m.deleted_at > now() - $5::int * interval '1 hour'
-            AND m.delete_reason = ANY($3::text[])
-            AND NOT EXISTS (SELECT 1 FROM matchings x WHERE x.tester_id = m.tester_id AND x.checker_id = $1
-                              AND x.deleted_at IS NULL)
-          ORDER BY m.tester_id, m.deleted_at DESC) e
-        WHERE e.unwatched OR e.deleted_at > now() - $2::int * interval '1 second'`,
-      [
-        checkerId,
-        ENDED_MATCHING_NOTICE_SECONDS,
-        [...MATCHING_END_REASONS],
-        [...UNWATCHED_END_REASONS],
-        UNWATCHED_NOTICE_HOURS,
-      ],
-    );
-    return rows
+    const ended = view.ended
       .map((r) => ({
         monitor_id: r.id,
         tester_id: r.tester_id,
@@ -354,7 +341,56 @@ export class MatchingEngine {
         ended_at: toWireTime(r.deleted_at)!,
         ...(r.unwatched ? { unwatched: true } : {}),
       }))
-      .sort((a, b) => b.ended_at.localeCompare(a.ended_at));
+      .sort((x, y) => y.ended_at.localeCompare(x.ended_at));
+    return { matchings, matching_timeout: timeout, ended };
+  }
+
+  /**
+   * One statement for a checker's poll: records that it polled (presence), takes the commands waiting for it
+   * (cleared as they are read, so a command set a moment later stays pending for the next poll instead of being
+   * lost), and reads its matchings, whether any examinee waits for a checker, and the ended matchings it must be
+   * told of (`ENDED_SQL`).
+   */
+  private async checkerView(
+    checkerId: number,
+    presence: unknown[],
+  ): Promise<{ matchings: MatchingRow[]; pending: number[]; waiting: boolean; ended: EndedRow[] }> {
+    const { rows } = await this.db.query<{
+      matchings: MatchingRow[];
+      pending: number[];
+      waiting: boolean;
+      ended: EndedRow[];
+    }>(
+      `WITH presence AS (
+         INSERT INTO checker_presence (checker_id, last_poll_at, stale_at, matching_timeout, channel_status, stats)
+         VALUES ($1, now(), now() + $2::int * interval '1 second', $3, $4, $5::jsonb)
+         ON CONFLICT (checker_id) DO UPDATE SET
+           last_poll_at = now(), stale_at = EXCLUDED.stale_at, matching_timeout = EXCLUDED.matching_timeout,
+           channel_status = coalesce(EXCLUDED.channel_status, checker_presence.channel_status),
+           stats = coalesce(EXCLUDED.stats, checker_presence.stats)
+         RETURNING checker_id),
+       cleared AS (
+         UPDATE matchings SET checker_command = 0
+          WHERE checker_id = $1 AND deleted_at IS NULL AND checker_command <> 0 RETURNING id)
+       SELECT (SELECT coalesce(json_agg(x ORDER BY x.assigned_at, x.id), '[]') FROM (
+                 ${MATCHING_ROW_SQL}
+                  WHERE m.checker_id = $1 AND m.deleted_at IS NULL) x) AS matchings,
+              (SELECT coalesce(array_agg(id), '{}') FROM cleared) AS pending,
+              EXISTS (SELECT 1 FROM matchings m JOIN tests t ON t.id = m.test_id JOIN users u ON u.id = m.tester_id
+                       WHERE ${ASSIGNABLE_SQL}) AS waiting,
+              (SELECT coalesce(json_agg(e), '[]') FROM (${ENDED_SQL}) e) AS ended,
+              (SELECT count(*) FROM presence) AS present`,
+      [
+        checkerId,
+        ...presence,
+        ENDED_MATCHING_NOTICE_SECONDS,
+        [...MATCHING_END_REASONS],
+        [...UNWATCHED_END_REASONS],
+        UNWATCHED_NOTICE_HOURS,
+      ],
+    );
+    const r = rows[0]!;
+    return { matchings: r.matchings, pending: r.pending.map(Number), waiting: r.waiting, ended: r.ended };
   }
 
   /**

@@ -18,6 +18,8 @@ export interface MatchingRow {
   checker_command: number;
   /** The ClientId the matched checker's viewer uses (null while no checker is assigned). */
   viewer_client_id: string | null;
+  /** When the current checker was given this matching (null while waiting). */
+  assigned_at?: Date | string | null;
   login_id: string;
   ex_login_id: string | null;
   exam_name: string;
@@ -35,7 +37,7 @@ export interface MatchingRow {
  */
 export const MATCHING_ROW_SQL = `
   SELECT m.id, m.tester_id, m.test_id, m.checker_id, m.matching_status, m.channel_name,
-         m.matching_command, m.checker_command, m.viewer_client_id,
+         m.matching_command, m.checker_command, m.viewer_client_id, m.assigned_at,
          coalesce((SELECT regexp_replace(r.object_key, '^.*/', '') FROM records r
                     WHERE r.test_id = m.test_id ORDER BY r.start_at DESC, r.id DESC LIMIT 1), '') AS file_name,
          u.login_id, u.ex_login_id, t.exam_name, t.status AS tester_status,
