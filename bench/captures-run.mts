@@ -35,7 +35,7 @@ import { seedDemo } from '../server/src/db/seed-demo';
 import { startAi } from '../server/src/lib/ai';
 import { getAiProvider, type AiImage } from '../server/src/lib/ai-provider';
 import { createObjectStorage } from '../server/src/lib/object-storage';
-import { recordingSettings } from '../server/src/lib/recording-settings';
+import { recordingSettings } from '../server/src/lib/recording/settings';
 import { makeImageFixtures, missingFixtureTools } from '../server/test/ai/fixtures';
 
 const DURATION_S = Number(process.env.CAPTURE_BENCH_S ?? 60);

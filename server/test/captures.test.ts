@@ -13,7 +13,7 @@ import { aiSettings } from '../src/lib/ai/settings';
 import { detectStill, stillFlags, type StillDetection } from '../src/lib/ai/still';
 import { appImageStore } from '../src/lib/images';
 import { createObjectStorage, type ObjectStorage } from '../src/lib/object-storage';
-import { recordingSettings } from '../src/lib/recording-settings';
+import { recordingSettings } from '../src/lib/recording/settings';
 import { build, envelope, injectAs, loginAs, type TestServer } from './helper';
 import { makeImageFixtures, missingFixtureTools, type AiFixtures } from './ai/fixtures';
 

@@ -14,8 +14,8 @@ import type {
   RecoveryResult,
 } from '../../contract/recording';
 import { createObjectStorage, type ObjectStorage } from '../src/lib/object-storage';
-import { conversionSettings, RecordingConverter } from '../src/lib/recording-conversion';
-import { claimConversion } from '../src/lib/recording-store';
+import { conversionSettings, RecordingConverter } from '../src/lib/recording/conversion';
+import { claimConversion } from '../src/lib/recording/store';
 import { FfmpegMissingError, remuxWithDuration } from '../src/lib/webm-duration';
 import { build, envelope, injectAs, loginAs, type TestServer } from './helper';
 import { browserS3Client } from './browser-s3';

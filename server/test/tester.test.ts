@@ -14,7 +14,7 @@ import type {
   TesterStatusResult,
   TestStatusResult,
 } from '../../contract/tester';
-import { consumeMcToken } from '../src/lib/tester-mc-token';
+import { consumeMcToken } from '../src/lib/tester/mc-token';
 import { build, envelope, injectAs, loginAs, type TestServer } from './helper';
 
 // A real 1×1 PNG.

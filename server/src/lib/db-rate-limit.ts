@@ -7,7 +7,7 @@ import type { App } from './app-types';
  * Counts one event for `key` in its current fixed window of `windowSeconds` (started by the key's first
  * event), in one statement in the database (`rate_counters`, migration 0061), so the count is shared by
  * every server instance. Returns the events counted in the window so far (this one included) and the
- * seconds until the window ends. The per-IP login limit keeps its own table (login-guard.ts).
+ * seconds until the window ends. The per-IP login limit keeps its own table (auth/login-guard.ts).
  */
 export async function countEvent(
   db: Db,

@@ -7,7 +7,7 @@ import { sniffImageType, type ImageType } from './images';
 import { matchingTimeoutOf } from './matching-rows';
 import { loadMatchingSettings, type MatchingSettings } from './matching-settings';
 import type { ObjectStorage } from './object-storage';
-import { startupInt, startupText } from './tester-sittings';
+import { startupInt, startupText } from './sittings/sittings';
 
 /**
  * A sitting's capture settings, from its start-up parameters: `capture_interval` (s, 0 = off), `capture_type`

@@ -9,7 +9,7 @@ import { captureSettingsOf } from './live-captures';
 import { toWireTime } from './management-time';
 import type { ObjectStorage } from './object-storage';
 import { IMAGE_URL_TTL_SECONDS } from './images';
-import { startupOf } from './tester-sittings';
+import { startupOf } from './sittings/sittings';
 import type { AiSettings } from './ai/settings';
 
 /**

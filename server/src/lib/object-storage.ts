@@ -20,7 +20,7 @@ import { SignatureV4 } from '@smithy/signature-v4';
 import type { S3LocalService } from '../standins/s3/service';
 import type { App } from './app-types';
 import { NodeSha256 } from './aws/sigv4-verify';
-import { recordingSettings } from './recording-settings';
+import { recordingSettings } from './recording/settings';
 
 /** S3's minimum size of every part but the last, and its maximum part size (media-stack.md §6). */
 export const S3_MIN_PART_SIZE = 5 * 1024 * 1024;

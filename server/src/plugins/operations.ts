@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { pendingMigrations } from '../db/migrate';
 import { createObjectStorage } from '../lib/object-storage';
-import { recordingSettings } from '../lib/recording-settings';
+import { recordingSettings } from '../lib/recording/settings';
 
 /** Settings of the operations endpoints, read from the environment at start-up. */
 export interface OperationsSettings {

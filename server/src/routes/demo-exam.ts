@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { McTokenRedeemBody } from '../../../contract/tester';
 import type { App } from '../lib/app-types';
-import { mcTokenInvalid, redeemMcToken } from '../lib/tester-mc-token';
+import { mcTokenInvalid, redeemMcToken } from '../lib/tester/mc-token';
 import { perIpLimit } from '../lib/db-rate-limit';
 
 /** Where the built-in demo exam lives (the demo data's exam_url, and the default in demo mode). */

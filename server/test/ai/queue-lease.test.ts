@@ -14,7 +14,7 @@ import {
   conversionSettings,
   onRecordingConverted,
   RecordingConverter,
-} from '../../src/lib/recording-conversion';
+} from '../../src/lib/recording/conversion';
 import { build, loginAs, type TestServer } from '../helper';
 
 let s: TestServer;

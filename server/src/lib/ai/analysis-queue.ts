@@ -8,7 +8,7 @@ import { ANALYSIS_TYPES } from '../../../../contract/management';
 import type { Db } from '../../db/db';
 import type { ImageStore } from '../images';
 import type { ObjectStorage } from '../object-storage';
-import { startupInt, startupOf, startupText } from '../tester-sittings';
+import { startupInt, startupOf, startupText } from '../sittings/sittings';
 import type { AnalysisOutput, AnalysisType } from './analysis';
 
 /** How many times a job runs before its record is marked '07' (issue #6: retried once). */

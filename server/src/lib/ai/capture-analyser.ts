@@ -6,7 +6,7 @@ import type { ImageStore } from '../images';
 import { bumpLiveSeq, captureSettingsOf, excuseOf, type CaptureSettings } from '../live-captures';
 import { liveFeedBus } from '../live-feed';
 import type { ObjectStorage } from '../object-storage';
-import { startupOf } from '../tester-sittings';
+import { startupOf } from '../sittings/sittings';
 import type { AiSettings } from './settings';
 import { stillFlags, type StillDetection, type StillFlag } from './still';
 

@@ -3,7 +3,7 @@ import type { App } from '../app-types';
 import { setAiProvider } from '../ai-provider';
 import { appImageStore } from '../images';
 import type { ObjectStorage } from '../object-storage';
-import { conversionSettings, onRecordingConverted } from '../recording-conversion';
+import { conversionSettings, onRecordingConverted } from '../recording/conversion';
 import { AnalysisQueue, setAnalysisQueue } from './analysis-queue';
 import { CaptureAnalyser, setCaptureAnalyser } from './capture-analyser';
 import { AiWorkerPool, PoolAiProvider } from './pool';

@@ -12,7 +12,7 @@ import { audit } from '../../../../lib/audit';
 import { domainMatches, hostOf, ipMatches } from '../../../../lib/ip-match';
 import { FieldError, MSG, toId, installFieldErrorHandler } from '../../../../lib/management-errors';
 import { sqlWireTime } from '../../../../lib/management-time';
-import { isDomain, isIpv4Rule, isServerName } from '../../../../lib/management-validate';
+import { isDomain, isIpv4Rule, isServerName } from '../../../../lib/management/validate';
 
 interface Rule {
   id: number;

@@ -29,10 +29,10 @@ import {
   startupOf,
   targetTesterId,
   type SittingRow,
-} from '../../../../lib/tester-sittings';
+} from '../../../../lib/sittings/sittings';
 import { endTesterMatching } from '../../../../lib/sitting-exit';
-import { checkTransition } from '../../../../lib/tester-state';
-import { IMAGE_JSON_BODY_LIMIT, multipartToBody, requireUploadedImage } from '../../../../lib/tester-upload';
+import { checkTransition } from '../../../../lib/sittings/state';
+import { IMAGE_JSON_BODY_LIMIT, multipartToBody, requireUploadedImage } from '../../../../lib/tester/upload';
 import { toWireTime } from '../../../../lib/management-time';
 import { revokeEndedSignaling } from '../../../../lib/matching-channels';
 

@@ -10,7 +10,7 @@ import { createAnalysisRequest, getAnalysisQueue } from '../../../../lib/ai/anal
 import { ApiError } from '../../../../lib/api-error';
 import type { App } from '../../../../lib/app-types';
 import { audit } from '../../../../lib/audit';
-import { iso } from '../../../../lib/tester-sittings';
+import { iso } from '../../../../lib/sittings/sittings';
 
 const validation = (message: string) => new ApiError(400, 'validation', message);
 

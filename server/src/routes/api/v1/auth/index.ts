@@ -1,7 +1,7 @@
 import { LoginBody, LoginResult, LogoutQuery } from '../../../../../../contract/auth';
 import { ALL_ACTORS, Envelope, type Actor } from '../../../../../../contract/common';
 import { checkIpAllowed } from '../../../../lib/access-limits';
-import { loginIpLimit, reserveLoginAttempt } from '../../../../lib/login-guard';
+import { loginIpLimit, reserveLoginAttempt } from '../../../../lib/auth/login-guard';
 import { ApiError } from '../../../../lib/api-error';
 import type { App } from '../../../../lib/app-types';
 import { audit } from '../../../../lib/audit';

@@ -16,9 +16,9 @@ import { captureSettingsOf, storeCapture } from '../../../../lib/live-captures';
 import { buildLiveFeed, checkerSittings, liveFeedBus } from '../../../../lib/live-feed';
 import { toWireTime } from '../../../../lib/management-time';
 import { createObjectStorage, type ObjectStorage } from '../../../../lib/object-storage';
-import { recordingSettings } from '../../../../lib/recording-settings';
-import { requireOpenSitting, startupOf } from '../../../../lib/tester-sittings';
-import { requireUploadedImage } from '../../../../lib/tester-upload';
+import { recordingSettings } from '../../../../lib/recording/settings';
+import { requireOpenSitting, startupOf } from '../../../../lib/sittings/sittings';
+import { requireUploadedImage } from '../../../../lib/tester/upload';
 
 /** How often a waiting feed looks at the database for changes made by other instances (ms). */
 const FEED_RECHECK_MS = 1000;

@@ -10,7 +10,7 @@ import { ApiError } from '../../../../lib/api-error';
 import type { App } from '../../../../lib/app-types';
 import { audit } from '../../../../lib/audit';
 import { toId, installFieldErrorHandler } from '../../../../lib/management-errors';
-import { liveSessionSql } from '../../../../lib/management-sessions';
+import { liveSessionSql } from '../../../../lib/management/sessions';
 import { sqlWireTime } from '../../../../lib/management-time';
 
 // spec §3 "Logins list": sort keys 1–9, over the row's own (live) values.

@@ -5,7 +5,7 @@ import {
   ManagementSummaryResult,
 } from '../../../../../../contract/management';
 import type { App } from '../../../../lib/app-types';
-import { liveSessionSql } from '../../../../lib/management-sessions';
+import { liveSessionSql } from '../../../../lib/management/sessions';
 import { dateInZone } from '../../../../lib/management-time';
 import { countPlannedDeletions } from '../../../../lib/retention-job';
 

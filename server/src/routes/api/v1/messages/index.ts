@@ -13,7 +13,7 @@ import {
 } from '../../../../../../contract/messages';
 import { ApiError } from '../../../../lib/api-error';
 import type { App } from '../../../../lib/app-types';
-import { loadMessages } from '../../../../lib/tester-detail';
+import { loadMessages } from '../../../../lib/tester/detail';
 import {
   assertCanView,
   findCurrentSitting,
@@ -23,7 +23,7 @@ import {
   loadTester,
   requireOpenSitting,
   targetTesterId,
-} from '../../../../lib/tester-sittings';
+} from '../../../../lib/sittings/sittings';
 
 const ALL_COMMANDS = new Set<string>(Object.values(MESSAGE_COMMANDS));
 

@@ -24,15 +24,15 @@ import {
   type ObjectStorage,
   type StorePart,
 } from '../../../../lib/object-storage';
-import { RecordingConverter, conversionSettings } from '../../../../lib/recording-conversion';
-import { recordingSettings } from '../../../../lib/recording-settings';
+import { RecordingConverter, conversionSettings } from '../../../../lib/recording/conversion';
+import { recordingSettings } from '../../../../lib/recording/settings';
 import {
   assertUnchanged,
   enforceQuotaOnComplete,
   playbackHeaders,
   sealRecording,
   uploadScope,
-} from '../../../../lib/recording-integrity';
+} from '../../../../lib/recording/integrity';
 import {
   completedParts,
   endResult,
@@ -46,9 +46,9 @@ import {
   recordingKey,
   reserveRecordId,
   type RecordRow,
-} from '../../../../lib/recording-store';
-import { assertCanViewSitting } from '../../../../lib/tester-detail';
-import { loadTester, requireOpenSitting, startupInt, startupOf } from '../../../../lib/tester-sittings';
+} from '../../../../lib/recording/store';
+import { assertCanViewSitting } from '../../../../lib/tester/detail';
+import { loadTester, requireOpenSitting, startupInt, startupOf } from '../../../../lib/sittings/sittings';
 
 const validation = (message: string) => new ApiError(400, 'validation', message);
 const conflict = (message: string) => new ApiError(409, 'conflict', message);

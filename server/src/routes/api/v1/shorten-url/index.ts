@@ -11,7 +11,7 @@ import { ApiError } from '../../../../lib/api-error';
 import type { App, AuthContext } from '../../../../lib/app-types';
 import { audit } from '../../../../lib/audit';
 import { FieldError, toId, installFieldErrorHandler } from '../../../../lib/management-errors';
-import { validateShortUrl } from '../../../../lib/management-short-url';
+import { validateShortUrl } from '../../../../lib/management/short-urls';
 import { sqlWireTime } from '../../../../lib/management-time';
 
 const DUPLICATE_KEY = 'このURLキーは既に使用されています。';

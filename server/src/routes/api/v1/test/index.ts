@@ -11,7 +11,7 @@ import {
 import { ApiError } from '../../../../lib/api-error';
 import type { App, AuthContext } from '../../../../lib/app-types';
 import { appImageStore } from '../../../../lib/images';
-import { loadMarkings, loadRecords } from '../../../../lib/tester-detail';
+import { loadMarkings, loadRecords } from '../../../../lib/tester/detail';
 import {
   assertCanView,
   findCurrentSitting,
@@ -19,7 +19,7 @@ import {
   loadTester,
   logExamineeEvent,
   type SittingRow,
-} from '../../../../lib/tester-sittings';
+} from '../../../../lib/sittings/sittings';
 
 /**
  * spec §3: exam process code → test state. start → START, restart → RESUME, stop → END,

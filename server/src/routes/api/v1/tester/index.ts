@@ -35,14 +35,14 @@ import {
   assertMayLookUp,
   buildTesterDetail,
   markingTotalScore,
-} from '../../../../lib/tester-detail';
+} from '../../../../lib/tester/detail';
 import { DEMO_EXAM_PATH } from '../../../demo-exam';
 import {
   issueMcToken,
   MC_TOKEN_TTL_SECONDS,
   mcTokenInvalid,
   redeemMcToken,
-} from '../../../../lib/tester-mc-token';
+} from '../../../../lib/tester/mc-token';
 import {
   assertCanView,
   findCurrentSitting,
@@ -60,8 +60,8 @@ import {
   startupText,
   targetTesterId,
   type SittingRow,
-} from '../../../../lib/tester-sittings';
-import { checkTransition, eventForStatus, type StatusChanger } from '../../../../lib/tester-state';
+} from '../../../../lib/sittings/sittings';
+import { checkTransition, eventForStatus, type StatusChanger } from '../../../../lib/sittings/state';
 import {
   endTesterMatching,
   revokeUserSessions,
@@ -73,7 +73,7 @@ import {
   multipartToBody,
   requireUploadedImage,
   uploadedImage,
-} from '../../../../lib/tester-upload';
+} from '../../../../lib/tester/upload';
 import type { Db } from '../../../../db/db';
 import { revokeEndedSignaling } from '../../../../lib/matching-channels';
 

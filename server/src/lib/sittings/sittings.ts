@@ -1,7 +1,7 @@
-import type { Db } from '../db/db';
-import { ApiError } from './api-error';
-import type { AuthContext } from './app-types';
-import { toWireTime } from './management-time';
+import type { Db } from '../../db/db';
+import { ApiError } from '../api-error';
+import type { AuthContext } from '../app-types';
+import { toWireTime } from '../management-time';
 
 /** The examinee (users row, actor 1) a tester_id names. */
 export interface TesterUser {

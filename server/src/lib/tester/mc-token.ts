@@ -1,8 +1,8 @@
-import type { McTokenRedeemResult } from '../../../contract/tester';
-import type { Db } from '../db/db';
-import { ApiError } from './api-error';
-import { logExamineeEvent, startupOf, startupText } from './tester-sittings';
-import { hashToken, newToken } from './tokens';
+import type { McTokenRedeemResult } from '../../../../contract/tester';
+import type { Db } from '../../db/db';
+import { ApiError } from '../api-error';
+import { logExamineeEvent, startupOf, startupText } from '../sittings/sittings';
+import { hashToken, newToken } from '../tokens';
 
 /** How long a get_mc_token token may wait before it is used. */
 export const MC_TOKEN_TTL_SECONDS = 5 * 60;

@@ -1,4 +1,4 @@
-import { TESTER_STATUS } from '../../../contract/tester';
+import { TESTER_STATUS } from '../../../../contract/tester';
 
 /** Who asks for a tester state change (decides which transitions are open to them). */
 export type StatusChanger = 'tester' | 'checker' | 'admin' | 'system';

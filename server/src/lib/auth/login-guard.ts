@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from './api-error';
-import type { App } from './app-types';
+import { ApiError } from '../api-error';
+import type { App } from '../app-types';
 
 /**
  * Login protection kept in the database, so it holds under parallel requests and across several server

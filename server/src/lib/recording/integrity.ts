@@ -1,12 +1,12 @@
-import type { Db } from '../db/db';
-import { ApiError } from './api-error';
-import type { App } from './app-types';
-import { audit } from './audit';
-import type { CredentialScope } from './credentials';
-import type { ObjectStorage, StorePart } from './object-storage';
-import type { RecordingSettings } from './recording-settings';
-import { statusOf, type RecordRow } from './recording-store';
-import { startupInt, startupOf } from './tester-sittings';
+import type { Db } from '../../db/db';
+import { ApiError } from '../api-error';
+import type { App } from '../app-types';
+import { audit } from '../audit';
+import type { CredentialScope } from '../credentials';
+import type { ObjectStorage, StorePart } from '../object-storage';
+import type { RecordingSettings } from './settings';
+import { statusOf, type RecordRow } from './store';
+import { startupInt, startupOf } from '../sittings/sittings';
 
 /**
  * What keeps a sitting's recordings the examinee's own bytes and bounded (what a recording's credentials may
@@ -14,7 +14,7 @@ import { startupInt, startupOf } from './tester-sittings';
  * complete, and playback served with the type the server set and only while the object is the one completed.
  */
 
-/** The key directory of a sitting's recordings (recording-store.ts `recordingKey`): `recordings/<test>/`. */
+/** The key directory of a sitting's recordings (store.ts `recordingKey`): `recordings/<test>/`. */
 export function sittingPrefix(testId: number): string {
   return `recordings/${testId}/`;
 }

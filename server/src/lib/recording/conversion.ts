@@ -4,9 +4,9 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/db';
-import { MOVIE_STATUS } from '../../../contract/recording';
-import type { ObjectStorage } from './object-storage';
+import type { Db } from '../../db/db';
+import { MOVIE_STATUS } from '../../../../contract/recording';
+import type { ObjectStorage } from '../object-storage';
 import {
   changeStatus,
   claimConversion,
@@ -14,8 +14,8 @@ import {
   releaseConversionClaim,
   renewConversionClaim,
   statusOf,
-} from './recording-store';
-import { FfmpegMissingError, matroskaFormatOf, remuxWithDuration, startsWithEbml } from './webm-duration';
+} from './store';
+import { FfmpegMissingError, matroskaFormatOf, remuxWithDuration, startsWithEbml } from '../webm-duration';
 
 const convertedListeners = new WeakMap<Db, Set<(recordId: number) => void>>();
 

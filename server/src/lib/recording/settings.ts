@@ -1,4 +1,4 @@
-import { RECORDING_PART_SIZE } from '../../../contract/recording';
+import { RECORDING_PART_SIZE } from '../../../../contract/recording';
 
 /** Recording settings (issue #5), read from the environment once at start-up. */
 export interface RecordingSettings {
@@ -18,7 +18,7 @@ export interface RecordingSettings {
    */
   finalizeTickMs: number;
   /**
-   * A sitting's byte quota (recording-integrity.ts): (max_rectime or RECORDING_QUOTA_DEFAULT_SECONDS, default
+   * A sitting's byte quota (integrity.ts): (max_rectime or RECORDING_QUOTA_DEFAULT_SECONDS, default
    * 14,400) + RECORDING_QUOTA_EXTRA_SECONDS (default 1,800: recording starts at the identity check) seconds at
    * RECORDING_QUOTA_BITS_PER_SECOND (default 7,200,000: the highest video and audio quality levels, 3100 + 140
    * MB/h), times 1.25.

@@ -1,4 +1,4 @@
-import type { WebrtcMessage } from '../../../contract/messages';
+import type { WebrtcMessage } from '../../../../contract/messages';
 import type {
   AiAuthSummary,
   AiMarking,
@@ -8,13 +8,20 @@ import type {
   MarkingSummary,
   TesterDetail,
   TesterRecord,
-} from '../../../contract/tester';
-import type { Db } from '../db/db';
-import { ApiError } from './api-error';
-import type { AuthContext } from './app-types';
-import type { ImageStore } from './images';
-import { toWireTime } from './management-time';
-import { iso, startupInt, startupOf, startupText, type SittingRow, type TesterUser } from './tester-sittings';
+} from '../../../../contract/tester';
+import type { Db } from '../../db/db';
+import { ApiError } from '../api-error';
+import type { AuthContext } from '../app-types';
+import type { ImageStore } from '../images';
+import { toWireTime } from '../management-time';
+import {
+  iso,
+  startupInt,
+  startupOf,
+  startupText,
+  type SittingRow,
+  type TesterUser,
+} from '../sittings/sittings';
 
 /** A presigned URL of a stored image key (`ImageStore.url`); null for none. */
 export type ImageUrl = ImageStore['url'];

@@ -1,8 +1,8 @@
-import { SENSITIVITIES } from '../../../contract/capture';
-import { ANALYSIS_TYPES, ID_CARD_TYPES, type ShortUrlParamInput } from '../../../contract/management';
-import { FieldError, MSG } from './management-errors';
-import { parseDate } from './management-time';
-import { isHttpUrl, isServerName } from './management-validate';
+import { SENSITIVITIES } from '../../../../contract/capture';
+import { ANALYSIS_TYPES, ID_CARD_TYPES, type ShortUrlParamInput } from '../../../../contract/management';
+import { FieldError, MSG } from '../management-errors';
+import { parseDate } from '../management-time';
+import { isHttpUrl, isServerName } from './validate';
 
 /** A short URL after validation, ready to store. */
 export interface ValidShortUrl {

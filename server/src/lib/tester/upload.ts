@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { IMAGE_CONTENT_TYPES, IMAGE_MAX_BYTES } from '../../../contract/tester';
-import { ApiError } from './api-error';
+import { IMAGE_CONTENT_TYPES, IMAGE_MAX_BYTES } from '../../../../contract/tester';
+import { ApiError } from '../api-error';
 
 /**
  * Body limit for routes that take a JSON base64 image: a IMAGE_MAX_BYTES image plus base64 overhead and the
