@@ -6,7 +6,10 @@
 // default language) before the page renders (registerFeatures → loadNamespaces); and, once, the chunks the
 // entry imports dynamically outside the routes, with when they are fetched, so nothing fetched at start-up
 // goes uncounted.
-import { readFileSync, existsSync } from 'node:fs';
+//
+// It exits non-zero, after the figures, when a browser chunk contains TypeBox: the contract's schema modules
+// are for the server, and the SPA imports values only from contract/constants (eslint.config.js).
+import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { buildIfNeeded, root } from '../scripts/lib.mjs';
@@ -124,3 +127,33 @@ for (const m of Object.values(manifest))
     if (s.gzip > largest.gz) largest = { file: m.file, gz: s.gzip };
   }
 console.log(`largest lazy chunk: ${largest.file} ${kb(largest.gz)} KB gzip`);
+
+// TypeBox in the browser: every chunk's source map names the modules in it.
+const assets = path.join(dist, 'assets');
+const leaks = [];
+for (const file of readdirSync(assets).filter((f) => f.endsWith('.js'))) {
+  const mapFile = path.join(assets, `${file}.map`);
+  if (!existsSync(mapFile)) {
+    // A chunk without a map (the bundler's own runtime): TypeBox marks every schema with a '~kind' key.
+    if (readFileSync(path.join(assets, file), 'utf8').includes('~kind'))
+      leaks.push({ file, why: "no source map, and it has TypeBox's '~kind' schema marker" });
+    continue;
+  }
+  const sources = JSON.parse(readFileSync(mapFile, 'utf8')).sources ?? [];
+  const typebox = sources.filter((s) => /node_modules\/typebox\//.test(s));
+  if (typebox.length === 0) continue;
+  const contract = sources.filter((s) => /(^|\/)contract\//.test(s)).map((s) => s.replace(/^(\.\.\/)+/, ''));
+  leaks.push({
+    file,
+    why: `${typebox.length} TypeBox module(s); contract modules in it: ${contract.join(', ') || 'none'}`,
+  });
+}
+if (leaks.length > 0) {
+  console.error('\n✖ TYPEBOX IN THE BROWSER BUNDLE: these chunks carry TypeBox:');
+  for (const l of leaks) console.error(`  ${l.file}: ${l.why}`);
+  console.error(
+    '  src/ must import values only from contract/constants/* and schema modules only with `import type`.',
+  );
+  process.exit(1);
+}
+console.log('TypeBox in browser chunks: none');

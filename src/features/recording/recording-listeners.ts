@@ -37,7 +37,8 @@ import { showAlert } from '../layout/layout-thunks';
 import { uploadFinished, uploadStarted } from '../layout/layout-slice';
 import type { AppDispatch } from '../../app/store';
 import { loggedOut } from '../session/session-slice';
-import { examPhaseChanged, sittingClosing, testerStateChanged, TESTER_STATE } from '../tester/tester-slice';
+import { examPhaseChanged, sittingClosing, testerStateChanged } from '../tester/tester-slice';
+import { TESTER_STATUS } from '../../../contract/constants/tester';
 import { recordingDeadlineFrom } from '../tester/tester-thunks';
 import { drainStoredRecording, recordOfKey, recoverStored } from './recording-backlog';
 import {
@@ -545,7 +546,7 @@ export function addRecordingListeners(startListening: AppStartListening): void {
       sittingClosing.match(action) ||
       (examPhaseChanged.match(action) &&
         (state.tester.examPhase === 'finishing' || state.tester.examPhase === 'finished')) ||
-      (testerStateChanged.match(action) && action.payload === TESTER_STATE.finishExam),
+      (testerStateChanged.match(action) && action.payload === TESTER_STATUS.finishExam),
     effect: async (_action, api) => {
       if (runtime.starting) await runtime.starting;
       await finishExamRecording(api);
