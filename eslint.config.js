@@ -95,6 +95,18 @@ const zones = [
   { target: './src/features', from: ['./src/routes'] },
 ];
 
+/**
+ * The contract's schema modules build TypeBox schemas when they load, so a value imported from one would ship
+ * TypeBox to the browser. The SPA takes values from the TypeBox-free contract/constants/ and only types from
+ * the schema modules.
+ */
+const contractSchemaValues = {
+  regex: '(^|/)contract/(?!constants/)[^/]+$',
+  allowTypeImports: true,
+  message:
+    'src/ imports values from contract/constants/* only (TypeBox-free); a schema module only with `import type`.',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -155,6 +167,7 @@ export default tseslint.config(
             },
             { name: 'axios', message: 'Use src/api/client.ts.', allowTypeImports: true },
           ],
+          patterns: [contractSchemaValues],
         },
       ],
       // Spec §5 admits Chrome/Edge 80 and Safari 14: no APIs newer than those browsers.

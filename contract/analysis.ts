@@ -1,20 +1,12 @@
 import { Type, type Static } from 'typebox';
 import { Int32, MAX_ID } from './common';
+import { ANALYSIS_SORT_KEYS } from './constants/analysis';
+export * from './constants/analysis';
 
 const IntOrDigits = Type.Union([
   Type.Integer({ minimum: 0, maximum: MAX_ID }),
   Type.String({ pattern: '^[0-9]{1,15}$' }),
 ]);
-
-/** Analysis methods of spec §9 (`analysis_status`): 1 every 2 s, 2 every 3 s, 3 every 5 s, 4 every minute,
- * 5 ten frames 2 s apart every 3 minutes. */
-export const ANALYSIS_METHOD_LABELS = {
-  1: 'every 2 s',
-  2: 'every 3 s',
-  3: 'every 5 s',
-  4: 'every 1 minute',
-  5: '10 times at 2-second intervals every 3 minutes',
-} as const;
 
 /**
  * analysis_request/request (POST, actors 4 and 5): `analysis_inseq` the request's label, `analysis_status`
@@ -38,17 +30,6 @@ export const AnalysisRequestResult = Type.Object({
   skipped: Type.Integer(),
 });
 export type AnalysisRequestResult = Static<typeof AnalysisRequestResult>;
-
-/** Sort keys of analysis_request/index. */
-export const ANALYSIS_SORT_KEYS = [
-  'id',
-  'inseq',
-  'status',
-  'env',
-  'result',
-  'created_at',
-  'updated_at',
-] as const;
 
 /** analysis_request/index (GET): sort_key (default created_at) and sort_order (0 descending, default; 1 ascending). */
 export const AnalysisIndexQuery = Type.Object({

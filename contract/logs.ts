@@ -1,7 +1,6 @@
 import { Type, type Static } from 'typebox';
-
-/** The server keeps at most this much of a log entry's details (spec §9: logged detail length 1024). */
-export const LOG_DETAILS_MAX = 1024;
+import { LOG_SOURCES, LOG_LEVELS } from './constants/logs';
+export * from './constants/logs';
 
 /** log_receive body (spec §3 "Log entry"). */
 export const LogReceiveBody = Type.Object({
@@ -14,9 +13,6 @@ export const LogReceiveBody = Type.Object({
   tag1: Type.Optional(Type.String({ maxLength: 128 })),
 });
 export type LogReceiveBody = Static<typeof LogReceiveBody>;
-
-/** Largest device_logging payload the server keeps, as JSON text. */
-export const DEVICE_LOG_MAX_BYTES = 16 * 1024;
 
 /** device_logging body: any JSON payload (a device report), at most DEVICE_LOG_MAX_BYTES as JSON. */
 export const DeviceLoggingBody = Type.Object({
@@ -45,12 +41,6 @@ export const AdminPermissionResult = Type.Object({
   message: Type.String(),
 });
 export type AdminPermissionResult = Static<typeof AdminPermissionResult>;
-
-/** Where a log row came from: log_receive, device_logging, the audit trail, or the server itself. */
-export const LOG_SOURCES = ['client', 'device', 'audit', 'server'] as const;
-export type LogSource = (typeof LOG_SOURCES)[number];
-/** Log levels a row can carry. */
-export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
 
 /** `yyyy-MM-dd HH:mm` in the deployment's time zone (TIME_ZONE, default Asia/Tokyo). */
 const MinuteText = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}$', maxLength: 16 });

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { MAX_ID } from './common';
+export * from './constants/management';
 
 /** An integer, or its digits as a string (form posts). */
 const IntOrDigits = Type.Union([
@@ -125,11 +126,6 @@ export type ForceLogoutResult = Static<typeof ForceLogoutResult>;
 
 // ---------------------------------------------------------------- retention (cleaner)
 
-/** Special group ids of the retention settings (spec §3 "Delete-setting row"). */
-export const CLEANER_GROUP = { systemLog: -1, monitorHistory: -2, default: -3 } as const;
-export const RETENTION_DAYS_MIN = 1;
-export const RETENTION_DAYS_MAX = 36500;
-
 /** One retention row: `group`/`group_code` are the exam group's name and code (null for system rows). */
 export const CleanerSettingRow = Type.Object({
   id: Type.Integer(),
@@ -160,11 +156,6 @@ export const CleanerCsvQuery = Type.Object({
 export type CleanerCsvQuery = Static<typeof CleanerCsvQuery>;
 
 // ---------------------------------------------------------------- short URLs
-
-/** Analysis types of spec §1. */
-export const ANALYSIS_TYPES = ['eye_rot', 'other_person', 'people_num', 'voice'] as const;
-/** Public ID types: 1 driver's licence, 2 passport, 3 My Number card. */
-export const ID_CARD_TYPES = [1, 2, 3] as const;
 
 // Ranges per field are checked by the server (spec §5); the contract bounds what any integer may be.
 const Num = Type.Optional(

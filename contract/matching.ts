@@ -1,12 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Id } from './common';
-
-/** Matching values of spec §4: -1 invalid, 0 none, 1 waiting, 2 connected. */
-export const MATCHING_STATUS = { invalid: -1, none: 0, waiting: 1, connected: 2 } as const;
-export type MatchingStatus = (typeof MATCHING_STATUS)[keyof typeof MATCHING_STATUS];
-
-/** Matching command of spec §4: 1 = reset the signaling channel (0 = nothing to do). */
-export const MATCHING_COMMAND = { none: 0, resetSignalingChannel: 1 } as const;
+export * from './constants/matching';
 
 /** Channel status a poll reports (spec §4 "Matching channel status"). */
 export const ChannelStatus = Type.Union([
@@ -16,12 +10,6 @@ export const ChannelStatus = Type.Union([
   Type.Literal('error'),
 ]);
 export type ChannelStatus = Static<typeof ChannelStatus>;
-
-/** Spec §9: a checker watches at most five examinees. */
-export const MAX_TESTERS_PER_CHECKER = 5;
-
-/** Largest `stats` object a poll may carry, as JSON text. */
-export const MATCHING_STATS_MAX_BYTES = 8 * 1024;
 
 /** Boolean as JSON or as a form value: true/false, 1/0, "true"/"false", "1"/"0". */
 export const BoolLike = Type.Union([
@@ -113,23 +101,6 @@ export const Matching = Type.Object({
 });
 export type Matching = Static<typeof Matching>;
 
-/**
- * Why a matching ended, for the checker who watched it (the pane says so in words instead of vanishing):
- * the examinee logged out, was kicked out, finished the exam, was logged out by the AI identity policy or by
- * the recording-time limit, closed the window, stopped answering, or the checker's video connection was lost.
- */
-export const MATCHING_END_REASONS = [
-  'logout',
-  'kicked',
-  'finished',
-  'ai_forced_logout',
-  'recording_time_exceeded',
-  'window_closed',
-  'no_response',
-  'connection_lost',
-] as const;
-export type MatchingEndReason = (typeof MATCHING_END_REASONS)[number];
-
 /** A matching of the polling checker that ended recently for one of MATCHING_END_REASONS. */
 export const EndedMatching = Type.Object({
   monitor_id: Type.Integer(),
@@ -156,19 +127,6 @@ export const EndedMatching = Type.Object({
   unwatched: Type.Optional(Type.Boolean()),
 });
 export type EndedMatching = Static<typeof EndedMatching>;
-
-/** How long a checker's poll keeps reporting a matching that ended (seconds). */
-export const ENDED_MATCHING_NOTICE_SECONDS = 120;
-
-/** Reasons after which the sitting stays open: the examinee may come back, or may be sitting unwatched. */
-export const UNWATCHED_END_REASONS: readonly MatchingEndReason[] = [
-  'window_closed',
-  'no_response',
-  'connection_lost',
-];
-
-/** How long an unwatched examinee is reported to the checker who last watched it (hours). */
-export const UNWATCHED_NOTICE_HOURS = 3;
 
 /**
  * matching.php result: the caller's matchings and the server-chosen poll interval in seconds. For a checker,

@@ -1,14 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Int32 } from './common';
-
-export const TEMPLATE_KINDS = [
-  'examining_term',
-  'env_setting_term',
-  'terms_of_service',
-  'privacy_policy',
-  'inquiry',
-] as const;
-export type TemplateKind = (typeof TEMPLATE_KINDS)[number];
+import { TEMPLATE_KINDS, TEMPLATE_LANGS } from './constants/templates';
+export * from './constants/templates';
 
 export const TemplateQuery = Type.Object({
   template_id: Type.Optional(Type.Union([Int32, Type.String({ pattern: '^-?[0-9]{1,9}$' })])),
@@ -37,9 +30,6 @@ export const TemplateListResult = Type.Object({
   ),
 });
 export type TemplateListResult = Static<typeof TemplateListResult>;
-
-/** Languages a template is stored in (spec §1: ja, en). */
-export const TEMPLATE_LANGS = ['ja', 'en'] as const;
 
 /** One stored template (templates/list, templates/save); `body` is sanitised HTML. */
 export const TemplateAdminRow = Type.Object({

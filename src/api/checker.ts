@@ -18,6 +18,7 @@ import type {
   TesterStatusResult,
 } from '../../contract/tester';
 import { call } from './client';
+import { DEFAULT_MATCHING_TIMEOUT_SECONDS } from '../../contract/constants/matching';
 
 /**
  * The calls a checker (actor 2) makes on the monitoring page (spec §7): its matchings, the viewer's channel
@@ -124,9 +125,6 @@ function toCheckerMatching(m: Matching): CheckerMatching {
   };
 }
 
-/** Default poll interval when the server gives none (seconds). */
-export const DEFAULT_MATCHING_TIMEOUT = 5;
-
 /**
  * POST matching as a checker: reports liveness (and optionally one examinee's channel status) and returns the
  * checker's matchings (at most five) with VIEWER credentials, and the poll interval.
@@ -138,7 +136,7 @@ export async function pollCheckerMatchings(report?: ViewerReport): Promise<Check
   });
   return {
     matchings: (r?.matchings ?? []).map(toCheckerMatching),
-    matchingTimeout: r?.matching_timeout > 0 ? r.matching_timeout : DEFAULT_MATCHING_TIMEOUT,
+    matchingTimeout: r?.matching_timeout > 0 ? r.matching_timeout : DEFAULT_MATCHING_TIMEOUT_SECONDS,
     ended: (r?.ended ?? []).map((e) => ({
       monitorId: e.monitor_id,
       testerId: e.tester_id,

@@ -9,6 +9,7 @@ import { navigateTo } from './navigation';
 import { SYSTEM_ERROR_PATH, href } from '../routes/paths';
 import { addSessionListeners } from '../features/session/session-listeners';
 import { addLayoutListeners } from '../features/layout/layout-thunks';
+import { ACTOR } from '../../contract/constants/common';
 
 let unsubscribeApi: (() => void) | null = null;
 
@@ -41,7 +42,7 @@ export function addAppListeners(
     } else if (err.status === 405 && err.endpoint === 'tester/detail' && state.session.login) {
       store.dispatch(loggedOut({ reasonKey: 'errors:testerLoggedOut' }));
       navigateTo(href('login'), { replace: true });
-    } else if (err.status >= 500 && actor === 1 && !loggedInToTestSystem(state)) {
+    } else if (err.status >= 500 && actor === ACTOR.tester && !loggedInToTestSystem(state)) {
       navigateTo(SYSTEM_ERROR_PATH, { replace: true });
     }
   });

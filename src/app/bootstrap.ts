@@ -16,6 +16,7 @@ import { runStartupChecks, applyStartupOutcome } from './startup';
 import { sendClientLog } from '../api/logs';
 import { preloadHttp } from '../api/client';
 import { syncServerClock } from '../features/startup/server-clock';
+import { ACTOR } from '../../contract/constants/common';
 
 /**
  * Start-up, in order: store, saved session, start-up parameters, language (loading), router, then the
@@ -34,7 +35,7 @@ export async function bootstrapApp(config: RuntimeConfig, opened: OpenedAddress)
   );
   store.dispatch(startupParamsLoaded(params));
   // A JT start-up (spec §2) logs in during the checks: the API client's axios chunk loads meanwhile.
-  if (params.actor === 1 && params.loginId !== '') preloadHttp();
+  if (params.actor === ACTOR.tester && params.loginId !== '') preloadHttp();
   // The texts of the start-up language load while the router loads the first page and the checks run (the
   // router's feature texts wait for them); the first render comes after both.
   const i18nReady = initI18n(params.lang);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { ALL_ACTORS as ACTORS } from '../../contract/constants/common';
 import {
-  ACTORS,
   FIRST_PAGE,
   OPEN_PAGES,
   PAGE_ACCESS,

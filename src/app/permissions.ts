@@ -1,11 +1,9 @@
-import type { Actor } from '../../contract/common';
+import { ACTOR, ALL_ACTORS, type Actor } from '../../contract/constants/common';
 
 export type { Actor };
-export const ACTOR = { tester: 1, checker: 2, testManager: 3, systemManager: 4, supervisor: 5 } as const;
-export const ACTORS: readonly Actor[] = [1, 2, 3, 4, 5];
 
 export function isActor(v: unknown): v is Actor {
-  return typeof v === 'number' && (ACTORS as readonly number[]).includes(v);
+  return typeof v === 'number' && (ALL_ACTORS as readonly number[]).includes(v);
 }
 
 /** Page identifiers of spec §2: every routed page has one. */
@@ -78,22 +76,22 @@ const ADMIN_PAGES: readonly PageId[] = [
  * are open to actors 4 and 5 by the decision recorded in issue #7.
  */
 export const PAGE_ACCESS: Record<Actor, readonly PageId[]> = {
-  1: ['envSetting', 'identification', 'identificationAi', 'examining', 'examEnd'],
-  2: ['monitoring', 'examineeDetail', 'examineeReport'],
-  3: ['examinees', 'examineeDetail', 'examineeReport'],
+  [ACTOR.tester]: ['envSetting', 'identification', 'identificationAi', 'examining', 'examEnd'],
+  [ACTOR.checker]: ['monitoring', 'examineeDetail', 'examineeReport'],
+  [ACTOR.testManager]: ['examinees', 'examineeDetail', 'examineeReport'],
   // Accounts and groups are managed by system managers only (not supervisors): who may create a system manager
   // must be one.
-  4: [...ADMIN_PAGES, 'accounts'],
-  5: ADMIN_PAGES,
+  [ACTOR.systemManager]: [...ADMIN_PAGES, 'accounts'],
+  [ACTOR.supervisor]: ADMIN_PAGES,
 };
 
 /** First page of each actor (spec §2 start-up checks, step 6). */
 export const FIRST_PAGE: Record<Actor, PageId> = {
-  1: 'envSetting',
-  2: 'monitoring',
-  3: 'examinees',
-  4: 'management',
-  5: 'management',
+  [ACTOR.tester]: 'envSetting',
+  [ACTOR.checker]: 'monitoring',
+  [ACTOR.testManager]: 'examinees',
+  [ACTOR.systemManager]: 'management',
+  [ACTOR.supervisor]: 'management',
 };
 
 export type AccessDecision = 'allow' | 'login' | 'forbidden';

@@ -18,6 +18,7 @@ import { isPC } from '../platform/device';
 import { registerServiceWorker } from '../platform/service-worker';
 import { isChildWindow, openChildWindow } from '../platform/child-window';
 import { desktopAppSetupRedirect } from '../platform/desktop-app';
+import { ACTOR } from '../../contract/constants/common';
 
 /** Where the start-up checks send the user. */
 export type StartupOutcome =
@@ -110,7 +111,7 @@ export async function runStartupChecks(
   };
   const params = store.getState().startup.params;
   const sessionActor = selectActor(store.getState());
-  const isTester = params.actor === 1 || sessionActor === 1;
+  const isTester = params.actor === ACTOR.tester || sessionActor === ACTOR.tester;
 
   // 2. Never blocks: registerServiceWorker logs its own failure.
   try {
@@ -159,7 +160,8 @@ async function route(store: AppStore, env: StartupEnv): Promise<StartupOutcome> 
   }
 
   const target = (to: string, actor: Actor | null): StartupOutcome => {
-    if (actor === 1 && params.isMcStartup === 0 && !env.isChildWindow()) return { kind: 'childWindow', to };
+    if (actor === ACTOR.tester && params.isMcStartup === 0 && !env.isChildWindow())
+      return { kind: 'childWindow', to };
     return to === path ? { kind: 'stay' } : { kind: 'navigate', to };
   };
 
@@ -173,7 +175,7 @@ async function route(store: AppStore, env: StartupEnv): Promise<StartupOutcome> 
   // spec §2: a path matching no route shows the 404 page, logged in or not.
   if (path !== '/' && !isKnownPath(path)) return { kind: 'stay' };
 
-  if (params.actor === 1 && params.loginId !== '') {
+  if (params.actor === ACTOR.tester && params.loginId !== '') {
     const result = await store.dispatch(
       loginRequested({ loginId: params.loginId, password: params.password }),
     );
@@ -181,7 +183,7 @@ async function route(store: AppStore, env: StartupEnv): Promise<StartupOutcome> 
       return target(href(FIRST_PAGE[result.payload.actor]), result.payload.actor);
     logger.error('startup', 'JT start-up login failed', result.payload ?? result.error.message);
   }
-  return target(login, params.actor === 1 ? 1 : null);
+  return target(login, params.actor === ACTOR.tester ? ACTOR.tester : null);
 }
 
 /** Whether `path` matches one of the routes of spec §2 (a trailing slash tolerated). */

@@ -1,11 +1,14 @@
+import { MESSAGE_COMMANDS, parseCommand } from '../../contract/constants/messages';
+import { MOVIE_STATUS } from '../../contract/constants/recording';
+import { TESTER_STATUS } from '../../contract/constants/tester';
 /**
  * i18n keys (common namespace) of the codes the server sends, so no page shows a bare code: tester states
  * (spec §4, 0–7), record statuses (00–08), cheating levels (0–3), examinee-log events and chat markers.
  * A value outside the lists gets a generic key, never the code itself.
  */
 
-export const TESTER_STATUSES = [0, 1, 2, 3, 4, 5, 6, 7] as const;
-export const RECORD_STATUSES = ['00', '01', '02', '03', '04', '05', '06', '07', '08'] as const;
+const TESTER_STATUSES = Object.values(TESTER_STATUS);
+const RECORD_STATUSES = Object.values(MOVIE_STATUS);
 export const CHEATING_LEVELS = [0, 1, 2, 3] as const;
 export const EXAMINEE_LOG_EVENTS = [
   'login',
@@ -31,16 +34,7 @@ export const EXAMINEE_LOG_EVENTS = [
   'exam_status',
 ] as const;
 /** The fixed markers of spec §3 ("message received … rejected", plus the marking alert). */
-export const CHAT_MARKERS = [
-  'MESSAGE_RECEIVED',
-  'KICK_OUT',
-  'BEFORE_CLOSE',
-  'BEFORE_CLOSE_OK',
-  'AUTHENTICATING',
-  'ACCEPTED',
-  'REJECTED',
-  'MARKING_ALERT',
-] as const;
+const CHAT_MARKERS = Object.values(MESSAGE_COMMANDS);
 
 const has = <T extends string | number>(list: readonly T[], v: unknown): v is T =>
   (list as readonly unknown[]).includes(v);
@@ -73,10 +67,9 @@ export function markerText(
   message: string,
   kind: string | undefined,
 ): { key: string; values: Record<string, string> } | null {
-  const i = message.indexOf(':');
-  const head = i < 0 ? message : message.slice(0, i);
-  if (has(CHAT_MARKERS, head))
-    return { key: `common:markers.${head}`, values: { text: message.slice(i + 1) } };
+  const { command, payload } = parseCommand(message);
+  if (has(CHAT_MARKERS, command))
+    return { key: `common:markers.${command}`, values: { text: payload ?? '' } };
   if (kind === 'command') return { key: 'common:markers.other', values: {} };
   return null;
 }

@@ -1,12 +1,11 @@
 import { TaskAbortError } from '@reduxjs/toolkit';
 import type { AppStartListening } from '../../app/listener';
 import { navigateTo } from '../../app/navigation';
-import { MESSAGE_COMMANDS } from '../../../contract/messages';
+import { MESSAGE_COMMANDS } from '../../../contract/constants/messages';
 import { getTesterDetail } from '../../api/tester';
 import { loggedOut } from '../session/session-slice';
 import {
   TESTER_PATHS,
-  TESTER_STATE,
   commandReceived,
   identityAccepted,
   identityCheckRequested,
@@ -19,6 +18,7 @@ import {
   monitorCheckRejected,
   monitorCheckSent,
 } from './identification-slice';
+import { TESTER_STATUS } from '../../../contract/constants/tester';
 
 /** Spec §9: identification wait poll 1 s. */
 export const IDENTIFICATION_POLL_MS = 1000;
@@ -67,7 +67,7 @@ export function addIdentificationListeners(startListening: AppStartListening): v
               api.dispatch(monitorCheckRejected());
               return;
             }
-            if (d.status >= TESTER_STATE.identificated) {
+            if (d.status >= TESTER_STATUS.identificated) {
               api.dispatch(testerStateChanged(d.status));
               api.dispatch(identityAccepted());
               api.dispatch(monitorCheckAccepted());

@@ -1,8 +1,8 @@
 import type { AppDispatch as StoreDispatch, RootState } from '../../app/store';
 import type { ListenerDispatch as AppDispatch } from '../../app/listener';
 import { navigateTo } from '../../app/navigation';
-import { AI_AUTH_STATUS, AI_FAILED_MODE } from '../../../contract/ai-auth';
-import { MESSAGE_COMMANDS } from '../../../contract/messages';
+import { AI_AUTH_STATUS, AI_FAILED_MODE } from '../../../contract/constants/ai-auth';
+import { MESSAGE_COMMANDS } from '../../../contract/constants/messages';
 import { isApiError, NETWORK_ERROR_STATUS } from '../../api/api-error';
 import * as aiApi from '../../api/ai-auth';
 import { postMessage } from '../../api/messages';
@@ -11,7 +11,6 @@ import { showAlert, type ShowAlertArgs } from '../layout/layout-thunks';
 import { networkErrorOccurred } from '../live/live-slice';
 import {
   TESTER_PATHS,
-  TESTER_STATE,
   aiFixedTextsSet,
   aiNoticeChanged,
   aiRetryCounted,
@@ -37,6 +36,7 @@ import {
   monitorCheckSent,
   type AiFallback,
 } from './identification-slice';
+import { TESTER_STATUS } from '../../../contract/constants/tester';
 
 /** The layout's alert thunk run with this feature's dispatch type. */
 function alertModal(dispatch: AppDispatch, args: ShowAlertArgs): Promise<void> {
@@ -66,7 +66,7 @@ export const identificationEntered = (): Thunk => async (dispatch) => {
   try {
     const d = await loadDetail(dispatch);
     if (d.rejected === 1) dispatch(monitorCheckRejected());
-    else if (d.status >= TESTER_STATE.identificated) {
+    else if (d.status >= TESTER_STATUS.identificated) {
       navigateTo(TESTER_PATHS.examining, { replace: true });
       return;
     }
@@ -154,7 +154,7 @@ export const aiIdentificationEntered = (): Thunk => async (dispatch, getState) =
   dispatch(stepReached(3));
   try {
     const d = await loadDetail(dispatch);
-    if (d.status >= TESTER_STATE.identificated) {
+    if (d.status >= TESTER_STATUS.identificated) {
       navigateTo(TESTER_PATHS.examining, { replace: true });
       return;
     }

@@ -1,10 +1,8 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { DEFAULT_MATCHING_TIMEOUT_SECONDS } from '../../../contract/constants/matching';
 
 /** Status of the live channel (the KVS master), spec §4 matching/WebRTC. */
 export type LiveStatus = 'idle' | 'connecting' | 'live' | 'reconnecting' | 'lost' | 'stopped';
-
-/** Spec §4: without a server value or start-up matchingTimeout, polls run every 5 s. */
-export const DEFAULT_MATCHING_TIMEOUT_S = 5;
 
 export interface LiveState {
   status: LiveStatus;
@@ -30,7 +28,7 @@ const initialState: LiveState = {
   status: 'idle',
   polling: false,
   testerId: null,
-  matchingTimeout: DEFAULT_MATCHING_TIMEOUT_S,
+  matchingTimeout: DEFAULT_MATCHING_TIMEOUT_SECONDS,
   monitorId: null,
   checkerId: null,
   matchingStatus: 0,
@@ -49,7 +47,7 @@ const liveSlice = createSlice({
     liveStartRequested(state, action: PayloadAction<{ testerId: number; matchingTimeout: number | null }>) {
       state.polling = true;
       state.testerId = action.payload.testerId;
-      state.matchingTimeout = action.payload.matchingTimeout || DEFAULT_MATCHING_TIMEOUT_S;
+      state.matchingTimeout = action.payload.matchingTimeout || DEFAULT_MATCHING_TIMEOUT_SECONDS;
       if (state.status === 'stopped' || state.status === 'lost') state.status = 'idle';
     },
     /** The exam ended, the tester logged out or was kicked: stop matching and the master. */

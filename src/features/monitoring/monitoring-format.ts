@@ -1,3 +1,4 @@
+import { MESSAGE_COMMANDS, parseCommand, type MessageCommand } from '../../../contract/constants/messages';
 /** spec §3/§9: elapsed time as hh:mm:ss since connection, `--:--:--` when unknown. */
 export const UNKNOWN_ELAPSED = '--:--:--';
 
@@ -15,22 +16,10 @@ export function formatElapsed(since: number | null, now: number): string {
 export { formatDateTime } from '../../lib/dates';
 
 /** The fixed markers of spec §3 the chat shows as text. */
-export const MARKERS = [
-  'MESSAGE_RECEIVED',
-  'KICK_OUT',
-  'BEFORE_CLOSE',
-  'BEFORE_CLOSE_OK',
-  'AUTHENTICATING',
-  'ACCEPTED',
-  'REJECTED',
-  'MARKING_ALERT',
-] as const;
-export type Marker = (typeof MARKERS)[number];
+const MARKERS: readonly string[] = Object.values(MESSAGE_COMMANDS);
 
 /** Splits `MARKING_ALERT:text` into the marker and its payload; null marker when unknown. */
-export function parseMarker(message: string): { marker: Marker | null; payload: string } {
-  const i = message.indexOf(':');
-  const head = i < 0 ? message : message.slice(0, i);
-  const payload = i < 0 ? '' : message.slice(i + 1);
-  return { marker: (MARKERS as readonly string[]).includes(head) ? (head as Marker) : null, payload };
+export function parseMarker(message: string): { marker: MessageCommand | null; payload: string } {
+  const { command, payload } = parseCommand(message);
+  return { marker: MARKERS.includes(command) ? (command as MessageCommand) : null, payload: payload ?? '' };
 }

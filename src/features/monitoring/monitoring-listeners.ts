@@ -70,6 +70,7 @@ import {
   viewerStartFailed,
   viewerStateChanged,
 } from './monitoring-viewers';
+import { MESSAGE_COMMANDS, SEND_TYPE } from '../../../contract/constants/messages';
 
 /** How often each pane's chat is fetched (ms). */
 export const MESSAGE_POLL_MS = 2000;
@@ -83,9 +84,6 @@ export const ALERT_SOUND_GAP_MS = 1500;
 const CONNECTION_LOST_REASONS = new Set(['connection_lost', 'no_response']);
 
 type Store = { dispatch: ListenerDispatch; getState: () => RootState };
-
-/** Fixed markers a checker posts itself (contract/messages.ts CLIENT_COMMANDS). */
-const ACK = { received: 'MESSAGE_RECEIVED', beforeCloseOk: 'BEFORE_CLOSE_OK' } as const;
 
 /** Polls matching.php once and makes the viewers follow the matchings. */
 export async function pollAndReconcile(store: Store, report?: ViewerReport): Promise<void> {
@@ -175,9 +173,9 @@ export async function pollMessages(store: Store, testerId: number): Promise<void
     if (fresh.length === 0) return;
     store.dispatch(chatReceived({ testerId, messages: fresh }));
     if (firstLoad) return;
-    const fromTester = fresh.filter((m) => m.sendType === 1);
+    const fromTester = fresh.filter((m) => m.sendType === SEND_TYPE.tester);
     const commands = new Set(fromTester.filter((m) => m.kind === 'command').map((m) => m.message));
-    if (commands.has('AUTHENTICATING')) {
+    if (commands.has(MESSAGE_COMMANDS.authenticating)) {
       void loadExaminee(store, testerId);
       raiseAlert(store, 'identity', testerId);
     }
@@ -187,8 +185,8 @@ export async function pollMessages(store: Store, testerId: number): Promise<void
       raiseAlert(store, 'chat', testerId);
     }
     const acks: string[] = [];
-    if (commands.has('BEFORE_CLOSE')) acks.push(ACK.beforeCloseOk);
-    if (fromTester.some((m) => m.kind === 'message')) acks.push(ACK.received);
+    if (commands.has(MESSAGE_COMMANDS.beforeClose)) acks.push(MESSAGE_COMMANDS.beforeCloseOk);
+    if (fromTester.some((m) => m.kind === 'message')) acks.push(MESSAGE_COMMANDS.messageReceived);
     for (const ack of acks) {
       const posted = await postCheckerMessage(testerId, ack, { kind: 'command' }).catch(() => null);
       if (posted) store.dispatch(chatReceived({ testerId, messages: [posted] }));

@@ -15,6 +15,8 @@ import type {
 import type { Mark } from '../../api/markings';
 import type { LiveFeed, LiveFlag } from '../../api/capture';
 import { loggedOut } from '../session/session-slice';
+import { MESSAGE_COMMANDS, SEND_TYPE, parseCommand } from '../../../contract/constants/messages';
+import { DEFAULT_MATCHING_TIMEOUT_SECONDS } from '../../../contract/constants/matching';
 
 /** What a person reads at a glance on a pane (issue #4). */
 export type PaneConnection = 'connecting' | 'live' | 'reconnecting' | 'lost';
@@ -148,8 +150,6 @@ export interface MonitoringState {
 /** How many alerts the console keeps listed. */
 export const MAX_ALERTS = 20;
 
-export const DEFAULT_MATCHING_TIMEOUT_SECONDS = 5;
-
 const initialState: MonitoringState = {
   status: 'stopped',
   matchingTimeout: DEFAULT_MATCHING_TIMEOUT_SECONDS,
@@ -211,9 +211,9 @@ function newPane(m: CheckerMatching, now: number): Pane {
 
 /** Auth state a command moves to; null when the command is not about the identity check. */
 function authAfter(command: string): PaneAuth | null {
-  if (command === 'AUTHENTICATING') return 'authenticating';
-  if (command === 'ACCEPTED') return 'accepted';
-  if (command === 'REJECTED') return 'rejected';
+  if (command === MESSAGE_COMMANDS.authenticating) return 'authenticating';
+  if (command === MESSAGE_COMMANDS.accepted) return 'accepted';
+  if (command === MESSAGE_COMMANDS.rejected) return 'rejected';
   return null;
 }
 
@@ -330,11 +330,11 @@ const monitoringSlice = createSlice({
       // Oldest first, so the latest marker wins.
       for (const m of [...fresh].reverse()) {
         if (m.kind !== 'command') continue;
-        const command = m.message.split(':')[0] ?? '';
+        const { command } = parseCommand(m.message);
         const auth = authAfter(command);
         if (auth) p.auth = auth;
-        if (command === 'BEFORE_CLOSE' && m.sendType === 1) p.beforeClose = true;
-        if (command === 'KICK_OUT') p.kicked = true;
+        if (command === MESSAGE_COMMANDS.beforeClose && m.sendType === SEND_TYPE.tester) p.beforeClose = true;
+        if (command === MESSAGE_COMMANDS.kickOut) p.kicked = true;
       }
     },
     /** The identity check modal opened for a pane. */

@@ -4,8 +4,12 @@ import { loginState } from '../../../tests/render';
 import { examPhaseChanged, sittingClosing, testerExited, testerStateChanged } from '../tester/tester-slice';
 import { loggedOut } from '../session/session-slice';
 import { examRecordingRequested, uploadRetryRequested } from './recording-slice';
-import { resetRecordingRuntime } from './recording-listeners';
 import type { RecordingStatus } from '../../media/recording/recording-session';
+import {
+  RECORDING_CREDENTIALS as CREDS,
+  fakeCameraStream as fakeStream,
+  fakeRecordingSession as fakeSession,
+} from '../../../tests/fixtures/recording';
 
 const m = vi.hoisted(() => ({
   startRecording: vi.fn(),
@@ -48,44 +52,6 @@ vi.mock('../../media/stream-registry', () => ({
   onStreamChange: () => () => undefined,
 }));
 
-const CREDS = {
-  recordId: 41,
-  segment: 1,
-  mimeType: 'video/webm;codecs=vp9,opus',
-  accessKeyId: 'AK',
-  secretAccessKey: 'SK',
-  sessionToken: 'ST',
-  expiration: '2099-01-01T00:00:00Z',
-  bucket: 'recordings',
-  key: 'recordings/7/41-1.webm',
-  uploadId: 'U1',
-  interval: 15,
-  region: 'ap-northeast-1',
-  endpoint: 'http://127.0.0.1/s3',
-  partSize: 262144,
-};
-
-function fakeStream(video = true, audio = true) {
-  const t = (kind: string) => ({ kind, readyState: 'live' });
-  return {
-    getVideoTracks: () => (video ? [t('video')] : []),
-    getAudioTracks: () => (audio ? [t('audio')] : []),
-  };
-}
-
-function fakeSession(over: Record<string, unknown> = {}) {
-  return {
-    start: vi.fn(async () => ({ mimeType: CREDS.mimeType, resumed: false, segment: 0, timesliceMs: 15000 })),
-    stop: vi.fn(async () => [{ PartNumber: 1, ETag: '"e1"' }]),
-    retryUpload: vi.fn(),
-    pending: () => ({ unsent: false, bytes: 0, parts: 0, recording: true }),
-    status: vi.fn(),
-    complete: vi.fn(async () => undefined),
-    dispose: vi.fn(async () => undefined),
-    ...over,
-  };
-}
-
 function status(over: Partial<RecordingStatus>): RecordingStatus {
   return {
     state: 'recording',
@@ -98,8 +64,11 @@ function status(over: Partial<RecordingStatus>): RecordingStatus {
   };
 }
 
+let current: ReturnType<typeof setupStore> | null = null;
+
 function store(isRecord = 1) {
   const s = setupStore(loginState(1));
+  current = s;
   m.getTesterDetail.mockResolvedValue({ startupParameters: { is_record: isRecord, is_voice_recording: 1 } });
   return s;
 }
@@ -111,14 +80,17 @@ async function until(fn: () => boolean) {
 }
 
 beforeEach(() => {
-  resetRecordingRuntime();
   vi.clearAllMocks();
   m.stream = fakeStream();
   m.listMeta.mockResolvedValue([]);
   m.startRecording.mockResolvedValue(CREDS);
   m.endRecording.mockResolvedValue({ record_id: 41, completed: true });
 });
-afterEach(() => resetRecordingRuntime());
+// Each store has its own recording runtime; a logout ends the one a test left running (and its unload guard).
+afterEach(() => {
+  current?.dispatch(loggedOut());
+  current = null;
+});
 
 describe('recording listeners', () => {
   it('starts when the exam starts with isRecord 1, and completes at the end', async () => {

@@ -1,6 +1,6 @@
 import { TaskAbortError } from '@reduxjs/toolkit';
 import type { AppStartListening } from '../../app/listener';
-import { MESSAGE_COMMANDS, parseCommand } from '../../../contract/messages';
+import { MESSAGE_COMMANDS, parseCommand } from '../../../contract/constants/messages';
 import { isApiError, NETWORK_ERROR_STATUS } from '../../api/api-error';
 import { getMessages } from '../../api/messages';
 import { loggedOut, testerLogoutRequested } from '../session/session-slice';

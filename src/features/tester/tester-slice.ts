@@ -2,24 +2,13 @@ import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { loggedOut } from '../session/session-slice';
 import { disconnectFlagReset, matchingPolled, networkErrorOccurred } from '../live/live-slice';
 import type { ReportData } from '../../components/report/examinee-report';
+import { TESTER_STATUS } from '../../../contract/constants/tester';
 
 /** Spec §4 step bar: 1 env setting, 2 terms agree, 3 identification, 4 before exam. */
 export type StepBar = 1 | 2 | 3 | 4;
 /** Spec §4 device permission: 1 before check, 2 allowed, 3 denied. */
 export type DeviceState = 1 | 2 | 3;
 export const DEVICE = { beforeCheck: 1, allowed: 2, denied: 3 } as const;
-
-/** Spec §4 tester state (0 none … 7 finish exam); initial 1 login. */
-export const TESTER_STATE = {
-  none: 0,
-  login: 1,
-  matched: 2,
-  identificated: 3,
-  beforeExam: 4,
-  examing: 5,
-  interruptionExam: 6,
-  finishExam: 7,
-} as const;
 
 /** Spec §4 window exit modes. */
 export type ExitMode = 'none' | 'logout' | 'kickOutMyself' | 'kickOutMyselfAi';
@@ -166,7 +155,7 @@ export const initialTesterState: TesterState = {
   loggedInToTestSystem: false,
   examWindowAttached: false,
   recordingDeadline: null,
-  testerState: TESTER_STATE.login,
+  testerState: TESTER_STATUS.login,
   examPhase: 'notes',
   examErrorKey: null,
   markings: [],
@@ -195,7 +184,7 @@ const testerSlice = createSlice({
       state.testerId = action.payload.testerId;
       state.testerState = action.payload.status;
       if (action.payload.rejected) state.identity = { pending: false, finished: true, ng: true };
-      else if (action.payload.status >= TESTER_STATE.identificated)
+      else if (action.payload.status >= TESTER_STATUS.identificated)
         state.identity = { pending: false, finished: true, ng: false };
     },
     /** The tester state changed through tester/status (or was observed on the server). */
@@ -269,7 +258,7 @@ const testerSlice = createSlice({
     /** ACCEPTED and tester status IDENTIFICATED (spec §4). */
     identityAccepted(state) {
       state.identity = { pending: false, finished: true, ng: false };
-      state.testerState = Math.max(state.testerState, TESTER_STATE.identificated);
+      state.testerState = Math.max(state.testerState, TESTER_STATUS.identificated);
       state.stepBar = 4;
     },
     /** REJECTED (spec §4: finished, NG). */

@@ -6,7 +6,7 @@ import * as testerApi from '../../api/tester';
 import type { TesterDetail } from '../../api/tester';
 import { acquireLocalMedia } from '../../media/devices';
 import { getMessages, postMessage } from '../../api/messages';
-import { MESSAGE_COMMANDS, parseCommand } from '../../../contract/messages';
+import { MESSAGE_COMMANDS, parseCommand } from '../../../contract/constants/messages';
 import { unlockSound } from '../../platform/attention';
 import { checkPopupAllowed } from '../../platform/popup-check';
 import { logoutRequested } from '../session/session-thunks';
@@ -16,7 +16,6 @@ import { alertModal, confirmModal } from './tester-modals';
 import { liveStartRequested, liveStopRequested, networkErrorOccurred } from '../live/live-slice';
 import {
   TESTER_PATHS,
-  TESTER_STATE,
   chatRead,
   chatReceived,
   devicesChecked,
@@ -62,6 +61,7 @@ import { notifyDesktopApp } from './desktop-app-bridge';
 import type { DesktopAppEndReason } from '../../platform/desktop-app';
 import { formatStamp } from '../../lib/dates';
 import { printDocument, reportFileName } from '../../platform/print';
+import { TESTER_STATUS } from '../../../contract/constants/tester';
 
 type GetState = () => RootState;
 type Thunk<R = void> = (dispatch: AppDispatch, getState: GetState) => Promise<R>;
@@ -105,7 +105,7 @@ export const announceBeforeClose = (): Thunk<boolean> => async (_dispatch, getSt
   const s = getState();
   const testerId = s.tester.testerId;
   if (testerId === null || s.session.status !== 'loggedIn') return false;
-  const messageType: 1 | 3 = s.tester.testerState >= TESTER_STATE.identificated ? 3 : 1;
+  const messageType: 1 | 3 = s.tester.testerState >= TESTER_STATUS.identificated ? 3 : 1;
   const deadline = Date.now() + BEFORE_CLOSE_WAIT_MS;
   const left = () => deadline - Date.now();
   const within = <T>(p: Promise<T>) =>
@@ -225,8 +225,8 @@ export const checkPopup = (): Thunk => async (dispatch) => {
  * pages (the exam page says the examinee was removed; a finished one opens a new sitting at login).
  */
 export function resumePath(detail: TesterDetail, state: RootState): string | null {
-  if (detail.status >= TESTER_STATE.finishExam || detail.status < TESTER_STATE.matched) return null;
-  if (detail.kicked === 1 || detail.status >= TESTER_STATE.identificated) return TESTER_PATHS.examining;
+  if (detail.status >= TESTER_STATUS.finishExam || detail.status < TESTER_STATUS.matched) return null;
+  if (detail.kicked === 1 || detail.status >= TESTER_STATUS.identificated) return TESTER_PATHS.examining;
   if (flag(detail, state, 'is_auth', 'isAuth') === 0) return TESTER_PATHS.examining;
   return flag(detail, state, 'is_ai_auth', 'isAiAuth') === 1
     ? TESTER_PATHS.identificationAi
@@ -284,7 +284,7 @@ export const envNextPressed = (): Thunk => async (dispatch, getState) => {
   dispatch(envNextSucceeded());
   const isAuth = flag(detail, state, 'is_auth', 'isAuth');
   const isAiAuth = flag(detail, state, 'is_ai_auth', 'isAiAuth');
-  if (detail.status >= TESTER_STATE.identificated || isAuth === 0) navigateTo(TESTER_PATHS.examining);
+  if (detail.status >= TESTER_STATUS.identificated || isAuth === 0) navigateTo(TESTER_PATHS.examining);
   else if (isAiAuth === 1) navigateTo(TESTER_PATHS.identificationAi);
   else navigateTo(TESTER_PATHS.identification);
 };
@@ -322,25 +322,25 @@ export const examiningEntered = (): Thunk => async (dispatch, getState) => {
     await term;
     return;
   }
-  if (detail.status === TESTER_STATE.finishExam) {
+  if (detail.status === TESTER_STATUS.finishExam) {
     navigateTo(TESTER_PATHS.examEnd, { replace: true });
     return;
   }
   dispatch(recordingDeadlineFrom(detail));
   await dispatch(ensureLive());
   startWakeLock();
-  if (detail.status === TESTER_STATE.identificated || detail.status < TESTER_STATE.identificated) {
+  if (detail.status === TESTER_STATUS.identificated || detail.status < TESTER_STATUS.identificated) {
     try {
-      const r = await testerApi.postTesterStatus(TESTER_STATE.beforeExam);
+      const r = await testerApi.postTesterStatus(TESTER_STATUS.beforeExam);
       dispatch(testerStateChanged(r.status));
     } catch {
       // The state stays; opening the exam system retries the transition.
     }
-  } else if (detail.status === TESTER_STATE.examing || detail.status === TESTER_STATE.interruptionExam) {
+  } else if (detail.status === TESTER_STATUS.examing || detail.status === TESTER_STATUS.interruptionExam) {
     // Back to a running exam (a reload, a crash, a new login): the notes were agreed to before it started.
     dispatch(examTermAgreementChanged(true));
     dispatch(loggedInToTestSystem());
-    dispatch(examPhaseChanged(detail.status === TESTER_STATE.examing ? 'examing' : 'interrupted'));
+    dispatch(examPhaseChanged(detail.status === TESTER_STATUS.examing ? 'examing' : 'interrupted'));
     startUnloadWarning();
   }
   await term;
@@ -358,14 +358,14 @@ export const examSystemLoginRequested = (): Thunk => async (dispatch, getState) 
   unlockSound();
   dispatch(examErrorOccurred(null));
   dispatch(examPhaseChanged('opening'));
-  const resuming = s.tester.testerState === TESTER_STATE.interruptionExam;
+  const resuming = s.tester.testerState === TESTER_STATUS.interruptionExam;
   // The exam is running but this page lost its window (a reload, a crash, a new login): log in again.
-  const relogin = s.tester.testerState === TESTER_STATE.examing;
+  const relogin = s.tester.testerState === TESTER_STATUS.examing;
   const mode: 1 | 2 = s.startup.params.isMcStartup === 1 ? 2 : 1;
   try {
     // The server gives the exam-system link only to a sitting ready for the exam (state 4 or later).
-    if (getState().tester.testerState < TESTER_STATE.beforeExam) {
-      const r = await testerApi.postTesterStatus(TESTER_STATE.beforeExam);
+    if (getState().tester.testerState < TESTER_STATUS.beforeExam) {
+      const r = await testerApi.postTesterStatus(TESTER_STATUS.beforeExam);
       dispatch(testerStateChanged(r.status));
     }
     const token = await testerApi.getMcToken(mode);
@@ -376,7 +376,7 @@ export const examSystemLoginRequested = (): Thunk => async (dispatch, getState) 
     }
     dispatch(loggedInToTestSystem());
     dispatch(examWindowAttachedChanged(true));
-    const r = await testerApi.postTesterStatus(TESTER_STATE.examing);
+    const r = await testerApi.postTesterStatus(TESTER_STATUS.examing);
     dispatch(testerStateChanged(r.status));
     const p = s.startup.params;
     // spec §3 exam process: start 0, restart 1, relogin 4.
@@ -401,7 +401,7 @@ export const examInterrupted = (): Thunk => async (dispatch, getState) => {
   if (getState().tester.examPhase !== 'examing') return;
   dispatch(examPhaseChanged('interrupted'));
   try {
-    const r = await testerApi.postTesterStatus(TESTER_STATE.interruptionExam);
+    const r = await testerApi.postTesterStatus(TESTER_STATUS.interruptionExam);
     dispatch(testerStateChanged(r.status));
     await testerApi.postExamProcess('exam', { process: 3, loginId: getState().startup.params.loginId });
   } catch {
@@ -423,7 +423,7 @@ export const examFinishRequested = (): Thunk => async (dispatch, getState) => {
   try {
     await testerApi.postExamProcess('exam', { process: 2, loginId });
     await testerApi.postExamProcess('test', { process: 2, loginId });
-    const r = await testerApi.postTesterStatus(TESTER_STATE.finishExam);
+    const r = await testerApi.postTesterStatus(TESTER_STATUS.finishExam);
     dispatch(testerStateChanged(r.status));
   } catch (e) {
     dispatch(examErrorOccurred(isNetwork(e) ? 'examining:errors.network' : 'examining:errors.finish'));
@@ -581,7 +581,7 @@ export const examEndEntered = (): Thunk => async (dispatch, getState) => {
     const d = await dispatch(loadTesterDetail());
     // /exam-end is for a finished exam only: a sitting still under way goes back to where it is (an address typed
     // or a bookmark must not end proctoring).
-    if (d.status < TESTER_STATE.finishExam) {
+    if (d.status < TESTER_STATUS.finishExam) {
       navigateTo(resumePath(d, getState()) ?? TESTER_PATHS.envSetting, { replace: true });
       return;
     }

@@ -1,5 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
-import Alert from 'react-bootstrap/Alert';
+import { lazy, Suspense, useId, useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 // The form parts one by one: react-bootstrap/Form is a barrel of every form control (login route budget, FE-1).
 import FormControl from 'react-bootstrap/FormControl';
@@ -10,14 +9,19 @@ import { useNavigate } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { FIRST_PAGE } from '../../app/permissions';
 import { PageTitle } from '../../components/layout/page-title';
+import { AlertBox } from '../../components/ui/alert-box';
 import { NewWindowLink } from '../../components/ui/new-window-link';
 import { useText } from '../../components/ui/use-text';
-import { EnvCheckModal } from '../../features/env-check/components/env-check-modal';
 import { cameraInUse, useDeviceScan } from '../../features/env-check/use-device-scan';
 import type { LoginInfo } from '../../features/session/session-slice';
 import { loginRequested } from '../../features/session/session-thunks';
 import { selectStartupParams } from '../../features/startup/startup-slice';
 import { href } from '../paths';
+
+// The environment check opens on request, so its modal (react-bootstrap's Modal) is not part of the page's load.
+const EnvCheckModal = lazy(() =>
+  import('../../features/env-check/components/env-check-modal').then((m) => ({ default: m.EnvCheckModal })),
+);
 
 /** The message key of a failed login: the API error's key, or the undefined-actor / default text. */
 function failureKey(err: unknown): string {
@@ -73,7 +77,8 @@ export default function LoginPage() {
   const [password, setPassword] = useState('');
   const [submitting, setSubmitting] = useState(false);
   const [errorKey, setErrorKey] = useState<string | null>(null);
-  const [envCheckOpen, setEnvCheckOpen] = useState(false);
+  // null until first opened; then the modal stays mounted, so closing it animates and returns the focus.
+  const [envCheckOpen, setEnvCheckOpen] = useState<boolean | null>(null);
   const idField = useId();
   const pwField = useId();
 
@@ -98,14 +103,14 @@ export default function LoginPage() {
     <div className="mx-auto" style={{ maxWidth: 480 }}>
       <PageTitle>{t('heading')}</PageTitle>
       {endedReasonKey && !errorKey && (
-        <Alert variant="warning" data-testid="ended-reason">
+        <AlertBox variant="warning" data-testid="ended-reason">
           {text(endedReasonKey)}
-        </Alert>
+        </AlertBox>
       )}
       {errorKey && (
-        <Alert variant="danger" role="alert" data-testid="login-error">
+        <AlertBox variant="danger" data-testid="login-error">
           {text(errorKey)}
-        </Alert>
+        </AlertBox>
       )}
       <form onSubmit={(e) => void onSubmit(e)} noValidate>
         <FormGroup className="mb-3" controlId={idField}>
@@ -158,7 +163,11 @@ export default function LoginPage() {
         </li>
       </ul>
       <CameraStatus />
-      <EnvCheckModal show={envCheckOpen} onClose={() => setEnvCheckOpen(false)} />
+      {envCheckOpen !== null && (
+        <Suspense fallback={null}>
+          <EnvCheckModal show={envCheckOpen} onClose={() => setEnvCheckOpen(false)} />
+        </Suspense>
+      )}
     </div>
   );
 }

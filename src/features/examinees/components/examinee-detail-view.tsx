@@ -23,6 +23,7 @@ import { detailOpened } from '../examinees-thunks';
 import { AiAuthDecisions } from './ai-auth-decisions';
 import { PassFailSetting } from './pass-fail-setting';
 import { RecordingTimeline, type TimelinePoint } from './recording-timeline';
+import { MANAGER_ACTORS } from '../../../../contract/constants/common';
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -481,7 +482,7 @@ export function ExamineeDetailView({
         )}
       </Section>
       {/* spec §6: setting pass or fail is the managers'; a checker sees the detail without it. */}
-      {actor !== null && actor >= 3 && <PassFailSetting />}
+      {actor !== null && MANAGER_ACTORS.includes(actor) && <PassFailSetting />}
       <div className="d-flex gap-3 align-items-center">
         {back}
         <a href="#page-title">{t('detail.toTop')}</a>

@@ -9,6 +9,7 @@ import { useText } from '../../../components/ui/use-text';
 import { selectActor } from '../../session/session-slice';
 import { selectExamineeDetail } from '../examinees-slice';
 import { detailOpened, reportPrintRequested } from '../examinees-thunks';
+import { ACTOR } from '../../../../contract/constants/common';
 
 /**
  * The print-ready report of one sitting (spec §2 detail, as a document a person can hand on): the report
@@ -54,7 +55,8 @@ export function ExamineeReportView({ testId, detailHref }: { testId: number; det
   const d = detail.data;
   if (!d || detail.testId !== testId) return <p role="status">{t('detail.loading')}</p>;
   // spec §6: pass/fail is the managers'; a checker's report leaves the decision out.
-  const decision = actor === 2 ? null : detail.pass === 1 || detail.pass === 0 ? detail.pass : 'undecided';
+  const decision =
+    actor === ACTOR.checker ? null : detail.pass === 1 || detail.pass === 0 ? detail.pass : 'undecided';
   return (
     <>
       {bar}

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useAppSelector } from '../../../app/hooks';
 import { NewWindowLink } from '../../../components/ui/new-window-link';
 import { selectActor } from '../../session/session-slice';
+import { ACTOR } from '../../../../contract/constants/common';
 
 export interface FooterLinks {
   terms: string;
@@ -13,7 +14,7 @@ export interface FooterLinks {
 export function Footer({ links }: { links: FooterLinks }) {
   const { t } = useTranslation('footer');
   const actor = useAppSelector(selectActor);
-  const isTester = actor === 1;
+  const isTester = actor === ACTOR.tester;
   const newWindow = t('newWindow');
   return (
     <footer className="border-top bg-body px-3 py-2 small">

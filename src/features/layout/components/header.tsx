@@ -12,9 +12,8 @@ import { logoutRequested } from '../../session/session-thunks';
 import { selectStartupParams } from '../../startup/startup-slice';
 import { selectHeaderLogoutDisabled } from '../layout-slice';
 import { confirm } from '../layout-thunks';
-
-/** Tester state EXAMING (spec §4: 5 examing). */
-export const TESTER_STATE_EXAMING = 5;
+import { ACTOR } from '../../../../contract/constants/common';
+import { TESTER_STATUS } from '../../../../contract/constants/tester';
 
 /**
  * The tester state, read defensively: the tester slice arrives with issue #3, so the store may not have it yet.
@@ -34,9 +33,9 @@ export function isLogoutVisible(
   testerState: number | null,
 ): boolean {
   if (actor === null) return false;
-  if (actor !== 1) return true;
+  if (actor !== ACTOR.tester) return true;
   if (page === 'envSetting') return true;
-  if (page === 'examining') return testerState !== TESTER_STATE_EXAMING;
+  if (page === 'examining') return testerState !== TESTER_STATUS.examing;
   return false;
 }
 
@@ -77,12 +76,12 @@ export function Header({ page, loginHref }: HeaderProps) {
   const showLogout = isLogoutVisible(actor, page, testerState);
 
   const onLogout = async () => {
-    if (actor === 1 && testerState !== null) {
+    if (actor === ACTOR.tester && testerState !== null) {
       // The examinee's logout is the exit sequence of spec §4; the tester pages carry it out and navigate.
       dispatch(testerLogoutRequested());
       return;
     }
-    if (actor === 2) {
+    if (actor === ACTOR.checker) {
       // spec §2: a checker's logout warns that the connections to matched examinees will be cut.
       const ok = await dispatch(
         confirm({
