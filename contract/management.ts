@@ -186,6 +186,11 @@ const Str = (maxLength: number) => Type.Optional(Type.String({ maxLength }));
  *   relaxed: the thresholds of the stills' AI flags and which flags alert the checker; standard when absent).
  * - group: the exam group (its code) a tester URL is for; an examinee of another group cannot start a sitting
  *   through it. Empty: any group.
+ * - The wider view (contract/wider-view.ts), flags of a tester URL only: is_screen_record (the examinee shares the
+ *   entire screen before the exam; it goes live to the checker and is recorded as its own recording; not with
+ *   is_mobile 1, whose browsers cannot share a screen), is_room_scan (a guided room scan before the exam,
+ *   recorded as its own short recording; a checker may ask for another during the exam), is_phone_camera (a
+ *   phone paired by QR code as a second camera, live and recorded).
  */
 export const ShortUrlParamInput = Type.Object({
   lang: Str(2),
@@ -241,6 +246,9 @@ export const ShortUrlParamInput = Type.Object({
   is_capture_show: Num,
   group: Str(64),
   ai_sensitivity: Str(16),
+  is_screen_record: Num,
+  is_room_scan: Num,
+  is_phone_camera: Num,
 });
 export type ShortUrlParamInput = Static<typeof ShortUrlParamInput>;
 

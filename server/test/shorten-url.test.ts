@@ -60,6 +60,9 @@ const VALID_PARAM = {
   capture_type: 2,
   is_capture_show: 1,
   ai_sensitivity: 'strict',
+  is_screen_record: '1',
+  is_room_scan: 1,
+  is_phone_camera: 0,
 };
 
 const insert = (payload: Record<string, unknown>) =>
@@ -89,6 +92,9 @@ describe('shorten_url insert and select', () => {
       ai_idcard_type: '1,3',
       capture_interval: 0,
       ai_sensitivity: 'strict',
+      is_screen_record: 1,
+      is_room_scan: 1,
+      is_phone_camera: 0,
       term_set_code: '注意事項',
       exam_url: 'https://exam.example.com/start',
     });
@@ -186,6 +192,25 @@ describe('form rules (spec §5)', () => {
       '起動URLはhttps://example.comの形式でなければなりません。',
     ],
     ['mode for a tester', tester({ mode: 1 }), 'mode', undefined],
+    ['screen flag not 0/1', tester({ is_screen_record: 2 }), 'is_screen_record', undefined],
+    [
+      'screen sharing on a mobile sitting',
+      tester({ is_screen_record: 1, is_mobile: 1 }),
+      'is_screen_record',
+      '画面の共有はモバイル利用では指定できません（モバイルのブラウザは画面を共有できません）。',
+    ],
+    [
+      'room scan for a checker URL',
+      { url_key: 'k1', actor: 2, param: { is_room_scan: 1 } },
+      'is_room_scan',
+      'is_room_scanは受験者のログイン区分でのみ指定できます。',
+    ],
+    [
+      'phone camera for a manager URL',
+      { url_key: 'k1', actor: 3, param: { is_phone_camera: '1' } },
+      'is_phone_camera',
+      undefined,
+    ],
     [
       'analysis type unknown',
       tester({ selected_analysis_types: 'eye_rot,bogus' }),

@@ -52,4 +52,8 @@ export const PARAM_FIELDS: readonly (readonly [string, FieldKind])[] = [
   ['is_capture_show', { kind: 'flag' }],
   ['group', { kind: 'text', max: 64 }],
   ['ai_sensitivity', { kind: 'select', options: ['strict', 'standard', 'relaxed'] }],
+  // The wider view (contract WIDER_VIEW_PARAMS): screen, room scan, phone as a second camera.
+  ['is_screen_record', { kind: 'flag' }],
+  ['is_room_scan', { kind: 'flag' }],
+  ['is_phone_camera', { kind: 'flag' }],
 ];

@@ -1,6 +1,7 @@
 import type { FieldErrors, FieldMessage } from './management-validation';
 import { dateError, isHttpUrl, serverError } from './management-validation';
 import { PARAM_FIELDS } from '../../lib/startup-param-fields';
+import { WIDER_VIEW_PARAMS } from '../../../contract/wider-view';
 
 export { PARAM_FIELDS, type FieldKind } from '../../lib/startup-param-fields';
 
@@ -44,7 +45,8 @@ const label = (name: string) => `management:shortUrl.fields.${name}`;
  * spec §5 short-URL rules: numeric-only fields and their ranges (tolerance 1–100, capture interval
  * 0–3600), memo ≤ 500, notes ≤ 30, at least one public ID type (tester URL with AI auth), external launch
  * URL only when MC use is off and http(s), mode only when the login category is not tester, auth server
- * an FQDN without trailing slash.
+ * an FQDN without trailing slash. As the server: the wider view's flags only on a tester URL, and no screen
+ * sharing for a mobile sitting.
  */
 export function validateShortUrl(f: ShortUrlForm): FieldErrors {
   const e: FieldErrors = {};
@@ -75,6 +77,11 @@ export function validateShortUrl(f: ShortUrlForm): FieldErrors {
     if (d) e.exam_datetime = d;
   }
   if (str('mode') !== '' && f.actor === '1' && !e.mode) e.mode = { key: 'validation:modeNotTester' };
+  for (const name of Object.values(WIDER_VIEW_PARAMS)) {
+    if (str(name) === '1' && f.actor !== '1') e[name] = { key: 'validation:widerViewTesterOnly' };
+  }
+  if (str('is_screen_record') === '1' && str('is_mobile') === '1' && !e.is_screen_record)
+    e.is_screen_record = { key: 'validation:screenNotMobile' };
   const idTypes = Array.isArray(p.ai_idcard_type) ? p.ai_idcard_type : [];
   if (f.actor === '1' && str('is_ai_auth') === '1' && idTypes.length === 0)
     e.ai_idcard_type = { key: 'validation:selectOne' };

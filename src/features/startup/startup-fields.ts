@@ -58,6 +58,10 @@ export const STARTUP_FIELDS = {
   privacyPolicyTemplate: { type: 'number', default: -1 },
   inquiryTemplate: { type: 'number', default: -1 },
   videoCodec: { type: 'string', default: '' },
+  /** Not in spec §3's list: the wider view's flags (contract/wider-view.ts). */
+  isScreenRecord: { type: 'number', default: null },
+  isRoomScan: { type: 'number', default: null },
+  isPhoneCamera: { type: 'number', default: null },
   /** Not in spec §3's list: the short URL the start-up came through, sent at login (see contract/auth.ts). */
   urlKey: { type: 'string', default: '' },
 } as const satisfies Record<

@@ -266,6 +266,25 @@ describe('short URLs', () => {
     expect(validateShortUrl(f).exam_url?.key).toBe('validation:examUrl');
   });
 
+  it('keeps the wider view to examinee URLs and the screen off mobile sittings', () => {
+    const f = emptyShortUrlForm();
+    f.urlKey = 'wide';
+    Object.assign(f.param, {
+      is_screen_record: '1',
+      is_room_scan: '1',
+      is_phone_camera: '1',
+      is_mobile: '1',
+    });
+    expect(validateShortUrl(f).is_screen_record?.key).toBe('validation:screenNotMobile');
+    expect(validateShortUrl(f).is_room_scan).toBeUndefined();
+    f.param.is_mobile = '0';
+    expect(validateShortUrl(f)).toEqual({});
+    f.actor = '2';
+    const e = validateShortUrl(f);
+    for (const name of ['is_screen_record', 'is_room_scan', 'is_phone_camera'])
+      expect(e[name]?.key).toBe('validation:widerViewTesterOnly');
+  });
+
   it('shows messages in the form and the working URL after saving', async () => {
     server.use(
       ok('shorten_url/insert', {

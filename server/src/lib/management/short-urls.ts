@@ -1,5 +1,6 @@
 import { SENSITIVITIES } from '../../../../contract/capture';
 import { ANALYSIS_TYPES, ID_CARD_TYPES, type ShortUrlParamInput } from '../../../../contract/management';
+import { WIDER_VIEW_PARAMS } from '../../../../contract/wider-view';
 import { FieldError, MSG } from '../management-errors';
 import { parseDate } from '../management-time';
 import { isHttpUrl, isServerName } from './validate';
@@ -49,6 +50,9 @@ const NUMERIC: Partial<Record<keyof ShortUrlParamInput, [number, number]>> = {
   capture_interval: [0, 3600],
   capture_type: [0, 2],
   is_capture_show: [0, 1],
+  is_screen_record: [0, 1],
+  is_room_scan: [0, 1],
+  is_phone_camera: [0, 1],
 };
 
 const TEXT: Partial<Record<keyof ShortUrlParamInput, number>> = {
@@ -79,7 +83,9 @@ function list(v: string | readonly (string | number)[] | undefined): string[] {
  * normalised row. Throws a FieldError naming the first field at fault.
  *
  * Rules beyond the spec's wording: `target` '' means this server; public ID types are required for a
- * tester URL with AI identity check (is_ai_auth 1), the only case that asks for an ID photo.
+ * tester URL with AI identity check (is_ai_auth 1), the only case that asks for an ID photo; the wider view's
+ * flags (screen, room scan, phone) are an examinee's and are refused on another login category, and the screen
+ * cannot be asked of a mobile sitting (is_mobile 1: mobile browsers cannot share a screen).
  */
 export function validateShortUrl(input: {
   url_key: string;
@@ -146,6 +152,15 @@ export function validateShortUrl(input: {
   // spec §5: mode only when the login category is not tester.
   if (out.mode !== undefined && actor === 1)
     throw new FieldError('mode', 'モードはテスター以外のログイン区分でのみ指定できます。');
+  for (const field of Object.values(WIDER_VIEW_PARAMS)) {
+    if (out[field] === 1 && actor !== 1)
+      throw new FieldError(field, `${field}は受験者のログイン区分でのみ指定できます。`);
+  }
+  if (out.is_screen_record === 1 && out.is_mobile === 1)
+    throw new FieldError(
+      'is_screen_record',
+      '画面の共有はモバイル利用では指定できません（モバイルのブラウザは画面を共有できません）。',
+    );
 
   const analysis = list(p.selected_analysis_types);
   if (analysis.some((a) => !(ANALYSIS_TYPES as readonly string[]).includes(a))) {
