@@ -1,9 +1,19 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { IdInteger } from './common';
 export * from './constants/recording';
+import { STREAM_KINDS, type StreamKind } from './wider-view';
+
+export { STREAM_KINDS, type StreamKind } from './wider-view';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const RecordId = Type.Union([IdInteger, Type.String({ pattern: '^[1-9][0-9]{0,17}$' })]);
+/** One of STREAM_KINDS. */
+export const Stream = Type.Union([
+  Type.Literal(STREAM_KINDS[0]),
+  Type.Literal(STREAM_KINDS[1]),
+  Type.Literal(STREAM_KINDS[2]),
+  Type.Literal(STREAM_KINDS[3]),
+]);
 
 // ---------------------------------------------------------------- tester/recording (POST)
 
@@ -15,12 +25,16 @@ export const ClientPart = Type.Object({
 export type ClientPart = Static<typeof ClientPart>;
 
 /**
- * POST tester/recording.php. `method: 'PUT'` starts a recording (needs `mime_type`; `segment` optional, 1-based,
- * next free one when absent; repeating a PUT for an open segment returns that record again). `method: 'DELETE'`
- * ends one (needs `record_id`; `parts` optional, only cross-checked against the server's ListParts).
+ * POST tester/recording.php. `method: 'PUT'` starts a recording of `stream` (default `camera`; needs
+ * `mime_type`; `segment` optional, 1-based and counted per stream, the stream's next free one when absent;
+ * repeating a PUT for an open segment returns that record again). A stream is recorded only when its start-up
+ * flag is 1 (STREAM_FLAG: is_record for the camera, is_screen_record, is_room_scan, is_phone_camera), else 409.
+ * `method: 'DELETE'` ends one (needs `record_id`; `parts` optional, only cross-checked against the server's
+ * ListParts).
  */
 export const RecordingPostBody = Type.Object({
   method: Type.Union([Type.Literal('PUT'), Type.Literal('DELETE')]),
+  stream: Type.Optional(Stream),
   mime_type: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   segment: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
   record_id: Type.Optional(RecordId),
@@ -31,6 +45,7 @@ export type RecordingPostBody = Static<typeof RecordingPostBody>;
 /** The start form of RecordingPostBody, for the SPA. */
 export interface RecordingStartBody {
   method: 'PUT';
+  stream?: StreamKind;
   mime_type: string;
   segment?: number;
 }
@@ -50,6 +65,7 @@ export interface RecordingEndBody {
  */
 export const RecordingCredentials = Type.Object({
   record_id: Type.Integer(),
+  stream: Stream,
   segment: Type.Integer(),
   mime_type: Type.String(),
   accessKeyId: Type.String(),
@@ -70,6 +86,7 @@ export type RecordingCredentials = Static<typeof RecordingCredentials>;
 /** The answer to POST tester/recording.php method DELETE (the same on a repeated DELETE). */
 export const RecordingEndResult = Type.Object({
   record_id: Type.Integer(),
+  stream: Stream,
   completed: Type.Boolean(),
   bucket: Type.String(),
   key: Type.String(),
@@ -87,9 +104,12 @@ export type RecordingEndResult = Static<typeof RecordingEndResult>;
 
 /**
  * GET tester/recording.php: fresh credentials for one of the tester's own open recordings; without
- * `record_id`, for the newest one not yet ended.
+ * `record_id`, for the newest one of `stream` (default camera) not yet ended.
  */
-export const RecordingQuery = Type.Object({ record_id: Type.Optional(RecordId) });
+export const RecordingQuery = Type.Object({
+  record_id: Type.Optional(RecordId),
+  stream: Type.Optional(Stream),
+});
 export type RecordingQuery = Static<typeof RecordingQuery>;
 
 // ---------------------------------------------------------------- recovery
@@ -111,6 +131,7 @@ export type StoredPart = Static<typeof StoredPart>;
  */
 export const RecoveryResult = Type.Object({
   record_id: Type.Integer(),
+  stream: Stream,
   segment: Type.Integer(),
   upload_id: Nullable(Type.String()),
   key: Type.String(),
@@ -135,6 +156,7 @@ export type OnetimeUriQuery = Static<typeof OnetimeUriQuery>;
  */
 export const OnetimeUriResult = Type.Object({
   id: Type.Integer(),
+  stream: Stream,
   url: Type.String(),
   expires_in: Type.Integer(),
   mime_type: Type.String(),

@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { IdInteger, Int32 } from './common';
 import { WebrtcMessage } from './messages';
+import { Stream } from './recording';
 export * from './constants/tester';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
@@ -120,6 +121,8 @@ export type AiAuthSummary = Static<typeof AiAuthSummary>;
  */
 export const TesterRecord = Type.Object({
   id: Type.Integer(),
+  /** What it records (contract/wider-view.ts STREAM_KINDS); absent from an API without streams: the camera. */
+  stream: Type.Optional(Stream),
   start_at: Type.String(),
   stop_at: Timestamp,
   encoded_at: Timestamp,

@@ -18,3 +18,20 @@ export const WIDER_VIEW_PARAMS = {
   phone: 'is_phone_camera',
 } as const;
 export type WiderViewParam = (typeof WIDER_VIEW_PARAMS)[keyof typeof WIDER_VIEW_PARAMS];
+
+/**
+ * What a recording records (tester/recording.php `stream`): every stream of a sitting is its own series of
+ * recordings, each its own resumable multipart upload, with its own segments and its own quota.
+ * `camera` (camera and microphone: the spec's recording), `screen` (is_screen_record), `room_scan` (one guided
+ * scan per recording, is_room_scan), `phone` (the paired phone's camera, is_phone_camera).
+ */
+export const STREAM_KINDS = ['camera', 'screen', 'room_scan', 'phone'] as const;
+export type StreamKind = (typeof STREAM_KINDS)[number];
+
+/** The start-up flag that must be 1 for a stream to be recorded. */
+export const STREAM_FLAG: Record<StreamKind, string> = {
+  camera: 'is_record',
+  screen: WIDER_VIEW_PARAMS.screen,
+  room_scan: WIDER_VIEW_PARAMS.roomScan,
+  phone: WIDER_VIEW_PARAMS.phone,
+};

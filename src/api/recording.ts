@@ -4,6 +4,7 @@ import type {
   RecordingEndResult as WireEndResult,
   RecoveryResult as WireRecovery,
 } from '../../contract/recording';
+import type { StreamKind } from '../../contract/wider-view';
 import { camelize, type Camelize } from '../lib/case';
 import { call } from './client';
 
@@ -18,21 +19,31 @@ export type { ClientPart };
 
 /**
  * POST tester/recording.php method PUT: starts a recording (spec §4 "Recording": start) and answers its
- * credentials (spec §3). `mimeType` is the type the recorder will use; `segment` (1-based) is passed when a
- * restarted recorder follows an earlier recording (n + 1), so a repeated start returns the same record.
+ * credentials (spec §3). `mimeType` is the type the recorder will use; `segment` (1-based, counted per stream)
+ * is passed when a restarted recorder follows an earlier recording (n + 1), so a repeated start returns the
+ * same record. `stream` is what it records (the camera unless said otherwise; README "The wider view").
  */
-export async function startRecording(mimeType: string, segment?: number): Promise<RecordingCredentials> {
+export async function startRecording(
+  mimeType: string,
+  segment?: number,
+  stream: StreamKind = 'camera',
+): Promise<RecordingCredentials> {
   const data: Record<string, unknown> = { method: 'PUT', mime_type: mimeType };
+  if (stream !== 'camera') data.stream = stream;
   if (segment !== undefined) data.segment = segment;
   return camelize(await call<WireCredentials>('tester/recording', { data }));
 }
 
 /**
  * GET tester/recording.php: fresh credentials for one of the tester's open recordings (asked for when S3
- * answers ExpiredToken); without `recordId`, for the newest one not yet ended.
+ * answers ExpiredToken); without `recordId`, for the newest one of `stream` not yet ended.
  */
-export async function getRecordingCredentials(recordId?: number): Promise<RecordingCredentials> {
-  const params = recordId === undefined ? {} : { record_id: recordId };
+export async function getRecordingCredentials(
+  recordId?: number,
+  stream: StreamKind = 'camera',
+): Promise<RecordingCredentials> {
+  const params: Record<string, unknown> = recordId === undefined ? {} : { record_id: recordId };
+  if (recordId === undefined && stream !== 'camera') params.stream = stream;
   return camelize(await call<WireCredentials>('tester/recording', { method: 'GET', params }));
 }
 

@@ -29,8 +29,8 @@ export type CredentialScope =
       bucket: string;
       key: string;
       /**
-       * Bytes every object and upload under `prefix` may hold together (the sitting's recording quota); the
-       * local stand-in refuses writes past it. STS has no condition key for sizes: on AWS the server checks
+       * Bytes every object and upload directly in the key directory `prefix` may hold together (a sitting's
+       * quota for one recorded stream); the local stand-in refuses writes past it. STS has no condition key for sizes: on AWS the server checks
        * it when completing.
        */
       quota?: { prefix: string; maxBytes: number };

@@ -39,7 +39,8 @@ export const MATCHING_ROW_SQL = `
   SELECT m.id, m.tester_id, m.test_id, m.checker_id, m.matching_status, m.channel_name,
          m.matching_command, m.checker_command, m.viewer_client_id, m.assigned_at,
          coalesce((SELECT regexp_replace(r.object_key, '^.*/', '') FROM records r
-                    WHERE r.test_id = m.test_id ORDER BY r.start_at DESC, r.id DESC LIMIT 1), '') AS file_name,
+                    WHERE r.test_id = m.test_id AND r.stream = 'camera'
+                    ORDER BY r.start_at DESC, r.id DESC LIMIT 1), '') AS file_name,
          u.login_id, u.ex_login_id, t.exam_name, t.status AS tester_status,
          greatest(t.rejected, u.rejected)::int AS rejected, greatest(t.kicked, u.kicked)::int AS kicked,
          greatest(0, floor(extract(epoch FROM coalesce(m.deleted_at, now()) - m.created_at)))::int AS total_seconds,
@@ -123,8 +124,8 @@ export const POLL_SNAPSHOT_SQL = `
     LEFT JOIN LATERAL (
       SELECT min(rr.start_at) AS recording_started_at,
              (SELECT regexp_replace(l.object_key, '^.*/', '') FROM records l
-               WHERE l.test_id = t.id ORDER BY l.start_at DESC, l.id DESC LIMIT 1) AS file_name
-        FROM records rr WHERE rr.test_id = t.id) r ON true
+               WHERE l.test_id = t.id AND l.stream = 'camera' ORDER BY l.start_at DESC, l.id DESC LIMIT 1) AS file_name
+        FROM records rr WHERE rr.test_id = t.id AND rr.stream = 'camera') r ON true
    WHERE t.user_id = q.user_id AND t.status < 7
    ORDER BY t.id DESC LIMIT 1) s`;
 

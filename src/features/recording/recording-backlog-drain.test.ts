@@ -41,6 +41,7 @@ function fakeS3() {
 function recovery(parts: RecoveryResult['parts'], completed = false): RecoveryResult {
   return {
     recordId: 41,
+    stream: 'camera',
     segment: 1,
     uploadId: 'U1',
     key: 'recordings/7/41-1.webm',

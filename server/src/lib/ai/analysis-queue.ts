@@ -68,7 +68,7 @@ async function setRecordStatus(
 const ANALYSABLE = ['02', '03', '06', '07'];
 
 /**
- * Queues the recordings of `testIds` for a manual request (analysis_request/request): one job per converted
+ * Queues the camera recordings of `testIds` for a manual request (analysis_request/request): one job per converted
  * recording that has no job waiting or running; the record goes to '03'. Returns the request id and counts.
  */
 export async function createAnalysisRequest(
@@ -92,7 +92,7 @@ export async function createAnalysisRequest(
       const recs = await tx.query<{ id: number; movie_status: string; busy: boolean }>(
         `SELECT r.id, trim(r.movie_status) AS movie_status,
                 EXISTS (SELECT 1 FROM analysis_jobs j WHERE j.record_id = r.id AND j.status IN ('queued', 'running')) AS busy
-           FROM records r WHERE r.test_id = $1 ORDER BY r.id`,
+           FROM records r WHERE r.test_id = $1 AND r.stream = 'camera' ORDER BY r.id`,
         [testId],
       );
       for (const rec of recs.rows) {
@@ -123,14 +123,15 @@ export async function createAnalysisRequest(
 }
 
 /**
- * The automatic analysis after an exam: when a recording reaches '02' and its sitting's start-up parameters
- * ask for it (`ai_after_analysis` 1, or capture type 2 "AI post analysis"), queue a batch job for the
- * selected analysis types. Returns whether a job was queued.
+ * The automatic analysis after an exam: when a camera recording reaches '02' and its sitting's start-up
+ * parameters ask for it (`ai_after_analysis` 1, or capture type 2 "AI post analysis"), queue a batch job for the
+ * selected analysis types. The other streams (screen, room scan, phone) are not analysed: the analyses look
+ * for the examinee's face and voice. Returns whether a job was queued.
  */
 export async function queueBatchAnalysis(db: Db, recordId: number, method: number): Promise<boolean> {
   const { rows } = await db.query<{ test_id: number; movie_status: string; startup_parameters: unknown }>(
     `SELECT r.test_id, trim(r.movie_status) AS movie_status, t.startup_parameters
-       FROM records r JOIN tests t ON t.id = r.test_id WHERE r.id = $1`,
+       FROM records r JOIN tests t ON t.id = r.test_id WHERE r.id = $1 AND r.stream = 'camera'`,
     [recordId],
   );
   const r = rows[0];
@@ -163,7 +164,7 @@ export async function queueBatchAnalysis(db: Db, recordId: number, method: numbe
 export async function queueMissedBatchAnalyses(db: Db, method: number, limit = 200): Promise<number> {
   const { rows } = await db.query<{ id: number }>(
     `SELECT r.id FROM records r JOIN tests t ON t.id = r.test_id
-      WHERE r.movie_status = '02' AND r.encoded_at > now() - interval '1 day'
+      WHERE r.movie_status = '02' AND r.stream = 'camera' AND r.encoded_at > now() - interval '1 day'
         AND NOT EXISTS (SELECT 1 FROM analysis_jobs j WHERE j.record_id = r.id AND j.kind = 'batch')
         AND (t.startup_parameters::jsonb ->> 'ai_after_analysis' = '1'
              OR t.startup_parameters::jsonb ->> 'capture_type' = '2')

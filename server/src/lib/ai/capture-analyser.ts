@@ -246,7 +246,7 @@ export class CaptureAnalyser {
         const rec = (
           await tx.query<{ id: number; start_at: Date | string }>(
             `SELECT id, start_at FROM records
-              WHERE test_id = $1 AND start_at <= $2 AND (stop_at IS NULL OR stop_at >= $2)
+              WHERE test_id = $1 AND stream = 'camera' AND start_at <= $2 AND (stop_at IS NULL OR stop_at >= $2)
               ORDER BY start_at DESC LIMIT 1`,
             [w.test_id, capturedAt],
           )

@@ -4,74 +4,85 @@ import type { App } from '../app-types';
 import { audit } from '../audit';
 import type { CredentialScope } from '../credentials';
 import type { ObjectStorage, StorePart } from '../object-storage';
+import type { StreamKind } from '../../../../contract/wider-view';
 import type { RecordingSettings } from './settings';
-import { statusOf, type RecordRow } from './store';
+import { statusOf, streamPrefix, type RecordRow } from './store';
 import { startupInt, startupOf } from '../sittings/sittings';
 
 /**
  * What keeps a sitting's recordings the examinee's own bytes and bounded (what a recording's credentials may
- * do beyond its upload): a byte quota per sitting, credentials that stop writing once the recording is
- * complete, and playback served with the type the server set and only while the object is the one completed.
+ * do beyond its upload): a byte quota per sitting and stream, credentials that stop writing once the recording
+ * is complete, and playback served with the type the server set and only while the object is the one completed.
  */
 
-/** The key directory of a sitting's recordings (store.ts `recordingKey`): `recordings/<test>/`. */
-export function sittingPrefix(testId: number): string {
-  return `recordings/${testId}/`;
-}
-
 /**
- * The byte quota of a sitting: its maximum recording time (start-up `max_rectime` seconds, else
- * `quotaDefaultSeconds`) plus `quotaExtraSeconds` (recording runs from the identity check, before the exam
- * clock starts), at the highest bitrate the recorder can be set to, times `quotaMargin`.
+ * The byte quota of one stream of a sitting. The camera, the screen and the phone each record the whole
+ * sitting: its maximum recording time (start-up `max_rectime` seconds, else `quotaDefaultSeconds`) plus
+ * `quotaExtraSeconds` (recording runs from before the exam clock starts). Room scans are short:
+ * `roomScanQuotaSeconds` for all of a sitting's scans together. Either at the highest bitrate the recorder can
+ * be set to (the quality levels apply per stream), times `quotaMargin`.
  */
 export function sittingQuotaBytes(
   sitting: { startup_parameters: Record<string, unknown> | string | null },
   s: RecordingSettings,
+  stream: StreamKind = 'camera',
 ): number {
-  const max = startupInt(startupOf(sitting), 'max_rectime', 0);
-  const seconds = (max > 0 ? max : s.quotaDefaultSeconds) + s.quotaExtraSeconds;
+  let seconds = s.roomScanQuotaSeconds;
+  if (stream !== 'room_scan') {
+    const max = startupInt(startupOf(sitting), 'max_rectime', 0);
+    seconds = (max > 0 ? max : s.quotaDefaultSeconds) + s.quotaExtraSeconds;
+  }
   return Math.ceil(((seconds * s.quotaBitsPerSecond) / 8) * s.quotaMargin);
 }
 
-/** The byte quota of the sitting `testId` (its stored start-up parameters). */
-async function quotaOf(db: Db, testId: number, s: RecordingSettings): Promise<number> {
+/** The byte quota of a stream of the sitting `testId` (its stored start-up parameters). */
+async function quotaOf(db: Db, testId: number, stream: StreamKind, s: RecordingSettings): Promise<number> {
   const { rows } = await db.query<{ startup_parameters: Record<string, unknown> | string | null }>(
     `SELECT startup_parameters FROM tests WHERE id = $1`,
     [testId],
   );
-  return sittingQuotaBytes(rows[0] ?? { startup_parameters: null }, s);
+  return sittingQuotaBytes(rows[0] ?? { startup_parameters: null }, s, stream);
 }
 
-/** Bytes of the sitting's completed recordings, other than `exceptRecordId`. */
-async function completedBytes(db: Db, testId: number, exceptRecordId: number): Promise<number> {
+/** Bytes of the completed recordings of a sitting's stream, other than `exceptRecordId`. */
+async function completedBytes(
+  db: Db,
+  testId: number,
+  stream: StreamKind,
+  exceptRecordId: number,
+): Promise<number> {
   const { rows } = await db.query<{ n: string | number | null }>(
-    `SELECT coalesce(sum(size_bytes), 0) AS n FROM records WHERE test_id = $1 AND stop_at IS NOT NULL AND id <> $2`,
-    [testId, exceptRecordId],
+    `SELECT coalesce(sum(size_bytes), 0) AS n FROM records
+      WHERE test_id = $1 AND stream = $2 AND stop_at IS NOT NULL AND id <> $3`,
+    [testId, stream, exceptRecordId],
   );
   return Number(rows[0]?.n ?? 0);
 }
 
 /**
- * The scope of a recording's browser credentials: its one object key, and the sitting's quota over the
- * sitting's key directory (the stand-in refuses a part that would pass it; STS has no condition for sizes,
- * so on AWS the server enforces it when completing).
+ * The scope of a recording's browser credentials: its one object key, and its stream's quota over the stream's
+ * key directory (the stand-in refuses a part that would pass it; STS has no condition for sizes, so on AWS the
+ * server enforces it when completing).
  */
 export async function uploadScope(
   db: Db,
-  rec: Pick<RecordRow, 'bucket' | 'object_key' | 'test_id'>,
+  rec: Pick<RecordRow, 'bucket' | 'object_key' | 'test_id' | 'stream'>,
   s: RecordingSettings,
 ): Promise<CredentialScope> {
   return {
     kind: 's3',
     bucket: rec.bucket,
     key: rec.object_key,
-    quota: { prefix: sittingPrefix(rec.test_id), maxBytes: await quotaOf(db, rec.test_id, s) },
+    quota: {
+      prefix: streamPrefix(rec.test_id, rec.stream),
+      maxBytes: await quotaOf(db, rec.test_id, rec.stream, s),
+    },
   };
 }
 
 /**
- * Refuses to complete a recording that would take the sitting past its quota: the upload is aborted (its
- * parts would otherwise stay in storage) and the answer is 413.
+ * Refuses to complete a recording that would take its sitting's stream past its quota: the upload is aborted
+ * (its parts would otherwise stay in storage) and the answer is 413.
  */
 export async function enforceQuotaOnComplete(
   app: App,
@@ -80,8 +91,9 @@ export async function enforceQuotaOnComplete(
   parts: readonly StorePart[],
   s: RecordingSettings,
 ): Promise<void> {
-  const quota = await quotaOf(app.db, rec.test_id, s);
-  const used = (await completedBytes(app.db, rec.test_id, rec.id)) + parts.reduce((n, p) => n + p.size, 0);
+  const quota = await quotaOf(app.db, rec.test_id, rec.stream, s);
+  const used =
+    (await completedBytes(app.db, rec.test_id, rec.stream, rec.id)) + parts.reduce((n, p) => n + p.size, 0);
   if (used <= quota) return;
   if (rec.upload_id)
     await store
@@ -93,13 +105,13 @@ export async function enforceQuotaOnComplete(
     type: 'recording.quota_exceeded',
     userId: rec.tester_id,
     target: `record:${rec.id}`,
-    details: `${used} bytes, quota ${quota}`,
+    details: `${rec.stream}: ${used} bytes, quota ${quota}`,
     level: 'warn',
   });
   throw new ApiError(
     413,
     'payload_too_large',
-    `The sitting's recordings would hold ${used} bytes, more than its quota of ${quota}; the upload was discarded.`,
+    `The sitting's ${rec.stream} recordings would hold ${used} bytes, more than their quota of ${quota}; the upload was discarded.`,
   );
 }
 

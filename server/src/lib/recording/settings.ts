@@ -18,13 +18,15 @@ export interface RecordingSettings {
    */
   finalizeTickMs: number;
   /**
-   * A sitting's byte quota (integrity.ts): (max_rectime or RECORDING_QUOTA_DEFAULT_SECONDS, default
+   * A sitting's byte quota per stream (integrity.ts): (max_rectime or RECORDING_QUOTA_DEFAULT_SECONDS, default
    * 14,400) + RECORDING_QUOTA_EXTRA_SECONDS (default 1,800: recording starts at the identity check) seconds at
    * RECORDING_QUOTA_BITS_PER_SECOND (default 7,200,000: the highest video and audio quality levels, 3100 + 140
    * MB/h), times 1.25.
    */
   quotaDefaultSeconds: number;
   quotaExtraSeconds: number;
+  /** RECORDING_ROOM_SCAN_QUOTA_SECONDS, default 1,800: the room scans of a sitting together (their own quota). */
+  roomScanQuotaSeconds: number;
   quotaBitsPerSecond: number;
   quotaMargin: number;
 }
@@ -55,6 +57,7 @@ export function recordingSettings(env: NodeJS.ProcessEnv = process.env): Recordi
       env.RECORDING_QUOTA_EXTRA_SECONDS === '0'
         ? 0
         : positiveInt(env, 'RECORDING_QUOTA_EXTRA_SECONDS', 1_800, 86_400),
+    roomScanQuotaSeconds: positiveInt(env, 'RECORDING_ROOM_SCAN_QUOTA_SECONDS', 1_800, 86_400),
     quotaBitsPerSecond: positiveInt(env, 'RECORDING_QUOTA_BITS_PER_SECOND', 7_200_000, 1_000_000_000),
     quotaMargin: 1.25,
   };

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/db';
 import type { MovieStatus, RecordingEndResult, StoredPart } from '../../../../contract/recording';
+import type { StreamKind } from '../../../../contract/wider-view';
 import { iso } from '../sittings/sittings';
 
 /** A records row with the columns the recording routes use. */
@@ -7,6 +8,8 @@ export interface RecordRow {
   id: number;
   test_id: number;
   tester_id: number;
+  /** What it records (contract/wider-view.ts STREAM_KINDS). */
+  stream: StreamKind;
   bucket: string;
   object_key: string;
   upload_id: string | null;
@@ -23,7 +26,7 @@ export interface RecordRow {
   part_count: number | null;
 }
 
-const COLUMNS = `id, test_id, tester_id, bucket, object_key, upload_id, mime_type, segment, start_at, stop_at,
+const COLUMNS = `id, test_id, tester_id, stream, bucket, object_key, upload_id, mime_type, segment, start_at, stop_at,
   encoded_at, size_bytes, duration_ms, movie_status, detail, object_etag, part_count`;
 
 /** The `detail` column is text for people; keep it bounded. */
@@ -45,29 +48,39 @@ export async function findRecord(db: Db, id: number): Promise<RecordRow | null> 
   return rows[0] ?? null;
 }
 
-/** The tester's newest recording not yet ended, or null. */
-export async function findOpenRecord(db: Db, testerId: number): Promise<RecordRow | null> {
+/** The tester's newest recording of `stream` not yet ended, or null. */
+export async function findOpenRecord(
+  db: Db,
+  testerId: number,
+  stream: StreamKind,
+): Promise<RecordRow | null> {
   const { rows } = await db.query<RecordRow>(
-    `SELECT ${COLUMNS} FROM records WHERE tester_id = $1 AND stop_at IS NULL ORDER BY id DESC LIMIT 1`,
-    [testerId],
+    `SELECT ${COLUMNS} FROM records WHERE tester_id = $1 AND stream = $2 AND stop_at IS NULL
+      ORDER BY id DESC LIMIT 1`,
+    [testerId, stream],
   );
   return rows[0] ?? null;
 }
 
-/** The record of a sitting's segment, or null. */
-export async function findSegment(db: Db, testId: number, segment: number): Promise<RecordRow | null> {
+/** The record of a segment of a sitting's stream, or null. */
+export async function findSegment(
+  db: Db,
+  testId: number,
+  stream: StreamKind,
+  segment: number,
+): Promise<RecordRow | null> {
   const { rows } = await db.query<RecordRow>(
-    `SELECT ${COLUMNS} FROM records WHERE test_id = $1 AND segment = $2 ORDER BY id DESC LIMIT 1`,
-    [testId, segment],
+    `SELECT ${COLUMNS} FROM records WHERE test_id = $1 AND stream = $2 AND segment = $3 ORDER BY id DESC LIMIT 1`,
+    [testId, stream, segment],
   );
   return rows[0] ?? null;
 }
 
-/** The segment after the sitting's highest one (1 for the first recording). */
-export async function nextSegment(db: Db, testId: number): Promise<number> {
+/** The segment after the highest one of a sitting's stream (1 for its first recording). */
+export async function nextSegment(db: Db, testId: number, stream: StreamKind): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
-    `SELECT (coalesce(max(segment), 0) + 1)::int AS n FROM records WHERE test_id = $1`,
-    [testId],
+    `SELECT (coalesce(max(segment), 0) + 1)::int AS n FROM records WHERE test_id = $1 AND stream = $2`,
+    [testId, stream],
   );
   return rows[0]?.n ?? 1;
 }
@@ -80,11 +93,26 @@ export async function reserveRecordId(db: Db): Promise<number> {
   return Number(rows[0]!.id);
 }
 
-/** Object key of a recording (issue #5): `recordings/<test_id>/<record_id>-<segment>.<ext>`. */
-export function recordingKey(testId: number, recordId: number, segment: number, mimeType: string): string {
+/**
+ * The key directory of a sitting's recordings of one stream: `recordings/<test_id>/` for the camera (where every
+ * recording lived before there were streams), `recordings/<test_id>/<stream>/` for the others. Each directory
+ * is its stream's quota on the storage (recording-integrity.ts).
+ */
+export function streamPrefix(testId: number, stream: StreamKind): string {
+  return stream === 'camera' ? `recordings/${testId}/` : `recordings/${testId}/${stream}/`;
+}
+
+/** Object key of a recording: `<streamPrefix><record_id>-<segment>.<ext>`. */
+export function recordingKey(
+  testId: number,
+  recordId: number,
+  segment: number,
+  mimeType: string,
+  stream: StreamKind = 'camera',
+): string {
   const base = mimeType.split(';')[0]?.trim().toLowerCase() ?? '';
   const ext = base.endsWith('/mp4') ? 'mp4' : base.endsWith('/x-matroska') ? 'mkv' : 'webm';
-  return `recordings/${testId}/${recordId}-${segment}.${ext}`;
+  return `${streamPrefix(testId, stream)}${recordId}-${segment}.${ext}`;
 }
 
 /** Inserts a started recording (status '00') with its status log row. */
@@ -94,6 +122,7 @@ export async function insertRecord(
     id: number;
     testId: number;
     testerId: number;
+    stream: StreamKind;
     bucket: string;
     key: string;
     uploadId: string;
@@ -103,10 +132,11 @@ export async function insertRecord(
 ): Promise<RecordRow> {
   return db.transaction(async (tx) => {
     const { rows } = await tx.query<RecordRow>(
-      `INSERT INTO records (id, test_id, tester_id, bucket, object_key, upload_id, mime_type, segment, movie_status)
-       OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7, $8, '00')
+      `INSERT INTO records (id, test_id, tester_id, stream, bucket, object_key, upload_id, mime_type, segment,
+                            movie_status)
+       OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, '00')
        RETURNING ${COLUMNS}`,
-      [r.id, r.testId, r.testerId, r.bucket, r.key, r.uploadId, r.mimeType, r.segment],
+      [r.id, r.testId, r.testerId, r.stream, r.bucket, r.key, r.uploadId, r.mimeType, r.segment],
     );
     await tx.query(
       `INSERT INTO record_status_logs (record_id, movie_status, detail) VALUES ($1, '00', 'recording started')`,
@@ -263,6 +293,7 @@ const num = (v: number | string | null): number | null => (v === null ? null : N
 export function endResult(r: RecordRow): RecordingEndResult {
   return {
     record_id: r.id,
+    stream: r.stream,
     completed: isCompleted(r),
     bucket: r.bucket,
     key: r.object_key,

@@ -10,6 +10,7 @@ import type {
   TesterRecord,
 } from '../../../../contract/tester';
 import type { Db } from '../../db/db';
+import type { StreamKind } from '../../../../contract/wider-view';
 import { ApiError } from '../api-error';
 import type { AuthContext } from '../app-types';
 import type { ImageStore } from '../images';
@@ -169,6 +170,7 @@ export async function markingTotalScore(db: Db, testId: number): Promise<number>
 
 interface RecordRow {
   id: number;
+  stream: StreamKind;
   start_at: Date | string;
   stop_at: Date | string | null;
   encoded_at: Date | string | null;
@@ -190,7 +192,7 @@ interface RecordRow {
  */
 export async function loadRecords(db: Db, testId: number): Promise<TesterRecord[]> {
   const { rows } = await db.query<RecordRow>(
-    `SELECT id, start_at, stop_at, encoded_at, ai_analysis_batch_reflected_at, ai_analysis_reflected_at,
+    `SELECT id, stream, start_at, stop_at, encoded_at, ai_analysis_batch_reflected_at, ai_analysis_reflected_at,
             ai_analysis_batch_flag, ai_analysis_flag, movie_status, detail, size_bytes, duration_ms,
             coalesce(play_time_from, CASE WHEN duration_ms IS NOT NULL THEN 0 END)::int AS play_time_from,
             coalesce(play_time_to, ceil(duration_ms / 1000.0))::int AS play_time_to
@@ -199,6 +201,7 @@ export async function loadRecords(db: Db, testId: number): Promise<TesterRecord[
   );
   return rows.map((r) => ({
     id: r.id,
+    stream: r.stream,
     start_at: iso(r.start_at)!,
     stop_at: iso(r.stop_at),
     encoded_at: iso(r.encoded_at),
@@ -466,8 +469,9 @@ export async function buildTesterDetail(
     records,
     messages,
     testers: related,
+    // The recording-time limit counts from the camera's first recording (the spec's recording).
     recording_started_at: records.reduce<string | null>(
-      (first, r) => (first === null || r.start_at < first ? r.start_at : first),
+      (first, r) => (r.stream === 'camera' && (first === null || r.start_at < first) ? r.start_at : first),
       null,
     ),
     server_time: toWireTime(new Date())!,

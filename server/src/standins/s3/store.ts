@@ -202,12 +202,13 @@ export class S3Store {
     this.usageByDir = table;
   }
 
-  /** Bytes held under a bucket's key prefix ending in '/' (objects plus parts of uploads in progress). */
+  /**
+   * Bytes held directly in a bucket's key directory `prefix` (ending in '/'; objects plus parts of uploads in
+   * progress), not in its sub-directories: a sitting's camera recordings live in `recordings/<test>/`, its other
+   * streams in sub-directories with quotas of their own.
+   */
   usage(bucket: string, prefix: string): number {
-    let n = 0;
-    const want = `${bucket}/${prefix}`;
-    for (const [d, bytes] of this.usageByDir ?? []) if (d.startsWith(want)) n += bytes;
-    return n;
+    return this.usageByDir?.get(`${bucket}/${prefix}`) ?? 0;
   }
 
   private adjust(bucket: string, key: string, delta: number): void {

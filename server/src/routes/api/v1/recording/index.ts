@@ -14,6 +14,7 @@ import {
   type RecordingCredentials as RecordingCredentialsT,
   type RecordingEndResult as RecordingEndResultT,
 } from '../../../../../../contract/recording';
+import { STREAM_FLAG, type StreamKind } from '../../../../../../contract/wider-view';
 import { ApiError } from '../../../../lib/api-error';
 import type { App, AuthContext } from '../../../../lib/app-types';
 import { DbKeyedLock } from '../../../../lib/db-lock';
@@ -168,6 +169,7 @@ export default async function recordingRoutes(app: App): Promise<void> {
     const s = store();
     const out: RecordingCredentialsT = {
       record_id: rec.id,
+      stream: rec.stream,
       segment: rec.segment,
       mime_type: rec.mime_type,
       accessKeyId: creds.accessKeyId,
@@ -188,6 +190,7 @@ export default async function recordingRoutes(app: App): Promise<void> {
 
   async function startRecording(
     auth: AuthContext,
+    stream: StreamKind,
     mimeType: string | undefined,
     segment: number | undefined,
   ) {
@@ -200,20 +203,21 @@ export default async function recordingRoutes(app: App): Promise<void> {
     const sitting = await requireOpenSitting(app.db, auth.userId);
     if (sitting.kicked)
       throw new ApiError(403, 'kicked', 'The tester was kicked out; a manager must lift it first.');
-    if (startupInt(startupOf(sitting), 'is_record', 0) !== 1) {
-      throw conflict('Recording is off for this sitting (start-up parameter is_record is not 1).');
+    const flag = STREAM_FLAG[stream];
+    if (startupInt(startupOf(sitting), flag, 0) !== 1) {
+      throw conflict(`Recording is off for this sitting's ${stream} (start-up parameter ${flag} is not 1).`);
     }
     return mutex.run(`test:${sitting.id}`, async () => {
       if (segment !== undefined) {
-        const existing = await findSegment(app.db, sitting.id, segment);
+        const existing = await findSegment(app.db, sitting.id, stream, segment);
         // A repeated start (lost response) gets the same record back instead of a second upload.
         if (existing && !isCompleted(existing)) return credentialsFor(existing);
         if (existing)
           throw conflict(`Segment ${segment} is already completed; start segment ${segment + 1}.`);
       }
-      const seg = segment ?? (await nextSegment(app.db, sitting.id));
+      const seg = segment ?? (await nextSegment(app.db, sitting.id, stream));
       const id = await reserveRecordId(app.db);
-      const key = recordingKey(sitting.id, id, seg, mimeType);
+      const key = recordingKey(sitting.id, id, seg, mimeType, stream);
       let uploadId: string;
       try {
         uploadId = await store().createMultipartUpload({ bucket: settings.bucket, key }, mimeType);
@@ -225,6 +229,7 @@ export default async function recordingRoutes(app: App): Promise<void> {
         id,
         testId: sitting.id,
         testerId: auth.userId,
+        stream,
         bucket: settings.bucket,
         key,
         uploadId,
@@ -415,7 +420,8 @@ export default async function recordingRoutes(app: App): Promise<void> {
       const auth = request.auth!;
       const b = request.body;
       reply.header('Cache-Control', 'no-store');
-      if (b.method === 'PUT') return reply.ok(await startRecording(auth, b.mime_type, b.segment));
+      if (b.method === 'PUT')
+        return reply.ok(await startRecording(auth, b.stream ?? 'camera', b.mime_type, b.segment));
       if (b.record_id === undefined) throw validation('record_id is required with method DELETE.');
       return reply.ok(await endRecording(auth, Number(b.record_id), b.parts));
     },
@@ -433,7 +439,7 @@ export default async function recordingRoutes(app: App): Promise<void> {
       let rec: RecordRow | null;
       if (id !== undefined) rec = await ownRecord(auth, Number(id));
       else {
-        rec = await findOpenRecord(app.db, auth.userId);
+        rec = await findOpenRecord(app.db, auth.userId, request.query.stream ?? 'camera');
         if (!rec)
           throw new ApiError(404, 'not_found', 'No recording is in progress; start one with method PUT.');
       }
@@ -455,6 +461,7 @@ export default async function recordingRoutes(app: App): Promise<void> {
       reply.header('Cache-Control', 'no-store');
       const base = {
         record_id: rec.id,
+        stream: rec.stream,
         segment: rec.segment,
         upload_id: rec.upload_id,
         key: rec.object_key,
@@ -520,6 +527,7 @@ export default async function recordingRoutes(app: App): Promise<void> {
       reply.header('Cache-Control', 'no-store');
       return reply.ok({
         id: rec.id,
+        stream: rec.stream,
         url,
         expires_in: settings.urlTtlSeconds,
         mime_type: rec.mime_type,

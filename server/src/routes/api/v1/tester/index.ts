@@ -535,7 +535,8 @@ export default async function testerRoutes(app: App): Promise<void> {
 
       const out = await app.db.transaction(async (tx) => {
         const rec = await tx.query<{ id: number }>(
-          `SELECT id FROM records WHERE test_id = $1 AND stop_at IS NULL ORDER BY start_at DESC, id DESC LIMIT 1`,
+          `SELECT id FROM records WHERE test_id = $1 AND stream = 'camera' AND stop_at IS NULL
+            ORDER BY start_at DESC, id DESC LIMIT 1`,
           [matching.test_id],
         );
         const ins = await tx.query<{ id: number }>(
