@@ -17,6 +17,7 @@ import type {
   TesterDetail,
   TesterStatusResult,
 } from '../../contract/tester';
+import { WIDER_VIEW_PARAMS } from '../../contract/wider-view';
 import { call } from './client';
 import { DEFAULT_MATCHING_TIMEOUT_SECONDS } from '../../contract/constants/matching';
 
@@ -58,6 +59,8 @@ export interface CheckerMatching {
   matchingCommand: number;
   /** Null when no channel is needed (not proctored, kicked) or the credentials are incomplete. */
   channel: ViewerChannelCredentials | null;
+  /** The sitting's wider view (start-up flags): its screen shared, room scans, a phone as a second camera. */
+  widerView: { screen: boolean; roomScan: boolean; phone: boolean };
 }
 
 /** A matching of this checker that ended recently, and why (the pane says so instead of vanishing). */
@@ -122,6 +125,19 @@ function toCheckerMatching(m: Matching): CheckerMatching {
     matchingConnectedTime: m.matching_connected_time,
     matchingCommand: m.matching_command,
     channel: toViewerChannel(m.signaling_channel, m.viewer_client_id),
+    widerView: widerViewOf(m.startup_parameters),
+  };
+}
+
+/** A start-up flag as the stored parameters hold it (1, '1', true). */
+const on = (v: unknown) => v === 1 || v === '1' || v === true;
+
+/** The wider view's flags of a sitting's start-up parameters. */
+export function widerViewOf(p: Record<string, unknown> | null | undefined): CheckerMatching['widerView'] {
+  return {
+    screen: on(p?.[WIDER_VIEW_PARAMS.screen]),
+    roomScan: on(p?.[WIDER_VIEW_PARAMS.roomScan]),
+    phone: on(p?.[WIDER_VIEW_PARAMS.phone]),
   };
 }
 

@@ -23,11 +23,27 @@ export interface MasterCallbacks {
   onLost(reason: string): void;
 }
 
+/** A video stream sent beside the camera (the shared screen), with the encoder limits of its live copy. */
+export interface ExtraStream {
+  /** Registry id of the stream (stream-registry.ts). */
+  streamId: string;
+  /** Upper bound of the live encoding in bit/s (the recording is not affected). */
+  maxBitrate?: number;
+  /** Upper bound of the live frame rate. */
+  maxFramerate?: number;
+}
+
 /** Options of {@link startMaster} (master.ts). */
 export interface MasterOptions {
   channel: KvsChannel;
   /** Registry id of the camera+microphone stream to publish. */
   streamId: string;
+  /**
+   * Further video streams sent on the same peer connections, one per extra video m-line a viewer offers after
+   * the camera's (viewer.ts `extraViews`), in order. Each follows its registry id: a stream registered later,
+   * replaced or released changes what is sent without renegotiating (an extra view sends nothing meanwhile).
+   */
+  extraStreams?: readonly ExtraStream[];
   /** Fresh credentials for a reconnect (kvs_reconnect); null keeps the current ones. */
   refreshCredentials: () => Promise<KvsChannel | null>;
   /**

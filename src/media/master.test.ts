@@ -70,6 +70,26 @@ const fake = vi.hoisted(() => {
     }
   }
   const peers: FakePc[] = [];
+  /** A transceiver as setRemoteDescription creates it for one m-section of the offer. */
+  class FakeTransceiver {
+    direction = 'recvonly';
+    streams: unknown[] = [];
+    params: { encodings: Record<string, unknown>[] } = { encodings: [{}] };
+    sender = {
+      track: null as unknown,
+      replaceTrack: async (t: unknown) => {
+        this.sender.track = t;
+      },
+      setStreams: (...s: unknown[]) => {
+        this.streams = s;
+      },
+      getParameters: () => this.params,
+      setParameters: async (p: { encodings: Record<string, unknown>[] }) => {
+        this.params = p;
+      },
+    };
+    constructor(readonly mid: string) {}
+  }
   class FakePc {
     onicecandidate: ((e: { candidate: unknown }) => void) | null = null;
     onconnectionstatechange: (() => void) | null = null;
@@ -78,6 +98,7 @@ const fake = vi.hoisted(() => {
     remote: unknown = null;
     added: unknown[] = [];
     tracks: unknown[] = [];
+    transceivers: FakeTransceiver[] = [];
     closed = false;
     constructor(readonly config: unknown) {
       peers.push(this);
@@ -85,8 +106,13 @@ const fake = vi.hoisted(() => {
     addTrack(t: unknown) {
       this.tracks.push(t);
     }
-    async setRemoteDescription(d: unknown) {
+    async setRemoteDescription(d: { sdp?: string }) {
       this.remote = d;
+      for (const m of (d.sdp ?? '').matchAll(/a=mid:(\S+)/g))
+        this.transceivers.push(new FakeTransceiver(m[1]!));
+    }
+    getTransceivers() {
+      return this.transceivers;
     }
     async createAnswer() {
       return { type: 'answer', sdp: 'answer-sdp' };
@@ -101,7 +127,20 @@ const fake = vi.hoisted(() => {
       this.closed = true;
     }
   }
+  /** The stream registry as master.ts sees it: streams by id, and who listens for changes. */
+  const registry = {
+    streams: new Map<string, { getTracks: () => unknown[]; getVideoTracks: () => unknown[] }>([
+      ['local', { getTracks: () => ['video-track', 'audio-track'], getVideoTracks: () => ['video-track'] }],
+    ]),
+    listeners: new Set<(id: string) => void>(),
+    set(id: string, tracks: unknown[] | null) {
+      if (tracks) registry.streams.set(id, { getTracks: () => tracks, getVideoTracks: () => tracks });
+      else registry.streams.delete(id);
+      registry.listeners.forEach((l) => l(id));
+    },
+  };
   return {
+    registry,
     FakeSignalingClient,
     KinesisVideoClient,
     KinesisVideoSignalingClient,
@@ -135,7 +174,11 @@ vi.mock('./kvs-signer', () => ({
   },
 }));
 vi.mock('./stream-registry', () => ({
-  getStream: () => ({ getTracks: () => ['video-track', 'audio-track'] }),
+  getStream: (id: string) => fake.registry.streams.get(id) ?? null,
+  onStreamChange: (fn: (id: string) => void) => {
+    fake.registry.listeners.add(fn);
+    return () => fake.registry.listeners.delete(fn);
+  },
 }));
 
 import { clearEndpointCache, startMaster } from './master';
@@ -328,6 +371,47 @@ describe('startMaster (mocked SDK)', () => {
     expect(fake.peers[0]!.remote).toEqual({ type: 'offer', sdp: 'early' });
     expect(fake.peers[0]!.added).toEqual([{ candidate: 'early-cand' }]);
     await m.stop(100);
+  });
+
+  it('sends the screen on the viewer’s second video m-line, following the stream without renegotiating', async () => {
+    const screenTrack = { readyState: 'live', id: 'screen-1' };
+    const m = await startMaster({
+      channel: channel(),
+      streamId: 'local',
+      extraStreams: [{ streamId: 'screen', maxBitrate: 1_000_000, maxFramerate: 5 }],
+      refreshCredentials: async () => null,
+      callbacks: callbacks(),
+    });
+    const sc = fake.FakeSignalingClient.instances[0]!;
+    const sdp = 'v=0\r\nm=video 9 UDP\r\na=mid:0\r\nm=audio 9 UDP\r\na=mid:1\r\nm=video 9 UDP\r\na=mid:2\r\n';
+    sc.emit('sdpOffer', { type: 'offer', sdp }, 'viewer-a');
+    await flush();
+    const pc = fake.peers[0]!;
+    const screen = pc.transceivers.find((t) => t.mid === '2')!;
+    // Answered sendonly before there is anything to send.
+    expect(screen.direction).toBe('sendonly');
+    expect(screen.sender.track).toBeNull();
+    expect(pc.transceivers.find((t) => t.mid === '0')!.direction).toBe('recvonly');
+    // The screen is shared: sent at once, within its live limits.
+    fake.registry.set('screen', [screenTrack]);
+    await flush();
+    expect(screen.sender.track).toBe(screenTrack);
+    expect(screen.params.encodings[0]).toMatchObject({ maxBitrate: 1_000_000, maxFramerate: 5 });
+    // The share ended (released): nothing is sent; shared again: the new track.
+    fake.registry.set('screen', null);
+    await flush();
+    expect(screen.sender.track).toBeNull();
+    const again = { readyState: 'live', id: 'screen-2' };
+    fake.registry.set('screen', [again]);
+    await flush();
+    expect(screen.sender.track).toBe(again);
+    // A viewer that offers no second video m-line (an older console) gets the camera only.
+    sc.emit('sdpOffer', { type: 'offer', sdp: 'v=0\r\nm=video 9 UDP\r\na=mid:0\r\n' }, 'viewer-b');
+    await flush();
+    expect(fake.peers[1]!.transceivers.map((t) => t.direction)).toEqual(['recvonly']);
+    await m.stop(100);
+    fake.registry.set('screen', null);
+    expect(fake.registry.listeners.size).toBe(0);
   });
 
   it('reopens with fresh credentials after the service closes the socket (idle, GO_AWAY, kick)', async () => {

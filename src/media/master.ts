@@ -1,9 +1,16 @@
 import type { SignalingClient } from 'amazon-kinesis-video-streams-webrtc';
-import type { KvsChannel, MasterHandle, MasterOptions, MasterStatus } from './master-types';
-import { getStream } from './stream-registry';
+import type { ExtraStream, KvsChannel, MasterHandle, MasterOptions, MasterStatus } from './master-types';
+import { getStream, onStreamChange } from './stream-registry';
 import { getRuntimeConfig } from '../lib/runtime-config';
 
-export type { KvsChannel, MasterCallbacks, MasterHandle, MasterOptions, MasterStatus } from './master-types';
+export type {
+  ExtraStream,
+  KvsChannel,
+  MasterCallbacks,
+  MasterHandle,
+  MasterOptions,
+  MasterStatus,
+} from './master-types';
 
 /** Spec §4: signaling start-up is retried 3 times. */
 export const SIGNALING_RETRIES = 3;
@@ -100,6 +107,35 @@ interface Peer {
   pc: RTCPeerConnection;
   /** Resolves once the remote description is set (early candidates wait for it). */
   ready: Promise<void>;
+  /** The transceivers of the extra video streams, in MasterOptions.extraStreams order (once answered). */
+  extras: (RTCRtpTransceiver | undefined)[];
+}
+
+/** The mids of an offer's video m-sections, in the order of the SDP. */
+export function videoMids(sdp: string | undefined): string[] {
+  const mids: string[] = [];
+  for (const section of (sdp ?? '').split(/\r?\nm=/).slice(1)) {
+    const mid = /^a=mid:(\S+)/m.exec(section)?.[1];
+    if (section.startsWith('video') && mid !== undefined) mids.push(mid);
+  }
+  return mids;
+}
+
+/** Sends the extra stream's current video track (or nothing) on its transceiver, within its live limits. */
+async function sendExtra(t: RTCRtpTransceiver, extra: ExtraStream): Promise<void> {
+  const stream = getStream(extra.streamId);
+  const track = stream?.getVideoTracks().find((x) => x.readyState !== 'ended') ?? null;
+  if (t.sender.track === track) return;
+  await t.sender.replaceTrack(track);
+  if (track && stream) t.sender.setStreams?.(stream);
+  if (!track || (extra.maxBitrate === undefined && extra.maxFramerate === undefined)) return;
+  const params = t.sender.getParameters();
+  if (!params.encodings?.length) return;
+  for (const e of params.encodings) {
+    if (extra.maxBitrate !== undefined) e.maxBitrate = extra.maxBitrate;
+    if (extra.maxFramerate !== undefined) e.maxFramerate = extra.maxFramerate;
+  }
+  await t.sender.setParameters(params).catch(() => undefined);
 }
 
 /**
@@ -186,6 +222,8 @@ export async function startMaster(opts: MasterOptions): Promise<MasterHandle> {
       iceTransportPolicy: getRuntimeConfig().iceTransportPolicy,
     });
     stream?.getTracks().forEach((t) => pc.addTrack(t, stream));
+    const extraStreams = opts.extraStreams ?? [];
+    const extras: (RTCRtpTransceiver | undefined)[] = [];
     pc.onicecandidate = (e) => {
       if (e.candidate && signaling) signaling.sendIceCandidate(e.candidate, viewerId);
     };
@@ -194,12 +232,21 @@ export async function startMaster(opts: MasterOptions): Promise<MasterHandle> {
     };
     const ready = (async () => {
       await pc.setRemoteDescription(offer);
+      // The viewer's video m-lines after the camera's carry the extra streams: answered sendonly whether or not
+      // there is a track yet, so a stream that starts later needs no renegotiation (replaceTrack).
+      const mids = videoMids(offer.sdp).slice(1);
+      extraStreams.forEach((_, i) => {
+        const t = pc.getTransceivers?.().find((x) => x.mid === mids[i]);
+        if (t) t.direction = 'sendonly';
+        extras[i] = t;
+      });
       const answer = await pc.createAnswer();
       await pc.setLocalDescription(answer);
       if (pc.localDescription && signaling) signaling.sendSdpAnswer(pc.localDescription, viewerId);
+      await Promise.all(extras.map((t, i) => (t ? sendExtra(t, extraStreams[i]!) : undefined)));
     })();
     ready.catch(() => closePeer(viewerId));
-    peers.set(viewerId, { pc, ready });
+    peers.set(viewerId, { pc, ready, extras });
     emitViewers();
   };
 
@@ -323,11 +370,22 @@ export async function startMaster(opts: MasterOptions): Promise<MasterHandle> {
     return reconnecting;
   };
 
+  // An extra stream started, was replaced or ended: every peer sends the new track (or nothing) at once.
+  const offExtras = onStreamChange((id) => {
+    const i = (opts.extraStreams ?? []).findIndex((x) => x.streamId === id);
+    if (i < 0) return;
+    for (const p of peers.values()) {
+      const t = p.extras[i];
+      if (t) void p.ready.then(() => sendExtra(t, opts.extraStreams![i]!)).catch(() => undefined);
+    }
+  });
+
   cb.onStatus('connecting');
   try {
     await connect();
   } catch (e) {
     stopping = true;
+    offExtras();
     const failed = signaling as Emitting | null;
     failed?.removeAllListeners();
     failed?.close();
@@ -351,6 +409,7 @@ export async function startMaster(opts: MasterOptions): Promise<MasterHandle> {
     },
     async stop(graceMs: number) {
       stopping = true;
+      offExtras();
       if (capTimer) clearTimeout(capTimer);
       for (const id of [...peers.keys()]) closePeer(id);
       if (signaling) {

@@ -88,7 +88,8 @@ class FakePc {
   transceivers: unknown[] = [];
   localDescription: RTCSessionDescriptionInit | null = null;
   remote: unknown = null;
-  ontrack: ((ev: { streams: MediaStream[]; track: MediaStreamTrack }) => void) | null = null;
+  ontrack: ((ev: { streams: MediaStream[]; track: MediaStreamTrack; transceiver?: unknown }) => void) | null =
+    null;
   onicecandidate: ((ev: { candidate: unknown }) => void) | null = null;
   onconnectionstatechange: (() => void) | null = null;
   closed = false;
@@ -96,7 +97,9 @@ class FakePc {
     FakePc.all.push(this);
   }
   addTransceiver(kind: string, init: unknown) {
-    this.transceivers.push({ kind, init });
+    const t = { kind, init, receiver: { track: { kind, id: `r${this.transceivers.length}` } } };
+    this.transceivers.push(t);
+    return t;
   }
   createOffer() {
     return Promise.resolve({ type: 'offer', sdp: 'v=0' });
@@ -121,7 +124,7 @@ class FakePc {
   }
 }
 
-import { clearViewerEndpointCache, openViewer, type ViewerConnectionState } from './viewer';
+import { clearViewerEndpointCache, liveVideoCodecs, openViewer, type ViewerConnectionState } from './viewer';
 import { setRuntimeConfig } from '../lib/runtime-config';
 
 const CREDS = {
@@ -132,6 +135,39 @@ const CREDS = {
   channelName: 'exam-1',
   endpoint: 'http://127.0.0.1/kvs',
 };
+
+describe('liveVideoCodecs', () => {
+  it('keeps VP8, VP9 profile 0, constrained-baseline H.264 and the repair codecs of Chrome’s list, in order', () => {
+    const c = (mimeType: string, sdpFmtpLine?: string) => ({
+      mimeType,
+      clockRate: 90000,
+      ...(sdpFmtpLine ? { sdpFmtpLine } : {}),
+    });
+    // Debian Chromium 156's receive capabilities (abridged).
+    const chrome = [
+      c('video/VP8'),
+      c('video/rtx'),
+      c('video/VP9', 'profile-id=0'),
+      c('video/VP9', 'profile-id=2'),
+      c('video/H264', 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42001f'),
+      c('video/H264', 'level-asymmetry-allowed=1;packetization-mode=0;profile-level-id=42e01f'),
+      c('video/H264', 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f'),
+      c('video/H264', 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=4d001f'),
+      c('video/AV1', 'level-idx=5;profile=0;tier=0'),
+      c('video/red'),
+      c('video/ulpfec'),
+      c('video/flexfec-03', 'repair-window=10000000'),
+    ];
+    expect(liveVideoCodecs(chrome).map((x) => `${x.mimeType} ${x.sdpFmtpLine ?? ''}`.trim())).toEqual([
+      'video/VP8',
+      'video/rtx',
+      'video/VP9 profile-id=0',
+      'video/H264 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f',
+      'video/red',
+      'video/ulpfec',
+    ]);
+  });
+});
 
 describe('openViewer (KVS VIEWER with the SDK mocked)', () => {
   beforeEach(() => {
@@ -172,10 +208,11 @@ describe('openViewer (KVS VIEWER with the SDK mocked)', () => {
     const pc = FakePc.all[0]!;
     expect(pc.config.iceServers).toEqual([{ urls: ['turn:127.0.0.1:3478'], username: 'u', credential: 'p' }]);
     expect(pc.config.iceTransportPolicy).toBe('all');
-    expect(pc.transceivers).toEqual([
+    expect(pc.transceivers).toMatchObject([
       { kind: 'video', init: { direction: 'recvonly' } },
       { kind: 'audio', init: { direction: 'recvonly' } },
     ]);
+    expect(pc.transceivers).toHaveLength(2);
     expect(sdk.sent.find((c) => c.name === 'GetSignalingChannelEndpointCommand')).toMatchObject({
       SingleMasterChannelEndpointConfiguration: { Role: 'VIEWER' },
     });
@@ -196,6 +233,34 @@ describe('openViewer (KVS VIEWER with the SDK mocked)', () => {
     conn.close();
     expect(pc.closed).toBe(true);
     expect(sig.closed).toBe(true);
+  });
+
+  it('asks for each extra view after the camera and hands its track on as its own stream', async () => {
+    vi.stubGlobal(
+      'MediaStream',
+      class {
+        constructor(readonly tracks: unknown[]) {}
+      },
+    );
+    const onStream = vi.fn();
+    const onViewStream = vi.fn();
+    const conn = await openViewer({
+      credentials: CREDS,
+      onStateChange: () => undefined,
+      onStream,
+      extraViews: ['screen'],
+      onViewStream,
+    });
+    const pc = FakePc.all[0]!;
+    expect(pc.transceivers.map((t) => (t as { kind: string }).kind)).toEqual(['video', 'audio', 'video']);
+    const [camera, , screen] = pc.transceivers as { receiver: { track: MediaStreamTrack } }[];
+    const cameraStream = {} as MediaStream;
+    pc.ontrack?.({ streams: [cameraStream], track: camera!.receiver.track, transceiver: camera });
+    pc.ontrack?.({ streams: [], track: screen!.receiver.track, transceiver: screen });
+    expect(onStream).toHaveBeenCalledTimes(1);
+    expect(onStream).toHaveBeenCalledWith(cameraStream);
+    expect(onViewStream).toHaveBeenCalledWith('screen', { tracks: [screen!.receiver.track] });
+    conn.close();
   });
 
   it('uses a fresh clientId on every connect and caches the channel endpoints', async () => {

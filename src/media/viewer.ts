@@ -29,7 +29,15 @@ export interface ViewerOptions {
   /** The client id to use; default: a fresh one (media-stack.md §8.4: never reuse one across connects). */
   clientId?: string;
   onStateChange: (state: ViewerConnectionState) => void;
+  /** The publisher's camera and microphone. */
   onStream: (stream: MediaStream) => void;
+  /**
+   * Further video views the publisher may send on the same connection, in order (e.g. `['screen']`): one more
+   * receive-only video transceiver each, after the camera's. A publisher without them leaves them inactive.
+   */
+  extraViews?: readonly string[];
+  /** A track arrived for one of `extraViews` (its own stream, video only). */
+  onViewStream?: (view: string, stream: MediaStream) => void;
 }
 
 /** An open viewer. */
@@ -149,6 +157,41 @@ async function iceServers(
     .map((s) => ({ urls: s.Uris ?? [], username: s.Username, credential: s.Password }));
 }
 
+/**
+ * The video codecs a viewer offers: VP8 (what the examinee's browser sends today: first in Chrome's list), VP9
+ * profile 0, H.264 constrained baseline (packetization mode 1), and the repair codecs (rtx, red, ulpfec), in the
+ * browser's order. A signaling message holds at most 10,000 base64 characters (KVS's hard limit, enforced by the
+ * stand-in too): Chrome's full list (some 20 video codecs) on three video m-lines makes an offer of ~11 KB of
+ * SDP, over it; trimmed, the camera, its microphone and the screen fit in ~8 K.
+ */
+export function liveVideoCodecs(codecs: readonly RTCRtpCodec[]): RTCRtpCodec[] {
+  const fmtp = (c: RTCRtpCodec) => c.sdpFmtpLine ?? '';
+  return codecs.filter((c) => {
+    const type = c.mimeType.toLowerCase();
+    if (type === 'video/vp8' || /^video\/(rtx|red|ulpfec)$/.test(type)) return true;
+    if (type === 'video/vp9') return !/profile-id=[1-9]/.test(fmtp(c));
+    if (type === 'video/h264')
+      return /packetization-mode=1/.test(fmtp(c)) && /profile-level-id=42e01f/i.test(fmtp(c));
+    return false;
+  });
+}
+
+/** Offers `liveVideoCodecs` on every video transceiver, where the browser lets a page choose. */
+function trimVideoCodecs(transceivers: RTCRtpTransceiver[]): void {
+  const all =
+    typeof RTCRtpReceiver !== 'undefined' ? RTCRtpReceiver.getCapabilities?.('video')?.codecs : null;
+  if (!all) return;
+  const keep = liveVideoCodecs(all);
+  if (!keep.some((c) => c.mimeType.toLowerCase() !== 'video/rtx')) return;
+  for (const t of transceivers) {
+    try {
+      t.setCodecPreferences?.(keep);
+    } catch (e) {
+      logger.error('viewer', `setCodecPreferences: ${String(e)}`);
+    }
+  }
+}
+
 function mapState(s: RTCPeerConnectionState): ViewerConnectionState {
   if (s === 'connected') return 'connected';
   if (s === 'disconnected' || s === 'failed' || s === 'closed') return s;
@@ -157,8 +200,9 @@ function mapState(s: RTCPeerConnectionState): ViewerConnectionState {
 
 /**
  * Connects as a VIEWER: resolves the channel's endpoints (cached per channel), takes ICE servers from
- * GetIceServerConfig, opens signaling with a fresh client id, sends a recvonly audio+video offer and trickles
- * ICE. Received tracks arrive through `onStream`; RTCPeerConnection state changes through `onStateChange`.
+ * GetIceServerConfig, opens signaling with a fresh client id, sends a recvonly audio+video offer (plus one
+ * recvonly video per extra view) and trickles ICE. Received camera tracks arrive through `onStream`, an extra
+ * view's through `onViewStream`; RTCPeerConnection state changes through `onStateChange`.
  * Rejects when the channel cannot be resolved or signaling cannot be set up.
  */
 export async function openViewer(opts: ViewerOptions): Promise<ViewerConnection> {
@@ -196,11 +240,21 @@ export async function openViewer(opts: ViewerOptions): Promise<ViewerConnection>
   const events = signaling as unknown as SignalingEvents;
 
   let remote: MediaStream | null = null;
-  pc.addTransceiver('video', { direction: 'recvonly' });
+  const camera = pc.addTransceiver('video', { direction: 'recvonly' });
   pc.addTransceiver('audio', { direction: 'recvonly' });
+  // The camera's m-lines come first, so a publisher that knows nothing of extra views still finds its camera.
+  const extras = (opts.extraViews ?? []).map(
+    (view) => [view, pc.addTransceiver('video', { direction: 'recvonly' })] as const,
+  );
+  trimVideoCodecs([camera, ...extras.map(([, t]) => t)].filter(Boolean));
 
   pc.ontrack = (ev) => {
     if (closed) return;
+    const extra = extras.find(([, t]) => t === ev.transceiver || t.receiver.track === ev.track);
+    if (extra) {
+      opts.onViewStream?.(extra[0], new MediaStream([ev.track]));
+      return;
+    }
     const s = ev.streams[0];
     if (s) remote = s;
     else {

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import type { StreamKind } from '../../../contract/wider-view';
 import { formatDateTime } from '../../lib/dates';
 import { cheatingLevelKey, examineeLogKey, recordStatusKey, testerStatusKey } from '../../lib/labels';
 import { DateTime } from '../ui/date-time';
@@ -42,7 +43,14 @@ export interface ReportData {
     excused?: boolean;
   }[];
   aiMarkingTotalScore: number;
-  records: { id: number; startAt: string; stopAt: string | null; movieStatus: string }[];
+  records: {
+    id: number;
+    /** What it records; absent (an API without streams): the camera. */
+    stream?: StreamKind | undefined;
+    startAt: string;
+    stopAt: string | null;
+    movieStatus: string;
+  }[];
 }
 
 const AI_TYPES = ['eye_rot', 'other_person', 'people_num', 'voice'] as const;
@@ -275,6 +283,7 @@ export function ExamineeReport({
             <thead>
               <tr>
                 <th scope="col">{t('report.recordNo')}</th>
+                <th scope="col">{t('report.recordStream')}</th>
                 <th scope="col">{t('report.recordStart')}</th>
                 <th scope="col">{t('report.recordStop')}</th>
                 <th scope="col">{t('report.recordStatus')}</th>
@@ -284,6 +293,7 @@ export function ExamineeReport({
               {data.records.map((r, i) => (
                 <tr key={r.id}>
                   <td>{i + 1}</td>
+                  <td>{t(`streams.${r.stream ?? 'camera'}`)}</td>
                   <td>
                     <DateTime value={r.startAt} />
                   </td>

@@ -54,6 +54,7 @@ function m(testerId: number, monitorId: number): CheckerMatching {
     matchingConnectedTime: 0,
     matchingCommand: 0,
     channel: null,
+    widerView: { screen: false, roomScan: false, phone: false },
   };
 }
 

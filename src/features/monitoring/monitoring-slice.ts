@@ -17,6 +17,7 @@ import type { LiveFeed, LiveFlag } from '../../api/capture';
 import { loggedOut } from '../session/session-slice';
 import { MESSAGE_COMMANDS, SEND_TYPE, parseCommand } from '../../../contract/constants/messages';
 import { DEFAULT_MATCHING_TIMEOUT_SECONDS } from '../../../contract/constants/matching';
+import { viewsOf, type PaneViewId, type PaneViewStatus } from './pane-views';
 
 /** What a person reads at a glance on a pane (issue #4). */
 export type PaneConnection = 'connecting' | 'live' | 'reconnecting' | 'lost';
@@ -45,6 +46,12 @@ export interface Pane {
   connectedSince: number | null;
   /** Changes whenever the registry holds a new stream for this pane. */
   streamVersion: number;
+  /** The views the sitting offers (pane-views.ts): the camera first, then the screen and the phone. */
+  views: PaneViewId[];
+  /** The view shown large in the pane; the others are small beside it. */
+  mainView: PaneViewId;
+  /** What each extra view shows now (the camera's is `connection`). */
+  viewStatus: Partial<Record<PaneViewId, PaneViewStatus>>;
   muted: boolean;
   auth: PaneAuth;
   /** The examinee announced BEFORE_CLOSE (spec §4: delayed deletion). */
@@ -201,6 +208,9 @@ function newPane(m: CheckerMatching, now: number): Pane {
     connectedSince:
       m.matchingStatus === 2 && m.matchingConnectedTime > 0 ? now - m.matchingConnectedTime * 1000 : null,
     streamVersion: 0,
+    views: viewsOf(m.widerView),
+    mainView: 'camera',
+    viewStatus: {},
     muted: false,
     auth: m.rejected === 1 ? 'rejected' : 'none',
     beforeClose: false,
@@ -261,6 +271,11 @@ const monitoringSlice = createSlice({
         if (p.hasChannel !== (m.channel !== null)) p.hasChannel = m.channel !== null;
         if (p.examName !== m.examName) p.examName = m.examName;
         if (m.rejected === 1 && p.auth !== 'rejected') p.auth = 'rejected';
+        const views = viewsOf(m.widerView);
+        if (views.join() !== p.views.join()) {
+          p.views = views;
+          if (!views.includes(p.mainView)) p.mainView = 'camera';
+        }
       }
       const gone = state.panes.ids.filter((id) => !seen.has(id));
       panesAdapter.removeMany(state.panes, gone);
@@ -309,6 +324,26 @@ const monitoringSlice = createSlice({
       const p = state.panes.entities[action.payload.testerId];
       if (!p || p.monitorId !== action.payload.monitorId) return;
       p.streamVersion += 1;
+    },
+    /** The checker chose which of a pane's views is shown large (the camera, the screen, the phone). */
+    paneMainViewChosen(state, action: PayloadAction<{ testerId: number; view: PaneViewId }>) {
+      const p = state.panes.entities[action.payload.testerId];
+      if (p && p.views.includes(action.payload.view)) p.mainView = action.payload.view;
+    },
+    /** An extra view of a pane started or stopped showing something (its media, its connection, a notice). */
+    paneViewStatusChanged(
+      state,
+      action: PayloadAction<{
+        testerId: number;
+        monitorId: number;
+        view: PaneViewId;
+        status: PaneViewStatus;
+      }>,
+    ) {
+      const { testerId, monitorId, view, status } = action.payload;
+      const p = state.panes.entities[testerId];
+      if (!p || p.monitorId !== monitorId || p.viewStatus[view] === status) return;
+      p.viewStatus[view] = status;
     },
     /** The checker switched a pane's sound on or off (or autoplay forced it off). */
     paneMutedChanged(state, action: PayloadAction<{ testerId: number; muted: boolean }>) {
@@ -515,6 +550,8 @@ export const {
   examineeLoaded,
   paneConnectionChanged,
   paneStreamReceived,
+  paneMainViewChosen,
+  paneViewStatusChanged,
   paneMutedChanged,
   chatReceived,
   authModalOpened,

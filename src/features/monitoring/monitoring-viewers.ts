@@ -10,7 +10,13 @@ import { logger } from '../../lib/logger';
 import { openViewer, type ViewerConnectionState } from '../../media/viewer';
 import { closeAllViewers, closeViewer, getViewer, putStream, putViewer } from '../../media/viewer-registry';
 import { VIEWER_START_ATTEMPTS, paneConnectionFor } from './monitoring-lifecycle';
-import { paneConnectionChanged, paneStreamReceived, selectPane } from './monitoring-slice';
+import {
+  paneConnectionChanged,
+  paneStreamReceived,
+  paneViewStatusChanged,
+  selectPane,
+} from './monitoring-slice';
+import { CHANNEL_EXTRA_VIEWS, viewKey, type PaneViewId, type PaneViewStatus } from './pane-views';
 
 /** A pane's viewer reached a state (RTCPeerConnection events, in one place: STYLE habit 7). */
 export const viewerStateChanged = createAction<{
@@ -24,16 +30,24 @@ export const viewerStartFailed = createAction<{ testerId: number; monitorId: num
   'monitoring/viewerStartFailed',
 );
 
-/** The registry key of a pane. */
-export const paneKey = (testerId: number) => String(testerId);
+/** The registry key of a pane (its camera view). */
+export const paneKey = (testerId: number) => viewKey(testerId, 'camera');
 
-/** The latest connect attempt per pane: callbacks of an older attempt are ignored. */
-const generation = new Map<number, number>();
+/**
+ * Which signaling channel of an examinee a viewer watches: its own (`camera`: the camera and microphone, and
+ * the extra views of CHANNEL_EXTRA_VIEWS on the same connection) or its paired phone's (`phone`). Everything
+ * below is kept per channel, under the key of the channel's first view.
+ */
+export type PaneChannel = 'camera' | 'phone';
+const channelKey = (testerId: number, channel: PaneChannel) => viewKey(testerId, channel);
 
-/** The newest channel credentials per pane (every matching poll carries them, refreshed before expiry). */
-const latestCredentials = new Map<number, ViewerChannelCredentials>();
-/** Per pane: the timer that refreshes the credentials through kvs_reconnect if polls did not. */
-const refreshTimers = new Map<number, ReturnType<typeof setTimeout>>();
+/** The latest connect attempt per channel: callbacks of an older attempt are ignored. */
+const generation = new Map<string, number>();
+
+/** The newest credentials per channel (every matching poll carries them, refreshed before expiry). */
+const latestCredentials = new Map<string, ViewerChannelCredentials>();
+/** Per camera channel: the timer that refreshes the credentials through kvs_reconnect if polls did not. */
+const refreshTimers = new Map<string, ReturnType<typeof setTimeout>>();
 
 /** Refresh this long before the credentials expire. */
 export const CREDENTIAL_REFRESH_MARGIN_MS = 120_000;
@@ -49,31 +63,38 @@ const expiresAt = (c: ViewerChannelCredentials) => {
  * whose polls failed), kvs_reconnect gives fresh ones (which also makes the examinee reset its channel, so
  * the viewer reconnects through the usual matching_command path).
  */
-export function rememberPaneCredentials(testerId: number, c: ViewerChannelCredentials): void {
-  const prev = latestCredentials.get(testerId);
+export function rememberPaneCredentials(
+  testerId: number,
+  c: ViewerChannelCredentials,
+  channel: PaneChannel = 'camera',
+): void {
+  const key = channelKey(testerId, channel);
+  const prev = latestCredentials.get(key);
   if (prev && expiresAt(prev) > expiresAt(c)) return;
-  latestCredentials.set(testerId, c);
+  latestCredentials.set(key, c);
+  // The phone channel's credentials come with every matching poll only (kvs_reconnect is the camera's).
+  if (channel !== 'camera') return;
   const at = expiresAt(c);
-  clearTimeout(refreshTimers.get(testerId));
-  refreshTimers.delete(testerId);
+  clearTimeout(refreshTimers.get(key));
+  refreshTimers.delete(key);
   if (!Number.isFinite(at)) return;
   const delay = Math.max(0, at - CREDENTIAL_REFRESH_MARGIN_MS - Date.now());
   refreshTimers.set(
-    testerId,
+    key,
     setTimeout(() => {
-      refreshTimers.delete(testerId);
+      refreshTimers.delete(key);
       if (!isPaneViewerActive(testerId)) {
-        latestCredentials.delete(testerId);
+        latestCredentials.delete(key);
         return;
       }
-      const now = latestCredentials.get(testerId);
+      const now = latestCredentials.get(key);
       if (!now || expiresAt(now) - Date.now() > CREDENTIAL_REFRESH_MARGIN_MS) {
         if (now) rememberPaneCredentials(testerId, { ...now });
         return;
       }
       reconnectViewerChannel(testerId)
         .then((m) => {
-          if (m?.channel && latestCredentials.has(testerId)) rememberPaneCredentials(testerId, m.channel);
+          if (m?.channel && latestCredentials.has(key)) rememberPaneCredentials(testerId, m.channel);
         })
         .catch((e: unknown) =>
           logger.error('monitoring', `credential refresh for ${testerId}: ${String(e)}`),
@@ -82,19 +103,21 @@ export function rememberPaneCredentials(testerId: number, c: ViewerChannelCreden
   );
 }
 
-/** The credentials a pane's viewer should sign with now. */
+/** The credentials a channel's viewer should sign with now. */
 export function paneCredentials(
   testerId: number,
   fallback: ViewerChannelCredentials,
+  channel: PaneChannel = 'camera',
 ): ViewerChannelCredentials {
-  return latestCredentials.get(testerId) ?? fallback;
+  return latestCredentials.get(channelKey(testerId, channel)) ?? fallback;
 }
 
-/** Forgets a pane's credentials and its refresh timer (the pane went away). */
-export function forgetPaneCredentials(testerId: number): void {
-  clearTimeout(refreshTimers.get(testerId));
-  refreshTimers.delete(testerId);
-  latestCredentials.delete(testerId);
+/** Forgets a channel's credentials and its refresh timer (the pane, or its phone, went away). */
+export function forgetPaneCredentials(testerId: number, channel: PaneChannel = 'camera'): void {
+  const key = channelKey(testerId, channel);
+  clearTimeout(refreshTimers.get(key));
+  refreshTimers.delete(key);
+  latestCredentials.delete(key);
 }
 
 /**
@@ -109,34 +132,63 @@ export async function reportViewerFailed(testerId: number): Promise<void> {
   }
 }
 
-/** Stops the pane's viewer and ignores its late events. */
-export function stopPaneViewer(testerId: number): void {
-  generation.set(testerId, (generation.get(testerId) ?? 0) + 1);
-  closeViewer(paneKey(testerId));
+/** The views a channel's viewer receives. */
+function viewsOfChannel(channel: PaneChannel): readonly PaneViewId[] {
+  return channel === 'camera' ? ['camera', ...CHANNEL_EXTRA_VIEWS] : [channel];
+}
+
+/** Stops a channel's viewer (the camera's by default) and ignores its late events. */
+export function stopPaneViewer(testerId: number, channel: PaneChannel = 'camera'): void {
+  const key = channelKey(testerId, channel);
+  generation.set(key, (generation.get(key) ?? 0) + 1);
+  for (const view of viewsOfChannel(channel)) closeViewer(viewKey(testerId, view));
 }
 
 type Store = { dispatch: ListenerDispatch; getState: () => RootState };
 
 const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** A phone channel's viewer state as its view's status (its failures are the view's, not the pane's). */
+function phoneStatusFor(state: ViewerConnectionState): PaneViewStatus {
+  if (state === 'connected') return 'live';
+  if (state === 'connecting') return 'connecting';
+  return 'lost';
+}
+
 /**
- * (Re)connects a pane's viewer with the ClientId the server chose for the matching (else a fresh one,
- * media-stack.md §8.4), closing the previous one. Tries
- * VIEWER_START_ATTEMPTS times, then reports viewerStartFailed. Gives up silently when the pane went away.
+ * An extra view's track: `live` while frames arrive, `waiting` while the publisher sends nothing on it (a
+ * remote track is muted while no packets come: not shared yet, or the share stopped).
+ */
+function followViewTrack(stream: MediaStream, report: (status: PaneViewStatus) => void): void {
+  const track = stream.getVideoTracks()[0];
+  if (!track) return;
+  report(track.muted ? 'waiting' : 'live');
+  track.addEventListener('mute', () => report('waiting'));
+  track.addEventListener('unmute', () => report('live'));
+  track.addEventListener('ended', () => report('waiting'));
+}
+
+/**
+ * (Re)connects a channel's viewer (the examinee's own by default) with the ClientId the server chose for the
+ * matching (else a fresh one, media-stack.md §8.4), closing the previous one. Tries VIEWER_START_ATTEMPTS
+ * times; the camera channel then reports viewerStartFailed (spec §4: the matching ends), the phone channel
+ * shows its view lost. Gives up silently when the pane went away.
  */
 export async function connectPaneViewer(
   store: Store,
   testerId: number,
   monitorId: number,
   channel: ViewerChannelCredentials,
+  which: PaneChannel = 'camera',
 ): Promise<void> {
-  stopPaneViewer(testerId);
-  const gen = generation.get(testerId)!;
-  starting.add(testerId);
+  stopPaneViewer(testerId, which);
+  const key = channelKey(testerId, which);
+  const gen = generation.get(key)!;
+  starting.add(key);
   try {
-    await attemptConnect(store, testerId, monitorId, channel, gen);
+    await attemptConnect(store, testerId, monitorId, channel, which, gen);
   } finally {
-    if (generation.get(testerId) === gen) starting.delete(testerId);
+    if (generation.get(key) === gen) starting.delete(key);
   }
 }
 
@@ -145,21 +197,40 @@ async function attemptConnect(
   testerId: number,
   monitorId: number,
   channel: ViewerChannelCredentials,
+  which: PaneChannel,
   gen: number,
 ): Promise<void> {
+  const key = channelKey(testerId, which);
   const current = () =>
-    generation.get(testerId) === gen && selectPane(store.getState(), testerId)?.monitorId === monitorId;
-  const key = paneKey(testerId);
+    generation.get(key) === gen && selectPane(store.getState(), testerId)?.monitorId === monitorId;
+  const viewStatus = (view: PaneViewId, status: PaneViewStatus) => {
+    if (current()) store.dispatch(paneViewStatusChanged({ testerId, monitorId, view, status }));
+  };
   for (let attempt = 1; attempt <= VIEWER_START_ATTEMPTS; attempt++) {
     if (!current()) return;
     try {
       const conn = await openViewer({
-        credentials: paneCredentials(testerId, channel),
+        credentials: paneCredentials(testerId, channel, which),
         // The ClientId the server chose for this matching: the examinee answers no other.
         ...(channel.clientId ? { clientId: channel.clientId } : {}),
-        getCredentials: () => Promise.resolve(paneCredentials(testerId, channel)),
+        getCredentials: () => Promise.resolve(paneCredentials(testerId, channel, which)),
+        ...(which === 'camera'
+          ? {
+              extraViews: CHANNEL_EXTRA_VIEWS,
+              onViewStream: (view: string, stream: MediaStream) => {
+                if (!current()) return;
+                const v = view as PaneViewId;
+                putStream(viewKey(testerId, v), stream);
+                followViewTrack(stream, (status) => viewStatus(v, status));
+              },
+            }
+          : {}),
         onStateChange: (state) => {
           if (!current()) return;
+          if (which !== 'camera') {
+            viewStatus(which, phoneStatusFor(state));
+            return;
+          }
           if (state === 'connecting') {
             const pane = selectPane(store.getState(), testerId);
             // A reconnect keeps showing "reconnecting" until media flows again.
@@ -178,7 +249,7 @@ async function attemptConnect(
         onStream: (stream) => {
           if (!current()) return;
           putStream(key, stream);
-          store.dispatch(paneStreamReceived({ testerId, monitorId }));
+          if (which === 'camera') store.dispatch(paneStreamReceived({ testerId, monitorId }));
         },
       });
       if (!current()) {
@@ -188,25 +259,33 @@ async function attemptConnect(
       putViewer(key, conn);
       return;
     } catch (e) {
-      logger.error('monitoring', `viewer for tester ${testerId} failed (attempt ${attempt}): ${String(e)}`);
+      logger.error(
+        'monitoring',
+        `${which} viewer for tester ${testerId} failed (attempt ${attempt}): ${String(e)}`,
+      );
       if (attempt < VIEWER_START_ATTEMPTS) await wait(1000 * attempt);
     }
   }
-  if (current()) store.dispatch(viewerStartFailed({ testerId, monitorId }));
+  if (!current()) return;
+  if (which === 'camera') store.dispatch(viewerStartFailed({ testerId, monitorId }));
+  else viewStatus(which, 'lost');
 }
 
-/** Panes whose viewer is being started right now. */
-const starting = new Set<number>();
+/** Channels (by key) whose viewer is being started right now. */
+const starting = new Set<string>();
 
-/** Whether the pane has a viewer, or one is being started. */
-export function isPaneViewerActive(testerId: number): boolean {
-  return starting.has(testerId) || getViewer(paneKey(testerId)) !== undefined;
+/** Whether a channel (the camera's by default) has a viewer, or one is being started. */
+export function isPaneViewerActive(testerId: number, which: PaneChannel = 'camera'): boolean {
+  const key = channelKey(testerId, which);
+  return starting.has(key) || getViewer(key) !== undefined;
 }
 
-/** Stops every pane's viewer (page left, logout). */
+/** Stops every viewer of every pane (page left, logout). */
 export function stopAllPaneViewers(): void {
-  for (const id of [...generation.keys()]) stopPaneViewer(id);
-  for (const id of [...latestCredentials.keys()]) forgetPaneCredentials(id);
+  generation.forEach((n, key) => generation.set(key, n + 1));
+  for (const key of [...refreshTimers.keys()]) clearTimeout(refreshTimers.get(key));
+  refreshTimers.clear();
+  latestCredentials.clear();
   starting.clear();
   closeAllViewers();
 }

@@ -481,6 +481,66 @@ describe('/examinees/{id}', () => {
     expect(screen.getAllByTestId('recording-timeline')).toHaveLength(1);
   });
 
+  it('plays the camera and the screen side by side, room scans below, with the marking on each timeline', async () => {
+    const record = (id: number, stream: string, start: string, stop: string) => ({
+      id,
+      stream,
+      start_at: start,
+      stop_at: stop,
+      encoded_at: null,
+      ai_analysis_batch_reflected_at: null,
+      ai_analysis_reflected_at: null,
+      ai_analysis_batch_flag: 0,
+      ai_analysis_flag: 0,
+      movie_status: '02',
+      detail: '',
+      play_time_from: null,
+      play_time_to: null,
+      size: 1000,
+      duration_ms: null,
+    });
+    server.use(
+      ok(
+        'tester/detail',
+        {
+          ...DETAIL,
+          // The marking (09:30 JST) points into camera recording 41, 20 minutes in.
+          markings: [{ ...DETAIL.markings[0]!, record_id: 41, play_time_from: 1200, play_time_to: 1200 }],
+          records: [
+            record(40, 'room_scan', '2024-01-01T09:05:00.000+09:00', '2024-01-01T09:06:00.000+09:00'),
+            record(41, 'camera', '2024-01-01T09:10:00.000+09:00', '2024-01-01T09:50:00.000+09:00'),
+            record(42, 'screen', '2024-01-01T09:08:00.000+09:00', '2024-01-01T09:50:00.000+09:00'),
+          ],
+        },
+        'get',
+      ),
+      http.get('*/api/v1/get_onetime_uri.php', ({ request }) => {
+        const id = new URL(request.url).searchParams.get('record_id') ?? '';
+        return HttpResponse.json({
+          status: 200,
+          message: 'OK',
+          result: { id: Number(id), url: `/rec/${id}.webm`, expires_in: 300, mime_type: 'video/webm' },
+        });
+      }),
+    );
+    renderDetailWithoutDecision();
+    const camera = await screen.findByRole('region', { name: 'カメラ' });
+    const shared = screen.getByRole('region', { name: '画面' });
+    const scans = screen.getByRole('region', { name: 'ルームスキャン' });
+    expect(camera).toHaveClass('col-xl-6');
+    expect(shared).toHaveClass('col-xl-6');
+    await waitFor(() => expect(camera.querySelector('video')).toHaveAttribute('src', '/rec/41.webm'));
+    await waitFor(() => expect(shared.querySelector('video')).toHaveAttribute('src', '/rec/42.webm'));
+    await waitFor(() => expect(scans.querySelector('video')).toHaveAttribute('src', '/rec/40.webm'));
+    // The camera at the server's position (20 min); the screen at the time since it began (22 min).
+    expect(within(camera).getByRole('button', { name: 'looked away（00:20:00）へ移動' })).toBeInTheDocument();
+    expect(within(shared).getByRole('button', { name: 'looked away（00:22:00）へ移動' })).toBeInTheDocument();
+    expect(within(scans).queryByRole('button', { name: /looked away/ })).toBeNull();
+    // The recording log names each recording's stream.
+    const log = screen.getByRole('table', { name: '録画状況ログ' });
+    expect(within(log).getByRole('row', { name: /^42 画面/ })).toBeInTheDocument();
+  });
+
   it('has no AI identity section when the detail carries none', async () => {
     server.use(ok('tester/detail', DETAIL, 'get'));
     renderDetailWithoutDecision();

@@ -24,6 +24,7 @@ import { AiAuthDecisions } from './ai-auth-decisions';
 import { PassFailSetting } from './pass-fail-setting';
 import { RecordingTimeline, type TimelinePoint } from './recording-timeline';
 import { MANAGER_ACTORS } from '../../../../contract/constants/common';
+import type { StreamKind } from '../../../../contract/wider-view';
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -86,7 +87,17 @@ function settingRows(params: Record<string, unknown>, text: TextFn): [string, st
   return rows;
 }
 
-/** Timelines of spec §2: one per recording, or one over the sitting when there is none yet. */
+/** What a recording records; an API without streams sends none: the camera. */
+const streamOf = (r: { stream?: StreamKind | undefined }): StreamKind => r.stream ?? 'camera';
+
+/** Streams recorded the whole sitting long, shown side by side; room scans (short) follow below them. */
+const CONTINUOUS_STREAMS: readonly StreamKind[] = ['camera', 'screen', 'phone'];
+
+/**
+ * Timelines of spec §2: one per recording, or one over the sitting when there is none yet. A marking lies on
+ * every recording running at its time: on its own camera recording at the server's position, on the others
+ * (the screen, the phone, a room scan) at its time since that recording began.
+ */
 function timelines(
   d: ExamineeDetail,
   urls: Record<number, string | null>,
@@ -121,11 +132,14 @@ function timelines(
     }));
     return [{ key: 'sitting', url: null, durationMs: msBetween(start, end), points, recordId: null }];
   }
+  const count: Partial<Record<StreamKind, number>> = {};
   return d.records.map((r) => {
     const duration = msBetween(r.startAt, r.stopAt);
+    const stream = streamOf(r);
+    const n = (count[stream] = (count[stream] ?? 0) + 1);
     const points: TimelinePoint[] = all
       .filter((p) => {
-        if (p.recordId !== null) return p.recordId === r.id;
+        if (p.recordId !== null && stream === 'camera') return p.recordId === r.id;
         const off = msBetween(r.startAt, p.at);
         return off >= 0 && (!Number.isFinite(duration) || off <= duration);
       })
@@ -145,6 +159,8 @@ function timelines(
       durationMs: duration,
       points,
       recordId: r.id,
+      stream,
+      n,
       // Completed with nothing stored (the page never sent a part): there is no video for this stretch.
       empty: r.size === 0 ? { from: r.startAt, to: r.stopAt } : null,
     };
@@ -152,13 +168,13 @@ function timelines(
 }
 
 /**
- * How much of the sitting has video: the recordings' lengths (the stored length when known, else start to stop;
- * empty ones count 0) against the sitting from its first login to its end (or now, while it runs).
+ * How much of the sitting has video: the camera recordings' lengths (the stored length when known, else start to
+ * stop; empty ones count 0) against the sitting from its first login to its end (or now, while it runs).
  */
 function recordedSummary(d: ExamineeDetail): { recordedMs: number; sittingMs: number | null } {
   let recordedMs = 0;
   for (const r of d.records) {
-    if (r.size === 0) continue;
+    if (r.size === 0 || streamOf(r) !== 'camera') continue;
     const len = r.durationMs ?? msBetween(r.startAt, r.stopAt);
     if (Number.isFinite(len) && len > 0) recordedMs += len;
   }
@@ -172,6 +188,83 @@ const hms = (ms: number) => {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${pad(Math.floor(s / 3600))}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
 };
+
+type Timeline = ReturnType<typeof timelines>[number];
+
+/** One recording's player and timeline (or the notice that nothing of it was stored). */
+function TimelineItem({ tl }: { tl: Timeline }) {
+  const { t } = useTranslation('examinees');
+  const title = 'n' in tl ? t('detail.recordingTitle', { n: tl.n }) : t('detail.sittingTimeline');
+  if ('empty' in tl && tl.empty) {
+    return (
+      <div className="mb-3" data-testid="recording-empty">
+        <p className="fw-bold mb-1">{title}</p>
+        <p className="alert alert-warning mb-0">
+          {t('detail.recordingEmpty')} (<DateTime value={tl.empty.from} /> – <DateTime value={tl.empty.to} />)
+        </p>
+      </div>
+    );
+  }
+  return <RecordingTimeline title={title} url={tl.url} durationMs={tl.durationMs} points={tl.points} />;
+}
+
+/**
+ * The sitting's recordings by stream (README "The wider view"): the camera, the screen and the phone side by
+ * side, each with its recordings in order, and the room scans below them; a sitting with the camera alone shows
+ * just its recordings.
+ */
+function RecordingTimelines({ lines }: { lines: Timeline[] }) {
+  const text = useText();
+  const streams = CONTINUOUS_STREAMS.filter((s) => lines.some((l) => 'stream' in l && l.stream === s));
+  const scans = lines.filter((l) => 'stream' in l && l.stream === 'room_scan');
+  if (streams.length <= 1 && scans.length === 0) {
+    return (
+      <>
+        {lines.map((tl) => (
+          <TimelineItem key={tl.key} tl={tl} />
+        ))}
+      </>
+    );
+  }
+  const col = streams.length >= 3 ? 'col-xl-4' : streams.length === 2 ? 'col-xl-6' : '';
+  return (
+    <>
+      <div className="row g-3">
+        {streams.map((s) => (
+          <section
+            key={s}
+            className={`col-12 ${col}`}
+            aria-labelledby={`recordings-${s}`}
+            data-testid={`recordings-${s}`}
+          >
+            <h3 id={`recordings-${s}`} className="h6">
+              {text(`common:streams.${s}`)}
+            </h3>
+            {lines
+              .filter((l) => 'stream' in l && l.stream === s)
+              .map((tl) => (
+                <TimelineItem key={tl.key} tl={tl} />
+              ))}
+          </section>
+        ))}
+      </div>
+      {scans.length > 0 && (
+        <section aria-labelledby="recordings-room_scan" data-testid="recordings-room_scan">
+          <h3 id="recordings-room_scan" className="h6">
+            {text('common:streams.room_scan')}
+          </h3>
+          <div className="row g-3">
+            {scans.map((tl) => (
+              <div key={tl.key} className="col-12 col-lg-6">
+                <TimelineItem tl={tl} />
+              </div>
+            ))}
+          </div>
+        </section>
+      )}
+    </>
+  );
+}
 
 /** Examinee detail of spec §2 (/examinees/{id}). */
 export function ExamineeDetailView({
@@ -318,6 +411,7 @@ export function ExamineeDetailView({
             <thead>
               <tr>
                 <th scope="col">{t('record.id')}</th>
+                <th scope="col">{t('record.stream')}</th>
                 <th scope="col">{t('record.startAt')}</th>
                 <th scope="col">{t('record.stopAt')}</th>
                 <th scope="col">{t('record.status')}</th>
@@ -329,6 +423,7 @@ export function ExamineeDetailView({
               {d.records.map((r) => (
                 <tr key={r.id}>
                   <td>{r.id}</td>
+                  <td>{text(`common:streams.${streamOf(r)}`)}</td>
                   <td>
                     <DateTime value={r.startAt} />
                   </td>
@@ -459,27 +554,7 @@ export function ExamineeDetailView({
             })()}
           </p>
         )}
-        {timelines(d, detail.recordUrls, aiLabel).map((tl, i) =>
-          'empty' in tl && tl.empty ? (
-            <div key={tl.key} className="mb-3" data-testid="recording-empty">
-              <p className="fw-bold mb-1">{t('detail.recordingTitle', { n: i + 1 })}</p>
-              <p className="alert alert-warning mb-0">
-                {t('detail.recordingEmpty')} (<DateTime value={tl.empty.from} /> –{' '}
-                <DateTime value={tl.empty.to} />)
-              </p>
-            </div>
-          ) : (
-            <RecordingTimeline
-              key={tl.key}
-              title={
-                tl.recordId === null ? t('detail.sittingTimeline') : t('detail.recordingTitle', { n: i + 1 })
-              }
-              url={tl.url}
-              durationMs={tl.durationMs}
-              points={tl.points}
-            />
-          ),
-        )}
+        <RecordingTimelines lines={timelines(d, detail.recordUrls, aiLabel)} />
       </Section>
       {/* spec §6: setting pass or fail is the managers'; a checker sees the detail without it. */}
       {actor !== null && MANAGER_ACTORS.includes(actor) && <PassFailSetting />}

@@ -25,7 +25,7 @@ import { paneDomId } from './console-shortcuts';
 import { ElapsedTime } from './elapsed-time';
 import { ExamineeImages } from './examinee-images';
 import { FlagBadge, PaneLiveStills } from './pane-live';
-import { PaneVideo } from './pane-video';
+import { PaneViews } from './pane-views';
 
 /** A pane action: an icon with its name for screen readers and as a tooltip, and its shortcut key. */
 function PaneButton({
@@ -69,8 +69,8 @@ function PaneButton({
 
 /**
  * One matched examinee (issues #4, #17), compact enough for five side by side on a 1366×768 screen: the
- * number its shortcut key names, name and login id, the AI flag badge, the live video (the media area can
- * hold more sources beside the camera), the state line, the live stills and every action as a button. Enlarged
+ * number its shortcut key names, name and login id, the AI flag badge, the live views (the camera, and the
+ * screen and the phone when the sitting has them), the state line, the live stills and every action as a button. Enlarged
  * it also shows the head shot and ID card. Re-renders only when this pane's own data changes.
  */
 export const MonitorPane = memo(function MonitorPane({
@@ -135,10 +135,10 @@ export const MonitorPane = memo(function MonitorPane({
         <FlagBadge testerId={testerId} />
       </div>
       <div className="card-body p-1 d-flex flex-column gap-1">
-        {/* The media area: the camera now; other sources of the same examinee go beside it. */}
+        {/* The media area: the camera, and the screen and the phone when the sitting has them. */}
         <div className="pane-media" data-testid="pane-media">
           {pane.hasChannel ? (
-            <PaneVideo testerId={testerId} muted={pane.muted} label={t('video', { name })} />
+            <PaneViews pane={pane} name={name} />
           ) : (
             <p className="small text-body-secondary mb-0">{t('noChannel')}</p>
           )}

@@ -11,12 +11,18 @@ import { ModalHost } from '../../layout/components/modal-host';
 import { paneConnectionChanged } from '../monitoring-slice';
 import { formatDateTime } from '../monitoring-format';
 
+interface ViewerOpts {
+  onStateChange: (s: string) => void;
+  onStream: (s: MediaStream) => void;
+  extraViews?: readonly string[];
+  onViewStream?: (view: string, s: MediaStream) => void;
+}
 const viewerMock = vi.hoisted(() => ({
-  calls: [] as { onStateChange: (s: string) => void; onStream: (s: MediaStream) => void }[],
+  calls: [] as ViewerOpts[],
 }));
 
 vi.mock('../../../media/viewer', () => ({
-  openViewer: vi.fn((opts: { onStateChange: (s: string) => void; onStream: (s: MediaStream) => void }) => {
+  openViewer: vi.fn((opts: ViewerOpts) => {
     viewerMock.calls.push(opts);
     opts.onStateChange('connecting');
     return Promise.resolve({ clientId: `c-${viewerMock.calls.length}`, channelName: 'ch', close: vi.fn() });
@@ -274,6 +280,43 @@ describe('MonitoringConsole', () => {
     expect(sound).toHaveAccessibleName('音声オン');
     await userEvent.click(sound);
     expect(sound).toHaveAccessibleName('音声オフ');
+  });
+
+  it('shows the shared screen beside the camera when the sitting has it, and switches which is large', async () => {
+    matchings = [matching(11, { startup_parameters: { is_screen_record: 1 } }), matching(12)];
+    await renderConsole();
+    await waitFor(() => expect(viewerMock.calls.length).toBe(2));
+    const pane = screen.getByTestId('monitor-pane-11');
+    // The sitting without the screen shows its camera alone.
+    expect(within(screen.getByTestId('monitor-pane-12')).queryByTestId('pane-view-screen')).toBeNull();
+    // The viewer asks for the screen after the camera on the same connection.
+    expect(viewerMock.calls.every((c) => c.extraViews?.join() === 'screen')).toBe(true);
+    const call = viewerMock.calls.find((c) => c.onViewStream)!;
+    const views = within(pane).getByTestId('pane-views');
+    expect(views).toHaveAttribute('data-main', 'camera');
+    expect(within(pane).getByTestId('pane-view-status-screen')).toHaveTextContent('未接続');
+    // A screen track arrives and frames flow: the view is live and shows that stream.
+    const track = Object.assign(new EventTarget(), { muted: false, kind: 'video' });
+    const stream = { getVideoTracks: () => [track], getTracks: () => [track] } as unknown as MediaStream;
+    act(() => call.onViewStream!('screen', stream));
+    expect(within(pane).getByTestId('pane-view-screen')).toHaveAttribute('data-status', 'live');
+    expect(within(pane).queryByTestId('pane-view-status-screen')).toBeNull();
+    expect((within(pane).getByTestId('pane-video-screen') as HTMLVideoElement).srcObject).toBe(stream);
+    const screenVideo = within(pane).getByTestId('pane-video-screen');
+    // The screen large, the camera small; the same <video> elements, only their places change.
+    await userEvent.click(within(pane).getByRole('button', { name: '受験者11 の画面を大きく表示' }));
+    expect(views).toHaveAttribute('data-main', 'screen');
+    expect(within(pane).getByTestId('pane-view-screen')).toHaveClass('is-main');
+    expect(within(pane).getByTestId('pane-video-screen')).toBe(screenVideo);
+    expect(within(pane).getByLabelText('受験者11 の画面（ライブ）')).toBe(screenVideo);
+    await userEvent.click(within(pane).getByRole('button', { name: '受験者11 のカメラを大きく表示' }));
+    expect(views).toHaveAttribute('data-main', 'camera');
+    // The share stops sending: the view says so.
+    act(() => {
+      track.muted = true;
+      track.dispatchEvent(new Event('mute'));
+    });
+    expect(within(pane).getByTestId('pane-view-status-screen')).toHaveTextContent('未接続');
   });
 
   it('removes the pane when the matching disappears from the poll', async () => {

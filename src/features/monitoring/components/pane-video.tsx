@@ -2,21 +2,27 @@ import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { useAppDispatch } from '../../../app/hooks';
 import { attachVideo, detachVideo, getStream, subscribeStream } from '../../../media/viewer-registry';
 import { paneMutedChanged } from '../monitoring-slice';
+import { viewKey, type PaneViewId } from '../pane-views';
 
 export interface PaneVideoProps {
   testerId: number;
+  /** Which of the pane's views (pane-views.ts); the camera by default. */
+  view?: PaneViewId;
+  /** The camera's sound; the other views have none and stay muted. */
   muted: boolean;
   label: string;
 }
 
 /**
- * The examinee's live video. The <video> element is rendered once and never remounted; its srcObject is set in
- * an effect from the registry (jitsi habit: media is "blackboxed from React").
+ * One live view of an examinee (the camera, the shared screen, the phone). The <video> element is rendered
+ * once and never remounted; its srcObject is set in an effect from the registry (jitsi habit: media is
+ * "blackboxed from React").
  */
-export function PaneVideo({ testerId, muted, label }: PaneVideoProps) {
+export function PaneVideo({ testerId, view = 'camera', muted, label }: PaneVideoProps) {
   const ref = useRef<HTMLVideoElement>(null);
   const dispatch = useAppDispatch();
-  const key = String(testerId);
+  const key = viewKey(testerId, view);
+  const silent = view !== 'camera' || muted;
   const stream = useSyncExternalStore(
     (fn) => subscribeStream(key, fn),
     () => getStream(key),
@@ -40,16 +46,16 @@ export function PaneVideo({ testerId, muted, label }: PaneVideoProps) {
       p.catch(() => {
         if (!el.muted) {
           el.muted = true;
-          dispatch(paneMutedChanged({ testerId, muted: true }));
+          if (view === 'camera') dispatch(paneMutedChanged({ testerId, muted: true }));
           void el.play().catch(() => undefined);
         }
       });
     }
-  }, [stream, dispatch, testerId]);
+  }, [stream, dispatch, testerId, view]);
 
   useEffect(() => {
-    if (ref.current) ref.current.muted = muted;
-  }, [muted]);
+    if (ref.current) ref.current.muted = silent;
+  }, [silent]);
 
   useEffect(() => {
     const el = ref.current;
@@ -63,8 +69,10 @@ export function PaneVideo({ testerId, muted, label }: PaneVideoProps) {
       ref={ref}
       autoPlay
       playsInline
+      muted={silent}
       aria-label={label}
-      data-testid="pane-video"
+      data-testid={view === 'camera' ? 'pane-video' : `pane-video-${view}`}
+      data-view={view}
       className="w-100 bg-dark rounded"
       style={{ aspectRatio: '4 / 3', objectFit: 'contain' }}
     />
