@@ -1,9 +1,9 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { IdInteger } from './common';
 export * from './constants/recording';
-import { STREAM_KINDS, type StreamKind } from './wider-view';
+import { STREAM_KINDS, type StreamKind } from './constants/wider-view';
 
-export { STREAM_KINDS, type StreamKind } from './wider-view';
+export { STREAM_KINDS, type StreamKind } from './constants/wider-view';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const RecordId = Type.Union([IdInteger, Type.String({ pattern: '^[1-9][0-9]{0,17}$' })]);

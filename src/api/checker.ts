@@ -17,7 +17,7 @@ import type {
   TesterDetail,
   TesterStatusResult,
 } from '../../contract/tester';
-import { WIDER_VIEW_PARAMS } from '../../contract/wider-view';
+import { WIDER_VIEW_PARAMS } from '../../contract/constants/wider-view';
 import { call } from './client';
 import { DEFAULT_MATCHING_TIMEOUT_SECONDS } from '../../contract/constants/matching';
 

@@ -4,7 +4,7 @@ import type {
   RecordingEndResult as WireEndResult,
   RecoveryResult as WireRecovery,
 } from '../../contract/recording';
-import type { StreamKind } from '../../contract/wider-view';
+import type { StreamKind } from '../../contract/constants/wider-view';
 import { camelize, type Camelize } from '../lib/case';
 import { call } from './client';
 

@@ -1,6 +1,6 @@
 import { SENSITIVITIES } from '../../../../contract/capture';
 import { ANALYSIS_TYPES, ID_CARD_TYPES, type ShortUrlParamInput } from '../../../../contract/management';
-import { WIDER_VIEW_PARAMS } from '../../../../contract/wider-view';
+import { WIDER_VIEW_PARAMS } from '../../../../contract/constants/wider-view';
 import { FieldError, MSG } from '../management-errors';
 import { parseDate } from '../management-time';
 import { isHttpUrl, isServerName } from './validate';

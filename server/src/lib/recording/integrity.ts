@@ -4,7 +4,7 @@ import type { App } from '../app-types';
 import { audit } from '../audit';
 import type { CredentialScope } from '../credentials';
 import type { ObjectStorage, StorePart } from '../object-storage';
-import type { StreamKind } from '../../../../contract/wider-view';
+import type { StreamKind } from '../../../../contract/constants/wider-view';
 import type { RecordingSettings } from './settings';
 import { statusOf, streamPrefix, type RecordRow } from './store';
 import { startupInt, startupOf } from '../sittings/sittings';

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/db';
 import type { MovieStatus, RecordingEndResult, StoredPart } from '../../../../contract/recording';
-import type { StreamKind } from '../../../../contract/wider-view';
+import type { StreamKind } from '../../../../contract/constants/wider-view';
 import { iso } from '../sittings/sittings';
 
 /** A records row with the columns the recording routes use. */

@@ -10,7 +10,7 @@ import type {
   TesterRecord,
 } from '../../../../contract/tester';
 import type { Db } from '../../db/db';
-import type { StreamKind } from '../../../../contract/wider-view';
+import type { StreamKind } from '../../../../contract/constants/wider-view';
 import { ApiError } from '../api-error';
 import type { AuthContext } from '../app-types';
 import type { ImageStore } from '../images';

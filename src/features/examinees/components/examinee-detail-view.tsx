@@ -24,7 +24,7 @@ import { AiAuthDecisions } from './ai-auth-decisions';
 import { PassFailSetting } from './pass-fail-setting';
 import { RecordingTimeline, type TimelinePoint } from './recording-timeline';
 import { MANAGER_ACTORS } from '../../../../contract/constants/common';
-import type { StreamKind } from '../../../../contract/wider-view';
+import type { StreamKind } from '../../../../contract/constants/wider-view';
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (

@@ -14,7 +14,7 @@ import {
   type RecordingCredentials as RecordingCredentialsT,
   type RecordingEndResult as RecordingEndResultT,
 } from '../../../../../../contract/recording';
-import { STREAM_FLAG, type StreamKind } from '../../../../../../contract/wider-view';
+import { STREAM_FLAG, type StreamKind } from '../../../../../../contract/constants/wider-view';
 import { ApiError } from '../../../../lib/api-error';
 import type { App, AuthContext } from '../../../../lib/app-types';
 import { DbKeyedLock } from '../../../../lib/db-lock';
