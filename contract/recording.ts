@@ -1,8 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { IdInteger } from './common';
-export * from './constants/recording';
 import { STREAM_KINDS, type StreamKind } from './constants/wider-view';
-
+export * from './constants/recording';
 export { STREAM_KINDS, type StreamKind } from './constants/wider-view';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);

@@ -55,6 +55,12 @@ export const ERROR_CODES = [
   'no_open_sitting',
   /** tester/capture: stills are off for this sitting (start-up capture_interval 0). */
   'capture_off',
+  /** The wider view: this part (screen, room scan) is off for the sitting (start-up flag not 1). */
+  'wider_view_off',
+  /** get_mc_token: the sitting needs its entire screen shared first (is_screen_record). */
+  'screen_share_required',
+  /** get_mc_token: the sitting needs its room scan before the exam (is_room_scan). */
+  'room_scan_required',
   'recording_not_finished',
   'retention_exists',
   'short_url_key_taken',

@@ -1,7 +1,6 @@
-/**
- * The wider view: the examinee's screen, a guided room scan, and a phone as a second camera. Plain constants
- * (no schema code), so the SPA and the server import the same values.
- */
+// The wider view's constants (the examinee's screen, a guided room scan, a phone as a second camera): start-up
+// flags, recorded streams, chat markers, examinee-log events. Plain values without TypeBox, so the SPA may
+// import them; the schemas of its calls are in ../wider-view.ts.
 
 /**
  * Start-up flags (0/1) of a tester URL, one per part (README "The wider view"):
@@ -35,3 +34,38 @@ export const STREAM_FLAG: Record<StreamKind, string> = {
   room_scan: WIDER_VIEW_PARAMS.roomScan,
   phone: WIDER_VIEW_PARAMS.phone,
 };
+
+/**
+ * Chat markers of the wider view (kind `command`, spec §3 "Fixed signalling markers"). The server writes them as
+ * the effect of tester/screen_share, tester/room_scan and tester/room_scan_request (a client cannot post them):
+ * the screen shared or its share ended (from the examinee), a room scan asked for (from the checker), started
+ * and completed (from the examinee).
+ */
+export const WIDER_VIEW_COMMANDS = {
+  screenShared: 'SCREEN_SHARED',
+  screenShareEnded: 'SCREEN_SHARE_ENDED',
+  roomScanRequested: 'ROOM_SCAN_REQUESTED',
+  roomScanStarted: 'ROOM_SCAN_STARTED',
+  roomScanDone: 'ROOM_SCAN_DONE',
+} as const;
+export type WiderViewCommand = (typeof WIDER_VIEW_COMMANDS)[keyof typeof WIDER_VIEW_COMMANDS];
+
+/** Examinee-log events of the wider view (spec §4 "Examinee log events", extended). */
+export const WIDER_VIEW_LOG_EVENTS = [
+  'screen_share_started',
+  'screen_share_ended',
+  'room_scan_requested',
+  'room_scan_started',
+  'room_scan_completed',
+] as const;
+
+/**
+ * What `getDisplayMedia` may return (`displaySurface` of the track's settings); only `monitor` (the entire
+ * screen) is accepted.
+ */
+export const DISPLAY_SURFACES = ['monitor', 'window', 'browser', 'application'] as const;
+export type DisplaySurface = (typeof DISPLAY_SURFACES)[number];
+
+/** A room scan: asked for by a checker (`requested`), under way (`scanning`), `done`. */
+export const ROOM_SCAN_STATUS = ['requested', 'scanning', 'done'] as const;
+export type RoomScanStatus = (typeof ROOM_SCAN_STATUS)[number];

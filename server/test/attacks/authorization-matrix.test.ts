@@ -271,6 +271,20 @@ const ROWS: Record<string, Row> = {
     req: (v) => post('/api/v1/tester/rejected.php', { tester_id: v.testerId, method: 'PUT' }),
     owners: ADMINS,
   },
+  // The wider view: the examinee's own sitting only; a room scan only from the checker matched to the examinee.
+  'GET /api/v1/tester/wider_view.php': { kind: 'role', req: get('/api/v1/tester/wider_view.php') },
+  'POST /api/v1/tester/screen_share.php': {
+    kind: 'role',
+    req: post('/api/v1/tester/screen_share.php', { state: 'ended' }),
+  },
+  'POST /api/v1/tester/room_scan.php': {
+    kind: 'role',
+    req: post('/api/v1/tester/room_scan.php', { action: 'start' }),
+  },
+  'POST /api/v1/tester/room_scan_request.php': {
+    kind: 'foreign',
+    req: (v) => post('/api/v1/tester/room_scan_request.php', { tester_id: v.testerId }),
+  },
   'POST /api/v1/tester/markings.php': {
     kind: 'foreign',
     req: (v) => post('/api/v1/tester/markings.php', { tester_id: v.testerId, mark: 1 }),

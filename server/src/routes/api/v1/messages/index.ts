@@ -11,6 +11,7 @@ import {
   WebrtcMessageQuery,
   type MessageCommand,
 } from '../../../../../../contract/messages';
+import { WIDER_VIEW_COMMANDS } from '../../../../../../contract/wider-view';
 import { ApiError } from '../../../../lib/api-error';
 import type { App } from '../../../../lib/app-types';
 import { loadMessages } from '../../../../lib/tester/detail';
@@ -25,7 +26,11 @@ import {
   targetTesterId,
 } from '../../../../lib/sittings/sittings';
 
-const ALL_COMMANDS = new Set<string>(Object.values(MESSAGE_COMMANDS));
+// The wider view's markers are server-written too (tester/screen_share, tester/room_scan*).
+const ALL_COMMANDS = new Set<string>([
+  ...Object.values(MESSAGE_COMMANDS),
+  ...Object.values(WIDER_VIEW_COMMANDS),
+]);
 
 /** webrtc_message (chat and signalling markers), fixed_notifications and marks (spec §7). */
 export default async function messageRoutes(app: App): Promise<void> {

@@ -25,6 +25,7 @@ import {
   type KickOutResult as KickOutResultT,
 } from '../../../../../../contract/tester';
 import { ApiError } from '../../../../lib/api-error';
+import { assertReadyForExam } from '../../../../lib/wider-view/wider-view';
 import type { App, AuthContext } from '../../../../lib/app-types';
 import { audit } from '../../../../lib/audit';
 import { perIpLimit } from '../../../../lib/db-rate-limit';
@@ -308,6 +309,8 @@ export default async function testerRoutes(app: App): Promise<void> {
           'The exam system opens only once the sitting is ready for the exam (state 4 before exam or later).',
         );
       }
+      // The wider view's steps come first: the entire screen shared, the room scan done.
+      await assertReadyForExam(app.db, s);
       let examUrl = startupText(startupOf(s), 'exam_url');
       if (!examUrl && app.config.demo) examUrl = DEMO_EXAM_PATH;
       // One link at a time: an earlier link not yet used stops working.

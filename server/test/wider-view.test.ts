@@ -1,0 +1,263 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RecordingCredentials } from '../../contract/recording';
+import type { RoomScan, WiderViewState } from '../../contract/wider-view';
+import { build, envelope, injectAs, loginAs, type TestServer } from './helper';
+
+/**
+ * The wider view's server side (README "The wider view"): the examinee's screen share and room scans as its page
+ * reports them, the checker's request for a scan, what the examinee log and the chat markers say, and the exam
+ * system waiting for both.
+ */
+let s: TestServer;
+const tokens = new Map<string, string>();
+const ids: Record<string, number> = {};
+
+async function token(loginId: string): Promise<string> {
+  let t = tokens.get(loginId);
+  if (!t) tokens.set(loginId, (t = await loginAs(s.app, loginId)));
+  return t;
+}
+
+async function api(loginId: string, method: 'GET' | 'POST', url: string, payload?: object) {
+  return injectAs(s.app, await token(loginId), { method, url: `/api/v1${url}`, payload });
+}
+
+async function openTestId(loginId: string): Promise<number> {
+  await token(loginId);
+  const { rows } = await s.db.query<{ id: number }>(
+    `SELECT t.id FROM tests t JOIN users u ON u.id = t.user_id WHERE u.login_id = $1 AND t.status < 7
+      ORDER BY t.id DESC LIMIT 1`,
+    [loginId],
+  );
+  return Number(rows[0]!.id);
+}
+
+/** The examinee's open sitting with these start-up parameters, at state 4 (the exam system may open). */
+async function sitting(loginId: string, startup: object): Promise<number> {
+  const testId = await openTestId(loginId);
+  await s.db.query(`UPDATE tests SET startup_parameters = $2, status = 4 WHERE id = $1`, [
+    testId,
+    JSON.stringify({ exam_url: 'https://exam.example.org/start', ...startup }),
+  ]);
+  return testId;
+}
+
+async function events(testId: number): Promise<string[]> {
+  const { rows } = await s.db.query<{ event: string; detail: string }>(
+    `SELECT event, detail FROM examinee_logs WHERE test_id = $1 AND event LIKE ANY (ARRAY['screen_%', 'room_scan_%'])
+      ORDER BY id`,
+    [testId],
+  );
+  return rows.map((r) => (r.detail ? `${r.event} ${r.detail}` : r.event));
+}
+
+async function markers(testId: number): Promise<string[]> {
+  const { rows } = await s.db.query<{ send_type: number; message: string }>(
+    `SELECT send_type, message FROM messages WHERE test_id = $1 AND kind = 'command' ORDER BY id`,
+    [testId],
+  );
+  return rows.map((r) => `${r.send_type === 0 ? 'checker' : 'examinee'}:${r.message}`);
+}
+
+const mcToken = (loginId: string) => api(loginId, 'POST', '/get_mc_token.php', { mode: 1 });
+
+beforeAll(async () => {
+  s = await build();
+  // Recordings go to the S3 stand-in over real HTTP.
+  await s.app.listen({ host: '127.0.0.1', port: 0 });
+  s.app.config.publicOrigin = `http://127.0.0.1:${(s.app.server.address() as AddressInfo).port}`;
+  const { rows } = await s.db.query<{ id: number; login_id: string }>(
+    `SELECT id, login_id FROM users WHERE login_id IN ('tester01', 'tester02', 'tester03', 'tester04', 'checker01', 'checker02')`,
+  );
+  for (const r of rows) ids[r.login_id] = Number(r.id);
+});
+afterAll(async () => s.close());
+
+describe('the screen share', () => {
+  it('counts only the entire screen, logs and announces each change, and holds the exam system until it is shared', async () => {
+    const testId = await sitting('tester01', { is_screen_record: 1 });
+    let state = envelope<WiderViewState>(await api('tester01', 'GET', '/tester/wider_view.php')).result;
+    expect(state.screen).toEqual({ required: true, state: null, changed_at: null });
+
+    // Not shared yet: no exam system.
+    const early = await mcToken('tester01');
+    expect(early.statusCode).toBe(409);
+    expect(envelope(early).code).toBe('screen_share_required');
+
+    // A window or a tab is not the screen.
+    for (const surface of ['window', 'browser']) {
+      const res = await api('tester01', 'POST', '/tester/screen_share.php', { state: 'shared', surface });
+      expect(res.statusCode).toBe(400);
+      expect(envelope(res).code).toBe('validation');
+    }
+    // A reloaded page that never shared says "ended": stored, nothing to announce.
+    await api('tester01', 'POST', '/tester/screen_share.php', { state: 'ended' });
+    expect(await events(testId)).toEqual([]);
+
+    const shared = await api('tester01', 'POST', '/tester/screen_share.php', {
+      state: 'shared',
+      surface: 'monitor',
+    });
+    expect(shared.statusCode, shared.body).toBe(200);
+    expect(envelope<WiderViewState>(shared).result.screen.state).toBe('shared');
+    // Said twice, counted once.
+    await api('tester01', 'POST', '/tester/screen_share.php', { state: 'shared', surface: 'monitor' });
+    expect((await mcToken('tester01')).statusCode).toBe(200);
+
+    await api('tester01', 'POST', '/tester/screen_share.php', { state: 'ended' });
+    state = envelope<WiderViewState>(await api('tester01', 'GET', '/tester/wider_view.php')).result;
+    expect(state.screen.state).toBe('ended');
+    expect(state.screen.changed_at).not.toBeNull();
+    expect(envelope(await mcToken('tester01')).code).toBe('screen_share_required');
+
+    expect(await events(testId)).toEqual(['screen_share_started', 'screen_share_ended']);
+    expect(await markers(testId)).toEqual(['examinee:SCREEN_SHARED', 'examinee:SCREEN_SHARE_ENDED']);
+  });
+
+  it('is refused for a sitting without it, and a kicked examinee cannot start one', async () => {
+    await sitting('tester02', { is_record: 1 });
+    const res = await api('tester02', 'POST', '/tester/screen_share.php', {
+      state: 'shared',
+      surface: 'monitor',
+    });
+    expect(res.statusCode).toBe(409);
+    expect(envelope(res).code).toBe('wider_view_off');
+    // Nothing holds the exam system of a sitting without the wider view.
+    expect((await mcToken('tester02')).statusCode).toBe(200);
+
+    const testId = await sitting('tester02', { is_screen_record: 1 });
+    await s.db.query(`UPDATE tests SET kicked = 1 WHERE id = $1`, [testId]);
+    const kicked = await api('tester02', 'POST', '/tester/screen_share.php', {
+      state: 'shared',
+      surface: 'monitor',
+    });
+    expect(envelope(kicked).code).toBe('kicked');
+    await s.db.query(`UPDATE tests SET kicked = 0 WHERE id = $1`, [testId]);
+  });
+});
+
+describe('room scans', () => {
+  it('holds the exam system until the scan before the exam is done, with its recording', async () => {
+    const testId = await sitting('tester03', { is_room_scan: 1, is_record: 1 });
+    expect(envelope(await mcToken('tester03')).code).toBe('room_scan_required');
+
+    const started = envelope<RoomScan>(
+      await api('tester03', 'POST', '/tester/room_scan.php', { action: 'start' }),
+    ).result;
+    expect(started).toMatchObject({ status: 'scanning', requested_by_checker: false, record_id: null });
+    // Starting again while it runs is the same scan.
+    const again = envelope<RoomScan>(
+      await api('tester03', 'POST', '/tester/room_scan.php', { action: 'start' }),
+    );
+    expect(again.result.id).toBe(started.id);
+
+    const startRec = async (stream: string) =>
+      envelope<RecordingCredentials>(
+        await api('tester03', 'POST', '/tester/recording.php', {
+          method: 'PUT',
+          stream,
+          mime_type: 'video/webm',
+        }),
+      ).result.record_id;
+    // A camera recording is not a scan's.
+    const camera = await startRec('camera');
+    const wrong = await api('tester03', 'POST', '/tester/room_scan.php', {
+      action: 'done',
+      scan_id: started.id,
+      record_id: camera,
+    });
+    expect(wrong.statusCode).toBe(400);
+    const scanRec = await startRec('room_scan');
+    const done = await api('tester03', 'POST', '/tester/room_scan.php', {
+      action: 'done',
+      scan_id: started.id,
+      record_id: scanRec,
+    });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(envelope<RoomScan>(done).result).toMatchObject({ status: 'done', record_id: scanRec });
+    expect(envelope<RoomScan>(done).result.completed_at).not.toBeNull();
+
+    const state = envelope<WiderViewState>(await api('tester03', 'GET', '/tester/wider_view.php')).result;
+    expect(state.room_scan).toEqual({ required: true, done: 1, current: null });
+    expect((await mcToken('tester03')).statusCode).toBe(200);
+    expect(await events(testId)).toEqual(['room_scan_started', `room_scan_completed record ${scanRec}`]);
+    expect(await markers(testId)).toEqual(['examinee:ROOM_SCAN_STARTED', 'examinee:ROOM_SCAN_DONE']);
+  });
+
+  it('a checker asks for a scan during the exam: only the matched checker, logged, shown to the examinee, completed', async () => {
+    const testId = await sitting('tester04', { is_room_scan: 1, is_screen_record: 1 });
+    await s.db.query(`UPDATE matchings SET deleted_at = now() WHERE tester_id = $1 AND deleted_at IS NULL`, [
+      ids.tester04,
+    ]);
+    await s.db.query(
+      `INSERT INTO matchings (test_id, tester_id, checker_id, matching_status, channel_name)
+       VALUES ($1, $2, $3, 2, 'ch-scan')`,
+      [testId, ids.tester04, ids.checker01],
+    );
+    const ask = (checker: string) =>
+      api(checker, 'POST', '/tester/room_scan_request.php', { tester_id: ids.tester04 });
+
+    // Another checker is not matched to the examinee.
+    const other = await ask('checker02');
+    expect(other.statusCode).toBe(403);
+    expect(envelope(other).code).toBe('not_matched');
+
+    const asked = await ask('checker01');
+    expect(asked.statusCode, asked.body).toBe(200);
+    const scan = envelope<RoomScan>(asked).result;
+    expect(scan).toMatchObject({ status: 'requested', requested_by_checker: true, started_at: null });
+    // Asking again while it is open is the same request.
+    expect(envelope<RoomScan>(await ask('checker01')).result.id).toBe(scan.id);
+
+    // The examinee's page, reloaded, finds the request; starting takes it.
+    const state = envelope<WiderViewState>(await api('tester04', 'GET', '/tester/wider_view.php')).result;
+    expect(state.room_scan.current).toMatchObject({ id: scan.id, status: 'requested' });
+    const started = envelope<RoomScan>(
+      await api('tester04', 'POST', '/tester/room_scan.php', { action: 'start' }),
+    );
+    expect(started.result).toMatchObject({ id: scan.id, status: 'scanning' });
+    const done = await api('tester04', 'POST', '/tester/room_scan.php', { action: 'done', scan_id: scan.id });
+    expect(envelope<RoomScan>(done).result).toMatchObject({ id: scan.id, status: 'done', record_id: null });
+
+    expect(await events(testId)).toEqual([
+      'room_scan_requested by checker01',
+      'room_scan_started',
+      'room_scan_completed',
+    ]);
+    expect(await markers(testId)).toEqual([
+      'checker:ROOM_SCAN_REQUESTED',
+      'examinee:ROOM_SCAN_STARTED',
+      'examinee:ROOM_SCAN_DONE',
+    ]);
+    // The examinee reads the markers through webrtc_message like any other.
+    const list = envelope<{ messages: { message: string }[] }>(
+      await api('tester04', 'GET', `/webrtc_message.php?tester_id=${ids.tester04}`),
+    ).result.messages.map((m) => m.message);
+    expect(list).toContain('ROOM_SCAN_REQUESTED');
+  });
+
+  it('refuses a scan for a sitting without it and after the exam ended, and a client cannot forge the markers', async () => {
+    const testId = await sitting('tester02', { is_record: 1 });
+    const res = await api('tester02', 'POST', '/tester/room_scan.php', { action: 'start' });
+    expect(envelope(res).code).toBe('wider_view_off');
+    await sitting('tester02', { is_room_scan: 1 });
+    await s.db.query(`UPDATE tests SET status = 7 WHERE id = $1`, [testId]);
+    // A finished sitting is not open any more: nothing to scan.
+    expect((await api('tester02', 'POST', '/tester/room_scan.php', { action: 'start' })).statusCode).toBe(
+      409,
+    );
+    const forged = await injectAs(s.app, await token('tester01'), {
+      method: 'POST',
+      url: '/api/v1/webrtc_message.php',
+      payload: {
+        tester_id: ids.tester01,
+        send_type: 1,
+        message_type: 3,
+        kind: 'command',
+        message: 'ROOM_SCAN_DONE',
+      },
+    });
+    expect(forged.statusCode).toBe(403);
+  });
+});
