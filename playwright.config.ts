@@ -32,14 +32,17 @@ export default defineConfig({
     trace: 'retain-on-failure',
     locale: 'ja-JP',
   },
-  // The checker-monitoring, live-sitting and checker-console specs switch checkers' activation while their examinees
+  // The checker-monitoring, live-sitting, checker-console and wider-view specs switch checkers' activation while their examinees
   // start (so they land on their own checker): each runs alone, after every other spec, so no other spec's examinee
   // is caught in that window.
   projects: [
     {
       name: 'chromium',
       // e2e/scale/ is the scale layer's (playwright.scale.config.ts, scripts/scale.mjs).
-      testIgnore: [/(checker-monitoring|live-sitting|checker-console)\.spec\.ts/, /[\\/]scale[\\/]/],
+      testIgnore: [
+        /(checker-monitoring|live-sitting|checker-console|wider-view)\.spec\.ts/,
+        /[\\/]scale[\\/]/,
+      ],
       use: chromiumUse,
     },
     {
@@ -58,6 +61,12 @@ export default defineConfig({
       name: 'chromium-console-shift',
       testMatch: /checker-console\.spec\.ts/,
       dependencies: ['chromium-live-sitting'],
+      use: chromiumUse,
+    },
+    {
+      name: 'chromium-wider-view',
+      testMatch: /wider-view\.spec\.ts/,
+      dependencies: ['chromium-console-shift'],
       use: chromiumUse,
     },
   ],

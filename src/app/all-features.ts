@@ -7,6 +7,7 @@ import { monitoringFeature } from '../features/monitoring/monitoring-feature';
 import { examineesFeature } from '../features/examinees/examinees-feature';
 import { managementFeature } from '../features/management/management-feature';
 import { accountsFeature } from '../features/accounts/accounts-feature';
+import { widerViewFeature } from '../features/wider-view/wider-view-feature';
 
 /**
  * Every feature. Only the test setup imports this (stores in tests start with all features); the app
@@ -21,4 +22,5 @@ export const ALL_FEATURES: readonly FeatureDef[] = [
   examineesFeature,
   managementFeature,
   accountsFeature,
+  widerViewFeature,
 ];

@@ -11,6 +11,7 @@ import type identification from '../features/identification/identification-slice
 import type live from '../features/live/live-slice';
 import type recording from '../features/recording/recording-slice';
 import type accounts from '../features/accounts/accounts-slice';
+import type widerView from '../features/wider-view/wider-view-slice';
 import { createAppListenerMiddleware, type AppStartListening } from './listener';
 import { addAppListeners } from './app-listeners';
 import { getDefaultFeatures, type FeatureDef } from './features';
@@ -33,6 +34,7 @@ export type RootState = { [K in keyof typeof coreReducers]: ReturnType<(typeof c
   live: ReturnType<typeof live>;
   recording: ReturnType<typeof recording>;
   accounts: ReturnType<typeof accounts>;
+  widerView: ReturnType<typeof widerView>;
 };
 
 interface Registry {

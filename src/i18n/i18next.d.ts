@@ -17,6 +17,7 @@ import type examinees from './locales/ja/examinees.json';
 import type management from './locales/ja/management.json';
 import type validation from './locales/ja/validation.json';
 import type accounts from './locales/ja/accounts.json';
+import type widerView from './locales/ja/widerView.json';
 
 /**
  * Typed keys (STYLE habit 14): Japanese is the source language. A namespace added under locales/ja is
@@ -44,6 +45,7 @@ declare module 'i18next' {
       management: typeof management;
       validation: typeof validation;
       accounts: typeof accounts;
+      widerView: typeof widerView;
     };
   }
 }

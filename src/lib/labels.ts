@@ -1,6 +1,7 @@
 import { MESSAGE_COMMANDS, parseCommand } from '../../contract/constants/messages';
 import { MOVIE_STATUS } from '../../contract/constants/recording';
 import { TESTER_STATUS } from '../../contract/constants/tester';
+import { WIDER_VIEW_COMMANDS, WIDER_VIEW_LOG_EVENTS } from '../../contract/constants/wider-view';
 /**
  * i18n keys (common namespace) of the codes the server sends, so no page shows a bare code: tester states
  * (spec §4, 0–7), record statuses (00–08), cheating levels (0–3), examinee-log events and chat markers.
@@ -32,9 +33,13 @@ export const EXAMINEE_LOG_EVENTS = [
   'exam_system_login',
   'test_status',
   'exam_status',
+  ...WIDER_VIEW_LOG_EVENTS,
 ] as const;
-/** The fixed markers of spec §3 ("message received … rejected", plus the marking alert). */
-const CHAT_MARKERS = Object.values(MESSAGE_COMMANDS);
+/** The fixed markers of spec §3 ("message received … rejected", plus the marking alert) and the wider view's. */
+const CHAT_MARKERS: readonly string[] = [
+  ...Object.values(MESSAGE_COMMANDS),
+  ...Object.values(WIDER_VIEW_COMMANDS),
+];
 
 const has = <T extends string | number>(list: readonly T[], v: unknown): v is T =>
   (list as readonly unknown[]).includes(v);

@@ -9,6 +9,8 @@ const listeners = new Set<(id: string) => void>();
 
 /** The examinee's own camera+microphone stream id. */
 export const LOCAL_STREAM_ID = 'local';
+/** The examinee's shared screen (the wider view), while it is shared. */
+export const SCREEN_STREAM_ID = 'screen';
 
 /** Stores a stream under an id (replacing and stopping a different previous one). */
 export function registerStream(id: string, stream: MediaStream): void {

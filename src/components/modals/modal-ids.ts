@@ -7,6 +7,9 @@ export const MODAL_IDS = {
   monitorHistory: 'monitor-history',
   deleteSettingCreate: 'delete-setting-create',
   deleteSettingEdit: 'delete-setting-edit',
+  /** The wider view (not in spec §2): the examinee's room scan, and the exam held while the screen is not shared. */
+  roomScan: 'room-scan',
+  screenShareBlock: 'screen-share-block',
 } as const;
 
 export type ModalDomId = (typeof MODAL_IDS)[keyof typeof MODAL_IDS];

@@ -5,9 +5,11 @@ import * as matchingApi from '../../api/matching';
 import { postMessage } from '../../api/messages';
 import { disconnectOnUnload, postTesterStatus } from '../../api/tester';
 import { acquireLocalMedia } from '../../media/devices';
-import { startMaster, type KvsChannel, type MasterHandle } from '../../media/master';
+import { startMaster, type ExtraStream, type KvsChannel, type MasterHandle } from '../../media/master';
+import { SCREEN_FRAME_RATE } from '../../media/screen-share';
 import {
   LOCAL_STREAM_ID,
+  SCREEN_STREAM_ID,
   dropObject,
   getStream,
   putObject,
@@ -29,6 +31,16 @@ import {
   signalingLost,
   viewersChanged,
 } from './live-slice';
+
+/**
+ * The live copy of the shared screen: at most 1.2 Mbit/s and the capture's frame rate, so the screen costs the
+ * examinee's upstream a fraction of the camera's (README "The wider view" has the figures).
+ */
+export const SCREEN_LIVE: ExtraStream = {
+  streamId: SCREEN_STREAM_ID,
+  maxBitrate: 1_200_000,
+  maxFramerate: SCREEN_FRAME_RATE,
+};
 
 /** Registry key of the running master. */
 export const MASTER_KEY = 'kvs-master';
@@ -101,6 +113,8 @@ export function addLiveListeners(startListening: AppStartListening): void {
           const handle = await startMaster({
             channel: toKvs(channel),
             streamId: LOCAL_STREAM_ID,
+            // The shared screen (the wider view) goes to the checker on the same connection, whenever it is shared.
+            extraStreams: [SCREEN_LIVE],
             allowedViewer: () => allowedViewer,
             refreshCredentials: async () => {
               const m = await matchingApi.kvsReconnect(testerId);

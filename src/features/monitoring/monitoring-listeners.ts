@@ -14,6 +14,7 @@ import {
 } from '../../api/checker';
 import { getLiveFeed } from '../../api/capture';
 import { getMarks } from '../../api/markings';
+import { WIDER_VIEW_COMMANDS } from '../../../contract/constants/wider-view';
 import { i18next } from '../../i18n';
 import { logger } from '../../lib/logger';
 import {
@@ -179,6 +180,8 @@ export async function pollMessages(store: Store, testerId: number): Promise<void
       void loadExaminee(store, testerId);
       raiseAlert(store, 'identity', testerId);
     }
+    // The wider view: the examinee's screen share ended (its exam is held until it shares again).
+    if (commands.has(WIDER_VIEW_COMMANDS.screenShareEnded)) raiseAlert(store, 'screen', testerId);
     const said = fromTester.filter((m) => m.kind === 'message').length;
     if (said > 0) {
       store.dispatch(chatUnreadAdded({ testerId, count: said }));

@@ -18,9 +18,13 @@ import { loggedOut } from '../session/session-slice';
 import { MESSAGE_COMMANDS, SEND_TYPE, parseCommand } from '../../../contract/constants/messages';
 import { DEFAULT_MATCHING_TIMEOUT_SECONDS } from '../../../contract/constants/matching';
 import { viewsOf, type PaneViewId, type PaneViewStatus } from './pane-views';
+import { WIDER_VIEW_COMMANDS } from '../../../contract/constants/wider-view';
 
 /** What a person reads at a glance on a pane (issue #4). */
 export type PaneConnection = 'connecting' | 'live' | 'reconnecting' | 'lost';
+
+/** A room scan as the checker follows it (README "The wider view"). */
+export type PaneRoomScan = 'none' | 'requested' | 'scanning' | 'done';
 
 /** Identity check by a checker (spec §4): none yet, authenticating, accepted, rejected. */
 export type PaneAuth = 'none' | 'authenticating' | 'accepted' | 'rejected';
@@ -52,6 +56,10 @@ export interface Pane {
   mainView: PaneViewId;
   /** What each extra view shows now (the camera's is `connection`). */
   viewStatus: Partial<Record<PaneViewId, PaneViewStatus>>;
+  /** The sitting has room scans (is_room_scan): the checker may ask for one. */
+  roomScanEnabled: boolean;
+  /** The room scan the chat markers tell of: none yet, asked for, under way, done. */
+  roomScan: PaneRoomScan;
   muted: boolean;
   auth: PaneAuth;
   /** The examinee announced BEFORE_CLOSE (spec §4: delayed deletion). */
@@ -89,7 +97,7 @@ export interface PaneLive {
 }
 
 /** What needs the checker: an identity check asked for, a chat message, an AI flag, a lost connection. */
-export type AlertKind = 'identity' | 'chat' | 'flag' | 'connection';
+export type AlertKind = 'identity' | 'chat' | 'flag' | 'connection' | 'screen';
 
 /** One alert: which pane (its number, 1–5, as the shortcut keys name it) and examinee, what and when. */
 export interface ConsoleAlert {
@@ -211,6 +219,8 @@ function newPane(m: CheckerMatching, now: number): Pane {
     views: viewsOf(m.widerView),
     mainView: 'camera',
     viewStatus: {},
+    roomScanEnabled: m.widerView.roomScan,
+    roomScan: 'none',
     muted: false,
     auth: m.rejected === 1 ? 'rejected' : 'none',
     beforeClose: false,
@@ -218,6 +228,13 @@ function newPane(m: CheckerMatching, now: number): Pane {
     idCard: { url: null, updatedAt: null },
   };
 }
+
+/** The room scan a wider-view marker moves a pane to. */
+const ROOM_SCAN_AFTER: Record<string, PaneRoomScan | undefined> = {
+  [WIDER_VIEW_COMMANDS.roomScanRequested]: 'requested',
+  [WIDER_VIEW_COMMANDS.roomScanStarted]: 'scanning',
+  [WIDER_VIEW_COMMANDS.roomScanDone]: 'done',
+};
 
 /** Auth state a command moves to; null when the command is not about the identity check. */
 function authAfter(command: string): PaneAuth | null {
@@ -271,6 +288,7 @@ const monitoringSlice = createSlice({
         if (p.hasChannel !== (m.channel !== null)) p.hasChannel = m.channel !== null;
         if (p.examName !== m.examName) p.examName = m.examName;
         if (m.rejected === 1 && p.auth !== 'rejected') p.auth = 'rejected';
+        if (p.roomScanEnabled !== m.widerView.roomScan) p.roomScanEnabled = m.widerView.roomScan;
         const views = viewsOf(m.widerView);
         if (views.join() !== p.views.join()) {
           p.views = views;
@@ -343,6 +361,8 @@ const monitoringSlice = createSlice({
       const { testerId, monitorId, view, status } = action.payload;
       const p = state.panes.entities[testerId];
       if (!p || p.monitorId !== monitorId || p.viewStatus[view] === status) return;
+      // The examinee said its share ended: the track going quiet afterwards does not make it "not connected".
+      if (p.viewStatus[view] === 'ended' && status === 'waiting') return;
       p.viewStatus[view] = status;
     },
     /** The checker switched a pane's sound on or off (or autoplay forced it off). */
@@ -370,7 +390,19 @@ const monitoringSlice = createSlice({
         if (auth) p.auth = auth;
         if (command === MESSAGE_COMMANDS.beforeClose && m.sendType === SEND_TYPE.tester) p.beforeClose = true;
         if (command === MESSAGE_COMMANDS.kickOut) p.kicked = true;
+        // The wider view's markers (server-written): the screen share and the room scan.
+        // (A remote track does not always go muted when its sender stops, so the markers lead; the track's
+        // mute and unmute events follow what the media does between them.)
+        if (command === WIDER_VIEW_COMMANDS.screenShareEnded) p.viewStatus.screen = 'ended';
+        if (command === WIDER_VIEW_COMMANDS.screenShared) p.viewStatus.screen = 'live';
+        const scan = ROOM_SCAN_AFTER[command];
+        if (scan) p.roomScan = scan;
       }
+    },
+    /** The checker's request for a room scan reached the server (before its marker comes back in the chat). */
+    paneRoomScanRequested(state, action: PayloadAction<{ testerId: number; status: PaneRoomScan }>) {
+      const p = state.panes.entities[action.payload.testerId];
+      if (p) p.roomScan = action.payload.status;
     },
     /** The identity check modal opened for a pane. */
     authModalOpened(state, action: PayloadAction<number>) {
@@ -552,6 +584,7 @@ export const {
   paneStreamReceived,
   paneMainViewChosen,
   paneViewStatusChanged,
+  paneRoomScanRequested,
   paneMutedChanged,
   chatReceived,
   authModalOpened,

@@ -9,6 +9,7 @@ import {
   setMonitorActivation,
 } from '../../api/checker';
 import { saveMarking } from '../../api/markings';
+import { requestRoomScan } from '../../api/wider-view';
 import { captureJpeg } from '../../media/frame-capture';
 import { getVideo } from '../../media/viewer-registry';
 import { confirm, showAlert } from '../layout/layout-thunks';
@@ -31,6 +32,7 @@ import {
   markingSaving,
   paneConnectionChanged,
   paneRemoved,
+  paneRoomScanRequested,
   selectActivation,
   selectMarking,
   selectMarks,
@@ -114,6 +116,23 @@ export const kickOutRequested =
     stopPaneViewer(testerId);
     dispatch(paneRemoved({ testerId, monitorId: pane.monitorId }));
     await dispatch(showAlert({ type: 'success', messageKey: 'monitoring:kickOut.done' }));
+  };
+
+/**
+ * "Ask for a room scan" (README "The wider view"): the examinee's page shows the instructions at once; the pane
+ * follows the scan through its markers (asked for, under way, done).
+ */
+export const roomScanRequested =
+  (testerId: number) =>
+  async (dispatch: AppDispatch, getState: GetState): Promise<void> => {
+    const pane = selectPane(getState(), testerId);
+    if (!pane) return;
+    try {
+      const scan = await requestRoomScan(testerId);
+      dispatch(paneRoomScanRequested({ testerId, status: scan.status }));
+    } catch {
+      await dispatch(showAlert({ type: 'error', messageKey: 'monitoring:roomScan.failed' }));
+    }
   };
 
 /** The checker accepted (tester/status 3) or rejected (tester/rejected PUT) the examinee's identity. */

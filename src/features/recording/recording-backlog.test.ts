@@ -9,8 +9,18 @@ const span = {
 };
 
 describe('recording backlog', () => {
-  it('reads the record id and segment from the object key', () => {
-    expect(recordOfKey('recordings/7/41-3.webm')).toEqual({ recordId: 41, segment: 3 });
+  it('reads the record id, segment and stream from the object key', () => {
+    expect(recordOfKey('recordings/7/41-3.webm')).toEqual({ recordId: 41, segment: 3, stream: 'camera' });
+    expect(recordOfKey('recordings/7/screen/42-2.webm')).toEqual({
+      recordId: 42,
+      segment: 2,
+      stream: 'screen',
+    });
+    expect(recordOfKey('recordings/7/room_scan/43-1.mp4')).toEqual({
+      recordId: 43,
+      segment: 1,
+      stream: 'room_scan',
+    });
     expect(recordOfKey('other/key')).toBeNull();
   });
 

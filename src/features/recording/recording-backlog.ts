@@ -5,6 +5,7 @@
  * (a new record) instead, and every object keeps one WebM header.
  */
 import { endRecording, getRecordingCredentials, recoverRecording } from '../../api/recording';
+import type { StreamKind } from '../../../contract/constants/wider-view';
 import type { RecoveryResult } from '../../api/recording';
 import type { ChunkStore, UploadMeta } from '../../media/recording/chunk-store';
 import { createRechunker, resumeFeed } from '../../media/recording/rechunker';
@@ -16,11 +17,18 @@ import {
   type UploadProgress,
 } from '../../media/recording/uploader';
 
-/** The server's record id and segment in an object key `recordings/<test>/<record>-<segment>.<ext>`. */
-export function recordOfKey(key: string): { recordId: number; segment: number } | null {
-  const m = /\/(\d+)-(\d+)\.[a-z0-9]+$/i.exec(key);
+/**
+ * The server's record id, segment and stream in an object key: `recordings/<test>/<record>-<segment>.<ext>` for
+ * the camera, `recordings/<test>/<stream>/<record>-<segment>.<ext>` for the wider view's other streams.
+ */
+export function recordOfKey(key: string): { recordId: number; segment: number; stream: StreamKind } | null {
+  const m = /\/(?:(screen|room_scan|phone)\/)?(\d+)-(\d+)\.[a-z0-9]+$/i.exec(key);
   if (!m) return null;
-  return { recordId: Number(m[1]), segment: Number(m[2]) };
+  return {
+    recordId: Number(m[2]),
+    segment: Number(m[3]),
+    stream: (m[1] as StreamKind | undefined) ?? 'camera',
+  };
 }
 
 /** Marks planned parts storage already holds (same number and size) as confirmed: they are not re-sent. */

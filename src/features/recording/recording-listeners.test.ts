@@ -46,7 +46,8 @@ vi.mock('../../media/recording/recording-session', async (orig) => ({
   ...(await orig<object>()),
   createRecordingSession: m.createRecordingSession,
 }));
-vi.mock('../../media/stream-registry', () => ({
+vi.mock('../../media/stream-registry', async (orig) => ({
+  ...(await orig<object>()),
   LOCAL_STREAM_ID: 'local',
   getStream: () => m.stream,
   onStreamChange: () => () => undefined,
@@ -102,7 +103,7 @@ describe('recording listeners', () => {
     const s = store();
     s.dispatch(examPhaseChanged('examing'));
     await until(() => s.getState().recording.phase === 'recording');
-    expect(m.startRecording).toHaveBeenCalledWith('video/webm', undefined);
+    expect(m.startRecording).toHaveBeenCalledWith('video/webm', undefined, 'camera');
     expect(session.start).toHaveBeenCalledWith(
       expect.objectContaining({
         voiceRecording: true,
@@ -265,6 +266,6 @@ describe('recording listeners', () => {
     s.dispatch(examPhaseChanged('examing'));
     await until(() => s.getState().recording.phase === 'recording');
     expect(m.recoverRecording).toHaveBeenCalledWith(40);
-    expect(m.startRecording).toHaveBeenCalledWith('video/webm', 3);
+    expect(m.startRecording).toHaveBeenCalledWith('video/webm', 3, 'camera');
   });
 });

@@ -5,10 +5,16 @@
  * (recording-runtime.ts, recording-page.ts); these listeners only map store events to its calls.
  */
 import type { AppStartListening } from '../../app/listener';
-import { LOCAL_STREAM_ID } from '../../media/stream-registry';
+import { LOCAL_STREAM_ID, SCREEN_STREAM_ID } from '../../media/stream-registry';
 import { loggedOut } from '../session/session-slice';
 import { examPhaseChanged, sittingClosing, testerStateChanged } from '../tester/tester-slice';
 import { TESTER_STATUS } from '../../../contract/constants/tester';
+import {
+  roomScanStarted,
+  roomScanStopped,
+  screenShareEnded,
+  screenShared,
+} from '../wider-view/wider-view-slice';
 import { RecordingPage } from './recording-page';
 import { RecordingRuntime } from './recording-runtime';
 import {
@@ -26,11 +32,46 @@ const EXAM_PHASES = ['examing', 'interrupted'];
 
 /**
  * Registers the recording listeners of one store (the recording feature registers them with its routes): the
- * store gets its own page and runtime, with one recorded stream, the examinee's camera and microphone.
+ * store gets its own page with its recorded streams, each a runtime: the examinee's camera and microphone
+ * (the exam's recording), and the wider view's shared screen (one recording per share) and room scans (one
+ * recording per scan, of the camera).
  */
 export function addRecordingListeners(startListening: AppStartListening): void {
   const page = new RecordingPage();
   const camera = new RecordingRuntime(page, { streamId: LOCAL_STREAM_ID });
+  const screen = new RecordingRuntime(page, { streamId: SCREEN_STREAM_ID, stream: 'screen' });
+  const roomScan = new RecordingRuntime(page, { streamId: LOCAL_STREAM_ID, stream: 'room_scan' });
+
+  // The screen is recorded while it is shared: each share its own recording, completed when the share ends
+  // or the exam does.
+  startListening({
+    actionCreator: screenShared,
+    effect: async (_action, api) => {
+      await screen.start(api);
+    },
+  });
+  startListening({
+    predicate: (action, state) =>
+      screenShareEnded.match(action) ||
+      sittingClosing.match(action) ||
+      (examPhaseChanged.match(action) && state.tester.examPhase === 'finished'),
+    effect: async (_action, api) => {
+      await screen.finish(api);
+    },
+  });
+  // A room scan records the camera from its start to its end.
+  startListening({
+    actionCreator: roomScanStarted,
+    effect: async (_action, api) => {
+      await roomScan.start(api);
+    },
+  });
+  startListening({
+    predicate: (action) => roomScanStopped.match(action) || sittingClosing.match(action),
+    effect: async (_action, api) => {
+      await roomScan.finish(api);
+    },
+  });
 
   // Start: the exam began (or the page came back to a running exam), or the page asked explicitly.
   startListening({

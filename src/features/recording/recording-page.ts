@@ -12,6 +12,7 @@ import { logger } from '../../lib/logger';
 import { uploadFinished, uploadStarted } from '../layout/layout-slice';
 import { drainStoredRecording, recordOfKey, recoverStored } from './recording-backlog';
 import { backlogChanged } from './recording-slice';
+import type { StreamKind } from '../../../contract/constants/wider-view';
 
 /** What the page asks of each of its recorded streams. */
 export interface RecordedStream {
@@ -60,16 +61,21 @@ export class RecordingPage {
 
   /**
    * Sends every recording stored by an earlier page to the end, one after another, then completes it. Runs in
-   * the background; this page's own sessions are left out. Returns the highest server segment seen.
+   * the background; this page's own sessions are left out. Returns the highest server segment seen of the
+   * stream `kind` (segments are numbered per stream).
    */
-  async resumeBacklog(dispatch: ListenerDispatch, store: ChunkStore): Promise<number> {
+  async resumeBacklog(
+    dispatch: ListenerDispatch,
+    store: ChunkStore,
+    kind: StreamKind = 'camera',
+  ): Promise<number> {
     let metas: UploadMeta[];
     try {
       metas = (await store.listMeta()).filter((m) => !this.liveKeys.has(m.recordingKey));
     } catch {
       return 0;
     }
-    if (metas.length === 0 || this.backlog) return maxSegment(metas);
+    if (metas.length === 0 || this.backlog) return maxSegment(metas, kind);
     const recoveries = [];
     for (const meta of metas) {
       try {
@@ -80,7 +86,10 @@ export class RecordingPage {
         logger.debug('recording', 'recovery failed', e instanceof Error ? e.message : String(e));
       }
     }
-    const top = recoveries.reduce((m, r) => Math.max(m, r.recovery.segment), maxSegment(metas));
+    const top = recoveries.reduce(
+      (m, r) => ((r.recovery.stream ?? 'camera') === kind ? Math.max(m, r.recovery.segment) : m),
+      maxSegment(metas, kind),
+    );
     if (recoveries.length === 0) return top;
     const abort = new AbortController();
     this.backlogAbort = abort;
@@ -162,11 +171,17 @@ export class RecordingPage {
   syncUploadCounter(dispatch: ListenerDispatch, state: RootState): void {
     const r = state.recording;
     const afterStop =
-      !r.recorderRunning &&
-      (r.phase === 'uploading' ||
-        r.phase === 'waiting-network' ||
-        this.streams.some((s) => s.isFinishing())) &&
-      r.counts.partsDone < r.counts.partsTotal;
+      (!r.recorderRunning &&
+        (r.phase === 'uploading' ||
+          r.phase === 'waiting-network' ||
+          this.streams.some((s) => s.isFinishing())) &&
+        r.counts.partsDone < r.counts.partsTotal) ||
+      // Another stream (a screen share that ended, a scan that is over) still sending what it recorded.
+      Object.values(r.streams).some(
+        (x) =>
+          (x.phase === 'uploading' || x.phase === 'waiting-network') &&
+          x.counts.partsDone < x.counts.partsTotal,
+      );
     const want = afterStop || r.backlog.bytesPending > 0 || r.backlog.partsDone < r.backlog.partsTotal;
     if (want && !this.uploadCounterOn) {
       this.uploadCounterOn = true;
@@ -191,8 +206,11 @@ export class RecordingPage {
   }
 }
 
-function maxSegment(metas: UploadMeta[]): number {
-  return metas.reduce((m, meta) => Math.max(m, recordOfKey(meta.key)?.segment ?? 0), 0);
+function maxSegment(metas: UploadMeta[], kind: StreamKind): number {
+  return metas.reduce((m, meta) => {
+    const r = recordOfKey(meta.key);
+    return r && r.stream === kind ? Math.max(m, r.segment) : m;
+  }, 0);
 }
 
 /**

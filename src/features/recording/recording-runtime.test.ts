@@ -5,7 +5,12 @@ import startup from '../startup/startup-slice';
 import { initialTesterState } from '../tester/tester-slice';
 import { RecordingPage } from './recording-page';
 import { RecordingRuntime, SERVER_RETRY_MS, type RecordingEffects } from './recording-runtime';
-import { recordingCompleted, recordingStarted, recordingStarting } from './recording-slice';
+import {
+  recordingCompleted,
+  recordingStarted,
+  recordingStarting,
+  streamRecordingChanged,
+} from './recording-slice';
 import {
   RECORDING_CREDENTIALS as CREDS,
   fakeCameraStream,
@@ -40,7 +45,8 @@ vi.mock('../../media/recording/recording-session', async (orig) => ({
   ...(await orig<object>()),
   createRecordingSession: m.createRecordingSession,
 }));
-vi.mock('../../media/stream-registry', () => ({
+vi.mock('../../media/stream-registry', async (orig) => ({
+  ...(await orig<object>()),
   getStream: (id: string) => (id === 'camera' ? m.stream : null),
   onStreamChange: () => () => undefined,
 }));
@@ -102,6 +108,44 @@ describe('recording runtime (alone)', () => {
     expect(types(api)).toContain(recordingCompleted.type);
     expect(runtime.holdsRecording()).toBe(false);
     expect(unloadEvent().defaultPrevented).toBe(false);
+  });
+
+  it('records the screen as its own stream: its flag, its segments, its own reports; each share its own recording', async () => {
+    const screenStream = fakeCameraStream();
+    m.stream = screenStream;
+    m.getTesterDetail.mockResolvedValue({ startupParameters: { is_record: 1, is_screen_record: 1 } });
+    m.listMeta.mockResolvedValue([
+      // An earlier page's camera recording (segment 4) and screen recording (segment 2) on this device.
+      { recordingKey: 'a', key: 'recordings/7/40-4.webm' },
+      { recordingKey: 'b', key: 'recordings/7/screen/41-2.webm' },
+    ]);
+    // The fake registry holds the one stream under 'camera'.
+    const screen = new RecordingRuntime(page, { streamId: 'camera', stream: 'screen' });
+    const session = fakeSession();
+    m.createRecordingSession.mockReturnValue(session);
+    const api = effects();
+    await screen.start(api);
+    // The screen's own next segment, whatever the camera's.
+    expect(m.startRecording).toHaveBeenCalledWith(expect.any(String), 3, 'screen');
+    expect(session.start).toHaveBeenCalledWith(expect.objectContaining({ stream: screenStream }));
+    expect(screen.recordId()).toBe(CREDS.recordId);
+    // Its progress goes to its own entry, not to the camera's recording state.
+    expect(types(api)).not.toContain(recordingStarting.type);
+    expect(api.dispatch).toHaveBeenCalledWith(
+      streamRecordingChanged({ stream: 'screen', phase: 'recording', recordId: CREDS.recordId }),
+    );
+    await screen.finish(api);
+    expect(api.dispatch).toHaveBeenCalledWith(streamRecordingChanged({ stream: 'screen', phase: 'done' }));
+    // Shared again: a new recording.
+    await screen.start(api);
+    expect(m.createRecordingSession).toHaveBeenCalledTimes(2);
+  });
+
+  it('records no screen for a sitting without is_screen_record', async () => {
+    m.getTesterDetail.mockResolvedValue({ startupParameters: { is_record: 1 } });
+    const screen = new RecordingRuntime(page, { streamId: 'screen', stream: 'screen' });
+    await screen.start(effects());
+    expect(m.startRecording).not.toHaveBeenCalled();
   });
 
   it('a second start while the first runs makes no second recorder', async () => {

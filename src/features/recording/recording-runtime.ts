@@ -42,10 +42,13 @@ import {
   recordingStarted,
   recordingStarting,
   recordingStatusChanged,
+  streamRecordingChanged,
   uploadRetryRequested,
+  type ExtraStream,
   type RecordingErrorKey,
   type RecordingStatusReport,
 } from './recording-slice';
+import { STREAM_FLAG, type StreamKind } from '../../../contract/constants/wider-view';
 
 /** How long the start waits for the camera stream the live channel acquires. */
 export const STREAM_WAIT_MS = 20_000;
@@ -63,6 +66,53 @@ export type RecordingEffects = Pick<
 export interface RecordingRuntimeOptions {
   /** The stream-registry id of the recorded stream. */
   streamId: string;
+  /**
+   * What it records (README "The wider view"): the camera (default: the spec's recording, shown on the exam
+   * page, the recording-time limit), or the screen or the room scan, each its own series of recordings.
+   */
+  stream?: StreamKind;
+}
+
+/** Where a runtime's progress goes: the camera's into the recording slice's own fields, the others' apart. */
+interface Reporter {
+  starting(d: ListenerDispatch): void;
+  deviceChecked(d: ListenerDispatch, ok: boolean): void;
+  started(
+    d: ListenerDispatch,
+    r: { recordId: number; segment: number; mimeType: string; durable: boolean },
+  ): void;
+  status(d: ListenerDispatch, r: RecordingStatusReport): void;
+  failed(d: ListenerDispatch, errorKey: RecordingErrorKey, reason?: string): void;
+  completed(d: ListenerDispatch): void;
+}
+
+const CAMERA_REPORTER: Reporter = {
+  starting: (d) => d(recordingStarting()),
+  deviceChecked: (d, ok) => d(deviceChecked(ok)),
+  started: (d, r) => d(recordingStarted(r)),
+  status: (d, r) => d(recordingStatusChanged(r)),
+  failed: (d, errorKey, reason) =>
+    d(recordingFailed(reason === undefined ? { errorKey } : { errorKey, reason })),
+  completed: (d) => d(recordingCompleted()),
+};
+
+function extraReporter(stream: ExtraStream): Reporter {
+  const change = (d: ListenerDispatch, c: Omit<Parameters<typeof streamRecordingChanged>[0], 'stream'>) =>
+    d(streamRecordingChanged({ stream, ...c }));
+  return {
+    // A new recording of the stream: the last one's record is not this one's.
+    starting: (d) => change(d, { phase: 'starting', errorKey: null, recordId: null }),
+    deviceChecked: () => undefined,
+    started: (d, r) => change(d, { phase: 'recording', recordId: r.recordId }),
+    status: (d, r) =>
+      change(d, {
+        phase: r.state === 'error' ? 'error' : r.state === 'idle' ? 'recording' : r.state,
+        counts: { partsDone: r.partsDone, partsTotal: r.partsTotal, bytesPending: r.bytesPending },
+        errorKey: r.state === 'error' ? (r.errorKey ?? 'recording:failed') : null,
+      }),
+    failed: (d, errorKey) => change(d, { phase: 'error', errorKey }),
+    completed: (d) => change(d, { phase: 'done' }),
+  };
 }
 
 /** A running recording: the session and the server's record. */
@@ -83,17 +133,29 @@ export class RecordingRuntime implements RecordedStream {
   private readonly finishing = new Map<number, Active>();
   /** Bumped by every dispose (logout, kick-out): a start still running then gives up. */
   private generation = 0;
+  /** A finish was asked while the start still retries (an extra stream stops retrying then). */
+  private finishAsked = false;
+  private readonly kind: StreamKind;
+  private readonly out: Reporter;
 
   constructor(
     private readonly page: RecordingPage,
     private readonly options: RecordingRuntimeOptions,
   ) {
+    this.kind = options.stream ?? 'camera';
+    this.out = this.kind === 'camera' ? CAMERA_REPORTER : extraReporter(this.kind);
     page.attach(this);
+  }
+
+  /** The server's record of the recording running now, or null. */
+  recordId(): number | null {
+    return this.active?.recordId ?? null;
   }
 
   /** Starts the recording (once): a call while one runs or starts waits for that start. */
   start(api: RecordingEffects): Promise<void> {
     if (this.active || this.starting) return this.starting ?? Promise.resolve();
+    this.finishAsked = false;
     this.starting = this.runStart(api).finally(() => {
       this.starting = null;
     });
@@ -102,6 +164,7 @@ export class RecordingRuntime implements RecordedStream {
 
   /** Stops the recorder, waits for every part and completes the recording on the server. */
   async finish(api: RecordingEffects): Promise<void> {
+    this.finishAsked = true;
     if (this.starting) await this.starting;
     const active = this.active;
     if (!active || active.stopping) return;
@@ -118,7 +181,7 @@ export class RecordingRuntime implements RecordedStream {
         } catch (e) {
           if (!(e instanceof UploadGiveUpError)) throw e;
           // spec §8: keep the data and tell the user; a retry starts with fresh counts.
-          dispatch(recordingFailed({ errorKey: 'recording:uploadFailed', reason: e.reason }));
+          this.out.failed(dispatch, 'recording:uploadFailed', e.reason);
           const [retry] = await api.take((a) => uploadRetryRequested.match(a) || loggedOut.match(a));
           if (!uploadRetryRequested.match(retry)) return;
           active.session.retryUpload();
@@ -137,12 +200,11 @@ export class RecordingRuntime implements RecordedStream {
       }
       await active.session.complete();
       this.page.release(active.recordingKey);
-      dispatch(recordingCompleted());
+      this.out.completed(dispatch);
     } catch (e) {
       logger.error('recording', 'finishing the recording failed', e instanceof Error ? e.message : String(e));
       // Disposed by a logout meanwhile: the data stays for a later page, nothing to show.
-      if (this.finishing.has(active.recordId))
-        dispatch(recordingFailed({ errorKey: 'recording:uploadFailed' }));
+      if (this.finishing.has(active.recordId)) this.out.failed(dispatch, 'recording:uploadFailed');
     } finally {
       this.finishing.delete(active.recordId);
       this.page.syncUnloadGuard();
@@ -180,34 +242,33 @@ export class RecordingRuntime implements RecordedStream {
     const { dispatch } = api;
     const generation = this.generation;
     try {
-      const settings = await recordSettings(api.getState());
+      const settings = await recordSettings(api.getState(), this.kind);
       if (!settings.isRecord) return;
-      dispatch(recordingStarting());
+      this.out.starting(dispatch);
       const stream = await waitForStream(this.options.streamId, STREAM_WAIT_MS);
       const video = stream?.getVideoTracks().some((t) => t.readyState !== 'ended') ?? false;
       const audio = stream?.getAudioTracks().some((t) => t.readyState !== 'ended') ?? false;
       // spec §8: camera or microphone unavailable → allow false.
-      dispatch(deviceChecked(video && (audio || !settings.voiceRecording)));
+      this.out.deviceChecked(dispatch, video && (audio || !settings.voiceRecording));
       if (!stream || !video) {
-        dispatch(recordingFailed({ errorKey: RECORDING_START_FAILED }));
-        await alert(dispatch, RECORDING_START_FAILED);
+        this.out.failed(dispatch, RECORDING_START_FAILED);
+        if (this.kind === 'camera') await alert(dispatch, RECORDING_START_FAILED);
         return;
       }
       const { store, durable } = await this.page.chunkStore();
       void store.persist().catch(() => false);
-      const lastSegment = await this.page.resumeBacklog(dispatch, store);
+      const lastSegment = await this.page.resumeBacklog(dispatch, store, this.kind);
       const mimeType = chooseMimeType(settings.startupCodec, browserIsTypeSupported()) ?? 'video/webm';
 
       let creds: ServerCredentials | null = null;
       for (let attempt = 0; !creds; attempt++) {
-        const phase = api.getState().tester.examPhase;
-        if (attempt > 0 && phase !== 'examing' && phase !== 'interrupted') return;
+        if (attempt > 0 && !this.keepTrying(api)) return;
         try {
-          creds = await startRecording(mimeType, lastSegment > 0 ? lastSegment + 1 : undefined);
+          creds = await startRecording(mimeType, lastSegment > 0 ? lastSegment + 1 : undefined, this.kind);
         } catch (e) {
           if (isApiError(e) && e.status === 409 && lastSegment > 0 && attempt === 0) {
             // That segment is taken (completed): let the server pick the next free one.
-            creds = await startRecording(mimeType).catch(() => null);
+            creds = await startRecording(mimeType, undefined, this.kind).catch(() => null);
             if (creds) break;
           }
           if (!isNetwork(e)) throw e;
@@ -224,7 +285,7 @@ export class RecordingRuntime implements RecordedStream {
         partSize: server.partSize,
         refreshCredentials: async () => toSessionCredentials(await getRecordingCredentials(server.recordId)),
         onStatus: (s) => {
-          dispatch(recordingStatusChanged(report(s)));
+          this.out.status(dispatch, report(s));
           this.page.syncUnloadGuard();
         },
       });
@@ -245,18 +306,17 @@ export class RecordingRuntime implements RecordedStream {
         await session.dispose();
         return;
       }
-      dispatch(
-        recordingStarted({
-          recordId: server.recordId,
-          segment: server.segment,
-          mimeType: started.mimeType,
-          durable,
-        }),
-      );
-      // The recording-time limit counts from the sitting's first recording start on the server.
-      void getTesterDetail()
-        .then((d) => dispatch(recordingDeadlineFrom(d)))
-        .catch(() => undefined);
+      this.out.started(dispatch, {
+        recordId: server.recordId,
+        segment: server.segment,
+        mimeType: started.mimeType,
+        durable,
+      });
+      // The recording-time limit counts from the sitting's first camera recording start on the server.
+      if (this.kind === 'camera')
+        void getTesterDetail()
+          .then((d) => dispatch(recordingDeadlineFrom(d)))
+          .catch(() => undefined);
     } catch (e) {
       const key: RecordingErrorKey =
         e instanceof RecordingError ? (e.messageKey as RecordingErrorKey) : RECORDING_START_FAILED;
@@ -266,10 +326,22 @@ export class RecordingRuntime implements RecordedStream {
         this.active = null;
         await failed.session.dispose().catch(() => undefined);
       }
-      dispatch(recordingFailed({ errorKey: key }));
+      this.out.failed(dispatch, key);
       this.page.syncUnloadGuard();
-      await alert(dispatch, key);
+      if (this.kind === 'camera') await alert(dispatch, key);
     }
+  }
+
+  /**
+   * Whether a start that failed on the network tries again: the camera while the exam runs, another stream
+   * until it is asked to finish (the share ended, the scan is over) or its stream is gone.
+   */
+  private keepTrying(api: RecordingEffects): boolean {
+    if (this.kind === 'camera') {
+      const phase = api.getState().tester.examPhase;
+      return phase === 'examing' || phase === 'interrupted';
+    }
+    return !this.finishAsked && getStream(this.options.streamId) !== null;
   }
 }
 
@@ -288,7 +360,7 @@ interface RecordSettings {
   audioLevel: number | null;
 }
 
-async function recordSettings(state: RootState): Promise<RecordSettings> {
+async function recordSettings(state: RootState, kind: StreamKind): Promise<RecordSettings> {
   const p = state.startup.params;
   let server: Record<string, unknown> = {};
   try {
@@ -298,8 +370,10 @@ async function recordSettings(state: RootState): Promise<RecordSettings> {
   }
   const pick = (snake: string, client: unknown) => num(server[snake]) ?? num(client);
   const codec = typeof server.video_codec === 'string' ? server.video_codec : p.videoCodec;
+  // A stream is recorded when its start-up flag is on (STREAM_FLAG); the page's own copy only for the camera.
+  const flag = STREAM_FLAG[kind];
   return {
-    isRecord: pick('is_record', p.isRecord) === 1,
+    isRecord: (kind === 'camera' ? pick(flag, p.isRecord) : num(server[flag])) === 1,
     voiceRecording: pick('is_voice_recording', p.isVoiceRecording) !== 0,
     startupCodec: codec || null,
     videoLevel: pick('video_recording_preference', p.videoRecordingPreference),

@@ -1,4 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { StreamKind } from '../../../contract/constants/wider-view';
 import { loggedOut } from '../session/session-slice';
 
 /**
@@ -39,6 +40,23 @@ export interface RecordingSliceState {
   errorKey: RecordingErrorKey | null;
   /** For `recording:uploadFailed`: why the retries stopped (network-exhausted, …). */
   errorReason: string | null;
+  /**
+   * The other recorded streams of the wider view (the screen, room scans), each its own recording: what it
+   * does now. The fields above are the camera's (the spec's recording).
+   */
+  streams: Partial<Record<ExtraStream, StreamRecording>>;
+}
+
+/** A recorded stream other than the camera. */
+export type ExtraStream = Exclude<StreamKind, 'camera'>;
+
+/** Where one extra stream's recording stands. */
+export interface StreamRecording {
+  phase: RecordingPhase;
+  /** The server's record of its running (or last) recording. */
+  recordId: number | null;
+  counts: RecordingCounts;
+  errorKey: RecordingErrorKey | null;
 }
 
 const ZERO: RecordingCounts = { partsDone: 0, partsTotal: 0, bytesPending: 0 };
@@ -55,6 +73,7 @@ export const initialRecordingState: RecordingSliceState = {
   durable: null,
   errorKey: null,
   errorReason: null,
+  streams: {},
 };
 
 /** A status report of the recording session (serializable copy of the library's RecordingStatus). */
@@ -135,10 +154,22 @@ const recordingSlice = createSlice({
       state.recorderRunning = false;
       state.counts = { ...state.counts, partsDone: state.counts.partsTotal, bytesPending: 0 };
     },
+    /** An extra stream's recording moved (started, uploads, completed, failed): its new state. */
+    streamRecordingChanged(state, action: PayloadAction<{ stream: ExtraStream } & Partial<StreamRecording>>) {
+      const { stream, ...change } = action.payload;
+      const prev: StreamRecording = state.streams[stream] ?? {
+        phase: 'idle',
+        recordId: null,
+        counts: ZERO,
+        errorKey: null,
+      };
+      state.streams[stream] = { ...prev, ...change };
+    },
     /** The session was torn down without completing (logout, kick-out); its data stays for a resume. */
     recordingDisposed(state) {
       state.phase = 'idle';
       state.recorderRunning = false;
+      for (const x of Object.values(state.streams)) x.phase = 'idle';
     },
   },
   extraReducers: (b) => {
@@ -158,6 +189,7 @@ export const {
   recordingFailed,
   recordingCompleted,
   recordingDisposed,
+  streamRecordingChanged,
 } = recordingSlice.actions;
 export default recordingSlice.reducer;
 
@@ -170,4 +202,11 @@ export const selectUploadCounts = (s: WithRecording) => ({
 });
 /** Whether unsent recording data is on this device (leaving warns first). */
 export const selectHasUnsent = (s: WithRecording) =>
-  s.recording.counts.bytesPending > 0 || s.recording.backlog.bytesPending > 0;
+  s.recording.counts.bytesPending > 0 ||
+  s.recording.backlog.bytesPending > 0 ||
+  Object.values(s.recording.streams).some((x) => x.counts.bytesPending > 0);
+/** An extra stream's recording (the screen, the room scan), or null before its first. */
+export const selectStreamRecording = (
+  s: Partial<WithRecording>,
+  stream: ExtraStream,
+): StreamRecording | null => s.recording?.streams[stream] ?? null;

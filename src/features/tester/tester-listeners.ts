@@ -22,6 +22,7 @@ import {
   testerPageEntered,
 } from './tester-slice';
 import { closeExamWindow, examWindowClosed, stopUnloadWarning } from './exam-window';
+import { screenShareEnded, selectExamBlocker, selectWiderView } from '../wider-view/wider-view-slice';
 import { listenToDesktopApp, notifyDesktopApp, stopListeningToDesktopApp } from './desktop-app-bridge';
 import {
   desktopAppClosing,
@@ -182,6 +183,22 @@ export function addTesterListeners(startListening: AppStartListening): void {
       });
       await api.condition((_a, s) => s.tester.examPhase !== 'examing');
       watcher.cancel();
+    },
+  });
+
+  // The screen share ended during the exam (README "The wider view"): the exam is held until the entire screen
+  // is shared again. The exam window closes and the exam is interrupted (state 6, process suspend); resuming it
+  // waits for the share.
+  // A page that comes back to a running exam without the share (a reload) is held the same way.
+  startListening({
+    predicate: (action, state) =>
+      (screenShareEnded.match(action) || examPhaseChanged.match(action)) &&
+      state.tester.examPhase === 'examing' &&
+      selectExamBlocker(state) === 'screen' &&
+      selectWiderView(state).screen.status === 'ended',
+    effect: async (_action, api) => {
+      closeExamWindow();
+      await api.dispatch(examInterrupted());
     },
   });
 

@@ -3,15 +3,29 @@ import { testerFeature } from '../../features/tester/tester-feature';
 import { identificationFeature } from '../../features/identification/identification-feature';
 import { liveFeature } from '../../features/live/live-feature';
 import { recordingFeature } from '../../features/recording/recording-feature';
+import { widerViewFeature } from '../../features/wider-view/wider-view-feature';
 import { ExaminingView } from '../../features/tester/components/examining-view';
 import { RecordingStatus } from '../../features/recording/components/recording-status';
+import { CameraPreview } from '../../features/tester/components/camera-preview';
+import { RoomScanDialog } from '../../features/wider-view/components/room-scan-dialog';
+import { ScreenShareBlock } from '../../features/wider-view/components/screen-share-block';
+import { WiderViewSteps } from '../../features/wider-view/components/wider-view-steps';
+import { useAppSelector } from '../../app/hooks';
+import { useTranslation } from 'react-i18next';
 
-/** /examining (spec §2): composes the feature's view; the page holds no logic. */
+/**
+ * /examining (spec §2): composes the features' views (the exam, the wider view's steps and dialogs, the
+ * recording state); the page holds no logic.
+ */
 export default function ExaminingPage() {
+  const { t } = useTranslation('widerView');
+  const beforeExam = useAppSelector((s) => !s.tester.loggedInToTestSystem);
   return (
     <>
-      <ExaminingView />
+      <ExaminingView steps={<WiderViewSteps beforeExam={beforeExam} />} />
       <RecordingStatus />
+      <RoomScanDialog preview={<CameraPreview label={t('roomScan.preview')} />} />
+      <ScreenShareBlock />
     </>
   );
 }
@@ -22,4 +36,5 @@ export const features: readonly FeatureDef[] = [
   identificationFeature,
   liveFeature,
   recordingFeature,
+  widerViewFeature,
 ];

@@ -3,6 +3,7 @@ import { testerFeature } from '../../features/tester/tester-feature';
 import { identificationFeature } from '../../features/identification/identification-feature';
 import { liveFeature } from '../../features/live/live-feature';
 import { recordingFeature } from '../../features/recording/recording-feature';
+import { widerViewFeature } from '../../features/wider-view/wider-view-feature';
 import { MonitorIdentificationView } from '../../features/identification/components/monitor-identification-view';
 
 /** /identification (spec §2): composes the feature's view; the page holds no logic. */
@@ -16,4 +17,5 @@ export const features: readonly FeatureDef[] = [
   identificationFeature,
   liveFeature,
   recordingFeature,
+  widerViewFeature,
 ];

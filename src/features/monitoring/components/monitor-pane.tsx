@@ -19,6 +19,7 @@ import {
   kickOutRequested,
   markingModalOpened,
   reconnectRequested,
+  roomScanRequested,
 } from '../monitoring-thunks';
 import { ConnectionBadge } from './connection-badge';
 import { paneDomId } from './console-shortcuts';
@@ -159,6 +160,15 @@ export const MonitorPane = memo(function MonitorPane({
             {t(`auth.state.${pane.auth}`)}
           </span>
           {pane.kicked && <span className="badge text-bg-danger">{t('kicked')}</span>}
+          {pane.roomScanEnabled && pane.roomScan !== 'none' && (
+            <span
+              className={`badge ${pane.roomScan === 'done' ? 'text-bg-success' : 'text-bg-warning'}`}
+              data-testid="pane-room-scan"
+              data-state={pane.roomScan}
+            >
+              {t(`roomScan.state.${pane.roomScan}`)}
+            </span>
+          )}
         </div>
         {variant !== 'mini' && <PaneLiveStills testerId={testerId} name={name} large={large} />}
         <div
@@ -222,6 +232,16 @@ export const MonitorPane = memo(function MonitorPane({
             onClick={() => dispatch(paneEnlargeToggled(testerId))}
             testId="pane-enlarge"
           />
+          {pane.roomScanEnabled && (
+            <PaneButton
+              label={t('roomScan.requestOf', { name })}
+              icon={'\u21ba'}
+              variant="outline-primary"
+              disabled={pane.roomScan === 'requested' || pane.roomScan === 'scanning'}
+              onClick={() => void dispatch(roomScanRequested(testerId))}
+              testId="pane-room-scan-request"
+            />
+          )}
           <PaneButton
             label={t('actions.history')}
             icon={'\u2630'}

@@ -319,6 +319,72 @@ describe('MonitoringConsole', () => {
     expect(within(pane).getByTestId('pane-view-status-screen')).toHaveTextContent('未接続');
   });
 
+  it(
+    'asks for a room scan, follows it through its markers, and alerts when the screen share ends',
+    { timeout: 20_000 },
+    async () => {
+      matchings = [
+        matching(11, { startup_parameters: { is_screen_record: 1, is_room_scan: 1 } }),
+        matching(12),
+      ];
+      const asked: unknown[] = [];
+      server.use(
+        http.post('*/api/v1/tester/room_scan_request.php', async ({ request }) => {
+          asked.push(await request.json());
+          return HttpResponse.json({
+            status: 200,
+            message: 'OK',
+            result: {
+              id: 5,
+              status: 'requested',
+              requested_by_checker: true,
+              requested_at: '2026-01-01T00:00:00Z',
+              started_at: null,
+              completed_at: null,
+              record_id: null,
+            },
+          });
+        }),
+      );
+      await renderConsole();
+      const pane = screen.getByTestId('monitor-pane-11');
+      // A sitting without room scans has no such button.
+      expect(
+        within(screen.getByTestId('monitor-pane-12')).queryByTestId('pane-room-scan-request'),
+      ).toBeNull();
+      const ask = within(pane).getByRole('button', { name: '受験者11 にルームスキャンを依頼' });
+      await userEvent.click(ask);
+      await waitFor(() => expect(asked).toEqual([{ tester_id: 11 }]));
+      expect(within(pane).getByTestId('pane-room-scan')).toHaveTextContent('ルームスキャン依頼中');
+      expect(ask).toBeDisabled();
+
+      const marker = (id: number, message: string, sendType = 1) => ({
+        id,
+        send_type: sendType,
+        message_type: 3,
+        kind: 'command',
+        message,
+        created_at: '2026-01-01T00:00:00Z',
+      });
+      messages[11] = [marker(1, 'ROOM_SCAN_REQUESTED', 0), marker(2, 'ROOM_SCAN_STARTED')];
+      await waitFor(
+        () => expect(within(pane).getByTestId('pane-room-scan')).toHaveTextContent('ルームスキャン中'),
+        { timeout: 5000 },
+      );
+      messages[11] = [...messages[11], marker(3, 'ROOM_SCAN_DONE'), marker(4, 'SCREEN_SHARE_ENDED')];
+      await waitFor(
+        () => expect(within(pane).getByTestId('pane-room-scan')).toHaveTextContent('ルームスキャン完了'),
+        { timeout: 5000 },
+      );
+      expect(ask).toBeEnabled();
+      // The screen's view says the share ended, and the alert names the pane.
+      expect(within(pane).getByTestId('pane-view-status-screen')).toHaveTextContent('共有終了');
+      expect(screen.getByTestId('console-alerts')).toHaveTextContent(
+        '画面 1・受験者11 (tester11): 画面の共有を終了しました',
+      );
+    },
+  );
+
   it('removes the pane when the matching disappears from the poll', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {

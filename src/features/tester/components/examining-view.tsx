@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
@@ -7,6 +7,7 @@ import { PageTitle } from '../../../components/layout/page-title';
 import { useText } from '../../../components/ui/use-text';
 import { LiveStatus } from '../../live/components/live-status';
 import { examTermAgreementChanged } from '../tester-slice';
+import { selectExamBlocker } from '../../wider-view/wider-view-slice';
 import {
   examFinishRequested,
   examSystemLoginRequested,
@@ -45,14 +46,19 @@ export function selectRecordingText(s: RootState): 'recording' | 'idle' | 'stopp
   return PHASE_TEXT[rec.phase] ?? null;
 }
 
-/** /examining (PRE00004): exam notes, log in to the exam system, the exam's state, finish (spec §2). */
-export function ExaminingView() {
+/**
+ * /examining (PRE00004): exam notes, log in to the exam system, the exam's state, finish (spec §2). `steps`: what
+ * the route adds before the exam (the wider view's screen share and room scan); logging in, and resuming an
+ * interrupted exam, wait until they are done.
+ */
+export function ExaminingView({ steps }: { steps?: ReactNode }) {
   const { t } = useTranslation('examining');
   const text = useText();
   const dispatch = useAppDispatch();
   const tester = useAppSelector((s) => s.tester);
   const recording = useAppSelector(selectRecordingPhase);
   const recordingText = useAppSelector(selectRecordingText);
+  const blocker = useAppSelector(selectExamBlocker);
   useEffect(() => {
     void dispatch(examiningEntered());
     return () => stopWakeLock();
@@ -101,6 +107,12 @@ export function ExaminingView() {
         {tester.authError && tester.exit === 'none' && <p className="text-danger">{t('errors.authError')}</p>}
       </div>
 
+      {!removed && steps}
+      {!removed && blocker && phase !== 'examing' && (
+        <p className="small text-danger fw-bold" id="exam-blocked" data-testid="exam-blocked">
+          {text(`widerView:blocked.${blocker}`)}
+        </p>
+      )}
       {!removed && !inExam && (
         <section aria-labelledby="notes-heading">
           <h2 id="notes-heading" className="h5">
@@ -128,8 +140,8 @@ export function ExaminingView() {
             size="lg"
             className="mt-2"
             style={TOUCH}
-            disabled={!tester.examTermAgreed || phase === 'opening'}
-            aria-describedby={!tester.examTermAgreed ? 'login-hint' : undefined}
+            disabled={!tester.examTermAgreed || phase === 'opening' || blocker !== null}
+            aria-describedby={!tester.examTermAgreed ? 'login-hint' : blocker ? 'exam-blocked' : undefined}
             onClick={() => void dispatch(examSystemLoginRequested())}
             data-testid="exam-login"
           >
@@ -161,6 +173,8 @@ export function ExaminingView() {
             <Button
               size="lg"
               style={TOUCH}
+              disabled={blocker !== null}
+              aria-describedby={blocker ? 'exam-blocked' : undefined}
               onClick={() => void dispatch(examSystemLoginRequested())}
               data-testid="exam-resume"
             >
