@@ -3,11 +3,11 @@
 // recorded vs uploaded bytes, the time to drain the backlog after the outage, peak IndexedDB use
 // (navigator.storage.estimate) and the browser's CPU (utime+stime of its process tree) while recording and
 // publishing. It prints figures and never fails. Usage: node bench/recording.mjs  (after npm run build)
-import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { register } from 'tsx/esm/api';
+import { jsonPost, startServer } from './bench-server.mjs';
 
 // The steps shared with e2e/recording.spec.ts (TypeScript, loaded through tsx as in bench/search.mjs).
 register();
@@ -48,15 +48,7 @@ function treeCpuTicks(rootPid, skip = []) {
   return sum;
 }
 
-/** @type {import('../e2e/support/recording.ts').Post} */
-async function post(pathname, data, token) {
-  const r = await fetch(`${BASE}${pathname}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(data ?? {}),
-  });
-  return { status: r.status, body: await r.json().catch(() => null) };
-}
+const post = jsonPost(BASE);
 
 let cleanup = async () => undefined;
 const watchdog = setTimeout(() => {
@@ -69,36 +61,20 @@ async function main() {
     `Recording bench: ${RECORD_S} s recording, ${OUTAGE_S} s outage in the middle (scale 1/${(600 / RECORD_S).toFixed(1)} of 10 min / 2 min)`,
   );
   const dataDir = path.join(os.tmpdir(), `proctor-bench-rec-${process.pid}`);
-  const server = spawn('node', ['--import', 'tsx', 'server/src/server.ts'], {
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      TEST_HOOKS: '1',
-      LOG_LEVEL: 'warn',
-      // The product's part size (spec: 5,242,880 bytes) unless the caller picks another.
-      RECORDING_PART_SIZE: process.env.RECORDING_PART_SIZE ?? '5242880',
-      AI_WORKERS: '0',
-    },
-    stdio: 'ignore',
-  });
   let browser;
+  let server = null;
   cleanup = async () => {
     await browser?.close().catch(() => undefined);
-    server.kill();
+    server?.stop();
   };
   try {
     step('starting the server');
-    for (let i = 0; i < 120; i++) {
-      if (
-        await fetch(`${BASE}/config.json`)
-          .then((r) => r.ok)
-          .catch(() => false)
-      )
-        break;
-      await sleep(1000);
-    }
+    // The product's part size (spec: 5,242,880 bytes) unless the caller picks another.
+    server = await startServer({
+      port: PORT,
+      dataDir,
+      env: { RECORDING_PART_SIZE: process.env.RECORDING_PART_SIZE ?? '5242880' },
+    });
     browser = await chromium.launch({
       executablePath: CHROMIUM_PATH,
       args: [...CHROMIUM_ARGS],
@@ -159,7 +135,7 @@ async function main() {
     console.log(`recording started: record ${started.record_id}, part size ${partSize} bytes`);
     // The browser is this process's child (its renderer, GPU and utility processes below it); the server
     // is the other child and is left out.
-    const browserTicks = () => treeCpuTicks(process.pid, [server.pid]);
+    const browserTicks = () => treeCpuTicks(process.pid, [server.server.pid]);
     const cpu0 = browserTicks();
     const t0 = Date.now();
     let peak = 0;

@@ -11,31 +11,16 @@ import IdentificationAiPage from './identification-ai-page';
 import ExaminingPage from './examining-page';
 import ExamEndPage from './exam-end-page';
 import { ModalHost } from '../../features/layout/components/modal-host';
+import { FakeStream, FakeTrack } from '../../../tests/fixtures/media';
 
 vi.mock('../../media/master', () => ({ startMaster: vi.fn(() => new Promise(() => undefined)) }));
 
 const created: FakeTrack[] = [];
-class FakeTrack {
-  readyState = 'live';
-  constructor(readonly kind: string) {
-    created.push(this);
-  }
-  stop() {
-    this.readyState = 'ended';
-  }
-}
-class FakeStream {
-  constructor(private readonly tracks: FakeTrack[] = []) {}
-  getTracks() {
-    return this.tracks;
-  }
-  getVideoTracks() {
-    return this.tracks.filter((t) => t.kind === 'video');
-  }
-  getAudioTracks() {
-    return this.tracks.filter((t) => t.kind === 'audio');
-  }
-}
+const track = (kind: string) => {
+  const t = new FakeTrack(kind);
+  created.push(t);
+  return t;
+};
 
 let denyCamera = false;
 beforeEach(() => {
@@ -46,7 +31,7 @@ beforeEach(() => {
     value: {
       getUserMedia: vi.fn(async (c: MediaStreamConstraints) => {
         if (c.video && denyCamera) throw Object.assign(new Error('denied'), { name: 'NotAllowedError' });
-        return new FakeStream([new FakeTrack(c.video ? 'video' : 'audio')]);
+        return new FakeStream([track(c.video ? 'video' : 'audio')]);
       }),
     },
   });

@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { server, ok } from '../../../tests/msw/server';
 import { renderWithProviders } from '../../../tests/render';
 import { termsTemplate, testerDetail } from '../../../tests/fixtures/tester-detail';
+import { FakeStream, FakeTrack } from '../../../tests/fixtures/media';
 import ExaminingPage from './examining-page';
 import { ModalHost } from '../../features/layout/components/modal-host';
 import { ROOM_SCAN_MIN_SECONDS } from '../../features/wider-view/room-scan-steps';
@@ -13,41 +14,6 @@ import { ROOM_SCAN_MIN_SECONDS } from '../../features/wider-view/room-scan-steps
 // window refused), the room scan before the exam, the share ending during the exam, a checker's request.
 
 vi.mock('../../media/master', () => ({ startMaster: vi.fn(() => new Promise(() => undefined)) }));
-
-/** A track as Chrome gives it: getSettings names the surface; the browser's "stop sharing" fires `ended`. */
-class FakeTrack extends EventTarget {
-  readyState: 'live' | 'ended' = 'live';
-  contentHint = '';
-  constructor(
-    readonly kind: string,
-    private readonly surface?: string,
-  ) {
-    super();
-  }
-  getSettings() {
-    return this.surface ? { displaySurface: this.surface } : {};
-  }
-  stop() {
-    this.readyState = 'ended';
-  }
-  /** What the browser does when the person presses "stop sharing". */
-  endByBrowser() {
-    this.readyState = 'ended';
-    this.dispatchEvent(new Event('ended'));
-  }
-}
-class FakeStream {
-  constructor(private readonly tracks: FakeTrack[] = []) {}
-  getTracks() {
-    return this.tracks;
-  }
-  getVideoTracks() {
-    return this.tracks.filter((t) => t.kind === 'video');
-  }
-  getAudioTracks() {
-    return this.tracks.filter((t) => t.kind === 'audio');
-  }
-}
 
 /** What the person picks in the browser's picker, one entry per click. */
 let picks: string[] = [];
