@@ -151,6 +151,18 @@ export async function assertCanView(db: Db, auth: AuthContext, tester: TesterUse
   throw new ApiError(403, 'tester_not_visible', 'You may not see this tester.');
 }
 
+/** The answer to a kicked-out examinee's own actions. */
+export const kickedError = () =>
+  new ApiError(403, 'kicked', 'The tester was kicked out; a manager must lift it first.');
+
+/** Stores a sitting's head shot (the identity photo the checker and the examinee detail show). */
+export async function recordHeadShot(db: Db, testId: number, key: string): Promise<void> {
+  await db.query(
+    `UPDATE tests SET head_shot_key = $2, head_shot_at = now(), updated_at = now() WHERE id = $1`,
+    [testId, key],
+  );
+}
+
 /** Appends an examinee log event (spec §4) to a sitting. */
 export async function logExamineeEvent(db: Db, testId: number, event: string, detail = ''): Promise<void> {
   await db.query(`INSERT INTO examinee_logs (test_id, event, detail) VALUES ($1, $2, $3)`, [

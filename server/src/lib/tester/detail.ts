@@ -1,13 +1,14 @@
 import type { WebrtcMessage } from '../../../../contract/messages';
-import type {
-  AiAuthSummary,
-  AiMarking,
-  ExamineeLogEntry,
-  Marking,
-  RecordStatusLogEntry,
-  MarkingSummary,
-  TesterDetail,
-  TesterRecord,
+import {
+  LATEST_MODE,
+  type AiAuthSummary,
+  type AiMarking,
+  type ExamineeLogEntry,
+  type Marking,
+  type RecordStatusLogEntry,
+  type MarkingSummary,
+  type TesterDetail,
+  type TesterRecord,
 } from '../../../../contract/tester';
 import type { Db } from '../../db/db';
 import type { StreamKind } from '../../../../contract/constants/wider-view';
@@ -16,6 +17,8 @@ import type { AuthContext } from '../app-types';
 import type { ImageStore } from '../images';
 import { toWireTime } from '../management-time';
 import {
+  findCurrentSitting,
+  findSitting,
   iso,
   startupInt,
   startupOf,
@@ -386,6 +389,34 @@ interface DetailTestRow extends SittingRow {
   group_code: string | null;
   group_name: string | null;
   id_card_at: Date | string | null;
+}
+
+/** The sitting a detail request is about (spec §3 latest modes); 404 when the tester has none. */
+export async function pickSitting(
+  db: Db,
+  testerId: number,
+  testId: number | undefined,
+  latest: number,
+): Promise<number> {
+  if (latest === LATEST_MODE.latest || latest === LATEST_MODE.examiningLatest) {
+    // Mode 2 "examining latest": the newest sitting that reached the exam (status 5–7), else the newest one.
+    const { rows } = await db.query<{ id: number }>(
+      `SELECT id FROM tests WHERE user_id = $1
+        ORDER BY ($2::boolean AND status >= 5) DESC, id DESC LIMIT 1`,
+      [testerId, latest === LATEST_MODE.examiningLatest],
+    );
+    if (!rows[0]) throw new ApiError(404, 'sitting_not_found', 'The tester has no sitting yet.');
+    return rows[0].id;
+  }
+  if (testId !== undefined) {
+    const s = await findSitting(db, testId);
+    if (!s || s.user_id !== testerId)
+      throw new ApiError(404, 'sitting_not_found', 'No such sitting of this tester.');
+    return s.id;
+  }
+  const s = await findCurrentSitting(db, testerId);
+  if (!s) throw new ApiError(404, 'sitting_not_found', 'The tester has no sitting yet.');
+  return s.id;
 }
 
 /** The Tester detail entity (spec §3) of one sitting. */

@@ -21,6 +21,18 @@ export async function issueMcToken(
   return token;
 }
 
+/** One link at a time: the sitting's tokens not yet used stop working (a new one is about to be issued). */
+export async function expireUnusedMcTokens(db: Db, testId: number): Promise<void> {
+  await db.query(`UPDATE mc_tokens SET expires_at = now() WHERE test_id = $1 AND used_at IS NULL`, [testId]);
+}
+
+/** Withdraws the sitting's live unused token (issued for an exam URL that turned out unusable). */
+export async function withdrawUnusedMcTokens(db: Db, testId: number): Promise<void> {
+  await db.query(`DELETE FROM mc_tokens WHERE test_id = $1 AND used_at IS NULL AND expires_at > now()`, [
+    testId,
+  ]);
+}
+
 /** What a spent token was bound to. */
 export interface McTokenGrant {
   testId: number;

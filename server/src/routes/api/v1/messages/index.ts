@@ -13,6 +13,7 @@ import {
 } from '../../../../../../contract/messages';
 import { ApiError } from '../../../../lib/api-error';
 import type { App } from '../../../../lib/app-types';
+import { listFixedNotifications, listMarks } from '../../../../lib/messages/catalogue';
 import { loadMessages } from '../../../../lib/tester/detail';
 import {
   assertCanView,
@@ -113,10 +114,7 @@ export default async function messageRoutes(app: App): Promise<void> {
       schema: { response: { 200: Envelope(FixedNotificationList) } },
     },
     async (_request, reply) => {
-      const { rows } = await app.db.query<{ id: number; message: string; order_id: number }>(
-        `SELECT id, message, order_id FROM fixed_notifications ORDER BY order_id, id`,
-      );
-      return reply.ok({ list: rows });
+      return reply.ok({ list: await listFixedNotifications(app.db) });
     },
   );
 
@@ -127,15 +125,7 @@ export default async function messageRoutes(app: App): Promise<void> {
       schema: { response: { 200: Envelope(MarkList) } },
     },
     async (_request, reply) => {
-      const { rows } = await app.db.query<{
-        id: number;
-        message: string;
-        order_id: number;
-        label: string;
-        display: number;
-        score: number;
-      }>(`SELECT id, message, order_id, label, display, score FROM marks ORDER BY order_id, id`);
-      return reply.ok({ list: rows });
+      return reply.ok({ list: await listMarks(app.db) });
     },
   );
 }

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Envelope } from '../../../../../../contract/common';
 import {
+  MOVIE_STATUS,
   OnetimeUriQuery,
   OnetimeUriResult,
   RECORDING_MIME_PATTERN,
@@ -35,6 +36,7 @@ import {
   uploadScope,
 } from '../../../../lib/recording/integrity';
 import {
+  closeWithoutRecording,
   completedParts,
   endResult,
   findOpenRecord,
@@ -42,9 +44,11 @@ import {
   findSegment,
   insertRecord,
   isCompleted,
+  logRecordStatus,
   markCompleted,
   nextSegment,
   recordingKey,
+  recordsDueForFinalize,
   reserveRecordId,
   type RecordRow,
 } from '../../../../lib/recording/store';
@@ -58,6 +62,9 @@ const unavailable = (what: string) =>
   new ApiError(503, 'internal', `The recording storage is unavailable (${what}); retry later.`, {
     'Retry-After': '1',
   });
+
+/** Recordings completed per finalize tick; the rest wait for the next tick. */
+const FINALIZE_BATCH = 20;
 
 const bareEtag = (e: string) => e.trim().replace(/^"|"$/g, '');
 
@@ -322,18 +329,7 @@ export default async function recordingRoutes(app: App): Promise<void> {
     await mutex.run(`record:${recordId}`, async () => {
       const rec = await findRecord(app.db, recordId);
       if (!rec || isCompleted(rec)) return;
-      const closeWithout = async (detail: string) => {
-        await app.db.query(
-          `UPDATE records SET stop_at = now(), size_bytes = 0, part_count = 0, movie_status = '08', detail = $2,
-                  finalize_at = NULL, updated_at = now()
-            WHERE id = $1 AND stop_at IS NULL`,
-          [rec.id, detail],
-        );
-        await app.db.query(
-          `INSERT INTO record_status_logs (record_id, movie_status, detail) VALUES ($1, '08', $2)`,
-          [rec.id, detail],
-        );
-      };
+      const closeWithout = (detail: string) => closeWithoutRecording(app.db, rec.id, detail);
       if (!rec.upload_id) return closeWithout('The recording had no upload; nothing was stored.');
       const ref = { bucket: rec.bucket, key: rec.object_key };
       const s = store();
@@ -364,14 +360,13 @@ export default async function recordingRoutes(app: App): Promise<void> {
       const size = kept.reduce((n, p) => n + p.size, 0);
       if (await markCompleted(app.db, { id: rec.id, testId: rec.test_id, size, etag, parts: kept })) {
         const dropped = parts.slice(run).map((p) => p.partNumber);
-        await app.db.query(
-          `INSERT INTO record_status_logs (record_id, movie_status, detail) VALUES ($1, '01', $2)`,
-          [
-            rec.id,
-            `completed by the server after the sitting ended (${kept.length} parts${
-              dropped.length ? `; parts after a gap left out: ${dropped.join(', ')}` : ''
-            })`,
-          ],
+        await logRecordStatus(
+          app.db,
+          rec.id,
+          MOVIE_STATUS.converting,
+          `completed by the server after the sitting ended (${kept.length} parts${
+            dropped.length ? `; parts after a gap left out: ${dropped.join(', ')}` : ''
+          })`,
         );
         converter.enqueue(rec.id);
       }
@@ -380,12 +375,9 @@ export default async function recordingRoutes(app: App): Promise<void> {
 
   /** Completes every recording whose finalize time has come (see finalizeOnServer). */
   async function finalizeDue(): Promise<void> {
-    const { rows } = await app.db.query<{ id: number | string }>(
-      `SELECT id FROM records WHERE stop_at IS NULL AND finalize_at <= now() ORDER BY finalize_at LIMIT 20`,
-    );
-    for (const r of rows) {
-      await finalizeOnServer(Number(r.id)).catch((err: unknown) =>
-        app.log.error({ err, recordId: r.id }, 'completing a recording after the sitting ended failed'),
+    for (const id of await recordsDueForFinalize(app.db, FINALIZE_BATCH)) {
+      await finalizeOnServer(id).catch((err: unknown) =>
+        app.log.error({ err, recordId: id }, 'completing a recording after the sitting ended failed'),
       );
     }
   }
