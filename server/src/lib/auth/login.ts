@@ -1,4 +1,5 @@
-import type { Actor } from '../../../../contract/common';
+import { TESTER_STATUS } from '../../../../contract/tester';
+import { ACTOR, type Actor } from '../../../../contract/common';
 import type { Db } from '../../db/db';
 import { ApiError } from '../api-error';
 import { testerUrlParameters } from '../management/short-url-store';
@@ -115,7 +116,14 @@ async function openTesterSitting(
   const resumed = sitting !== undefined;
   // A tester URL bound to another exam group starts no sitting (an open one simply goes on, as bound).
   if (!resumed && wrongGroup) {
-    return { testId: 0, kicked: 0, status: 0, resumed: false, rebindRefused: null, wrongGroup: true };
+    return {
+      testId: 0,
+      kicked: 0,
+      status: TESTER_STATUS.none,
+      resumed: false,
+      rebindRefused: null,
+      wrongGroup: true,
+    };
   }
   if (!sitting) {
     const created = await tx.query<OpenSitting>(
@@ -192,7 +200,7 @@ export async function openLoginSession(
     );
     let kicked: number | null = null;
     let sitting: SittingLogin | null = null;
-    if (user.actor === 1) {
+    if (user.actor === ACTOR.tester) {
       const { bound, wrongGroup } = await testerStartupParameters(
         tx,
         o.urlKey,

@@ -1,3 +1,4 @@
+import { ACTOR } from '../../../../contract/common';
 import type { Db } from '../../db/db';
 import type { AuthContext } from '../app-types';
 import { endTesterMatching, revokeUserSessions, scheduleRecordingFinalize } from '../sitting-exit';
@@ -16,7 +17,7 @@ export async function logOut(
       `UPDATE sessions SET revoked_at = now(), revoke_reason = 'logout' WHERE id = $1 AND revoked_at IS NULL`,
       [auth.sessionId],
     );
-    if (auth.actor === 1) {
+    if (auth.actor === ACTOR.tester) {
       // spec §4: examinee log event 'logout' on the sitting the tester is in (the newest one).
       const t = await tx.query<{ id: number; status: number }>(
         `UPDATE tests SET logout_at = now(), updated_at = now()
@@ -37,7 +38,7 @@ export async function logOut(
       await tx.query(`UPDATE users SET status = 0, updated_at = now() WHERE id = $1`, [auth.userId]);
       // A checker who logs out is silent from now on: its examinees go back to waiting at the next sweep
       // instead of after 3 × matchingTimeout (spec §2: the logout warns that connections will be cut).
-      if (auth.actor === 2) {
+      if (auth.actor === ACTOR.checker) {
         await tx.query(`UPDATE checker_presence SET stale_at = now() WHERE checker_id = $1`, [auth.userId]);
       }
     }

@@ -1,3 +1,4 @@
+import { ACTOR } from '../../../../contract/common';
 import type { TesterConditionsResult } from '../../../../contract/examinees';
 import type { Db } from '../../db/db';
 import type { AuthContext } from '../app-types';
@@ -9,7 +10,7 @@ import { listDisplayedMarks } from '../messages/catalogue';
  * may search (a test manager: its own group's only), marks, and the fixed lists.
  */
 export async function searchConditions(db: Db, auth: AuthContext): Promise<TesterConditionsResult> {
-  const scoped = auth.actor === 3;
+  const scoped = auth.actor === ACTOR.testManager;
   // A test manager without a group sees nothing (group id 0 matches no row).
   const scope = scoped ? [auth.groupId ?? 0] : [];
   const where = scoped ? 'WHERE group_id = $1' : '';

@@ -1,3 +1,4 @@
+import { ACTOR } from '../../../../contract/common';
 import type { Db } from '../../db/db';
 import { ApiError } from '../api-error';
 import type { AuthContext } from '../app-types';
@@ -10,7 +11,10 @@ export async function loadPass(db: Db, auth: AuthContext, testId: number): Promi
   );
   const row = rows[0];
   // spec §6: a test manager works on their own group only; another group's test is reported as missing.
-  if (!row || (auth.actor === 3 && (auth.groupId === null || row.group_id !== auth.groupId))) {
+  if (
+    !row ||
+    (auth.actor === ACTOR.testManager && (auth.groupId === null || row.group_id !== auth.groupId))
+  ) {
     throw new ApiError(404, 'test_not_found', 'No such test.');
   }
   return { pass: row.pass };

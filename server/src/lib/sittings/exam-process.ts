@@ -6,7 +6,7 @@ import {
 } from '../../../../contract/tester';
 import type { Db } from '../../db/db';
 import { ApiError } from '../api-error';
-import { logExamineeEvent, type SittingRow } from './sittings';
+import { lockOpenSitting, logExamineeEvent } from './sittings';
 
 /**
  * spec §3: exam process code → test state. start → START, restart → RESUME, stop → END,
@@ -33,11 +33,7 @@ export async function recordExamProcess(
 ): Promise<TestStatusResult> {
   const testStatus = PROCESS_TO_TEST_STATUS[b.process]!;
   return db.transaction(async (tx) => {
-    const open = await tx.query<SittingRow>(
-      `SELECT * FROM tests WHERE user_id = $1 AND status < 7 ORDER BY id DESC LIMIT 1 FOR UPDATE`,
-      [testerId],
-    );
-    const s = open.rows[0];
+    const s = await lockOpenSitting(tx, testerId);
     if (!s)
       throw new ApiError(409, 'invalid_transition', 'The exam is finished or the tester is not logged in.');
     // group_id / group are accepted but not applied: a tester must not move its sitting to another group

@@ -1,3 +1,4 @@
+import { ACTOR } from '../../../../contract/common';
 import type { WebrtcMessage } from '../../../../contract/messages';
 import {
   LATEST_MODE,
@@ -41,15 +42,18 @@ export async function assertMayLookUp(
   auth: AuthContext,
   tester: { id: number; group_id: number | null },
 ): Promise<void> {
-  let ok = auth.actor === 4 || auth.actor === 5 || (auth.actor === 1 && auth.userId === tester.id);
-  if (auth.actor === 2) {
+  let ok =
+    auth.actor === ACTOR.systemManager ||
+    auth.actor === ACTOR.supervisor ||
+    (auth.actor === ACTOR.tester && auth.userId === tester.id);
+  if (auth.actor === ACTOR.checker) {
     const { rows } = await db.query(
       `SELECT 1 FROM matchings WHERE checker_id = $1 AND tester_id = $2 LIMIT 1`,
       [auth.userId, tester.id],
     );
     ok = rows.length > 0;
   }
-  if (auth.actor === 3) ok = auth.groupId !== null && auth.groupId === tester.group_id;
+  if (auth.actor === ACTOR.testManager) ok = auth.groupId !== null && auth.groupId === tester.group_id;
   if (!ok) throw new ApiError(403, 'tester_not_visible', 'You may not see this tester.');
 }
 
@@ -68,10 +72,10 @@ export async function assertCanViewSitting(
 ): Promise<RelatedScope | null> {
   const refuse = () => new ApiError(403, 'tester_not_visible', 'You may not see this tester.');
   switch (auth.actor) {
-    case 1:
+    case ACTOR.tester:
       if (auth.userId === tester.id) return null;
       throw refuse();
-    case 2: {
+    case ACTOR.checker: {
       const { rows } = await db.query(
         `SELECT 1 FROM matchings WHERE checker_id = $1 AND tester_id = $2 AND test_id = $3 LIMIT 1`,
         [auth.userId, tester.id, testId],
@@ -79,7 +83,7 @@ export async function assertCanViewSitting(
       if (rows.length > 0) return { checkerId: auth.userId };
       throw refuse();
     }
-    case 3: {
+    case ACTOR.testManager: {
       const { rows } = await db.query<{ group_id: number | null }>(
         `SELECT coalesce(group_id, $2::bigint) AS group_id FROM tests WHERE id = $1`,
         [testId, tester.group_id],

@@ -1,3 +1,4 @@
+import { ACTOR } from '../../../../contract/common';
 import { MESSAGE_COMMANDS, MESSAGE_TYPE, SEND_TYPE } from '../../../../contract/messages';
 import type { KickOutBody, KickOutResult } from '../../../../contract/tester';
 import type { Db } from '../../db/db';
@@ -36,7 +37,7 @@ export async function kickOut(
           await insertMessage(tx, {
             testId: s.id,
             testerId,
-            checkerId: by.actor === 2 ? by.userId : null,
+            checkerId: by.actor === ACTOR.checker ? by.userId : null,
             sendType: SEND_TYPE.checker,
             messageType: MESSAGE_TYPE.monitoring,
             kind: 'command',

@@ -1,3 +1,4 @@
+import { MATCHING_STATUS } from '../../../../contract/matching';
 import type { McTokenRedeemResult } from '../../../../contract/tester';
 import type { Db } from '../../db/db';
 import { ApiError } from '../api-error';
@@ -90,7 +91,10 @@ export async function redeemMcToken(db: Db, token: string): Promise<McTokenRedee
     test_name: r.test_name,
     tester_status: r.status,
     lang: startupText(startupOf(r), 'lang') === 'en' ? 'en' : 'ja',
-    proctoring: { matched: r.checker_id !== null, connected: r.matching_status === 2 },
+    proctoring: {
+      matched: r.checker_id !== null,
+      connected: r.matching_status === MATCHING_STATUS.connected,
+    },
   };
 }
 

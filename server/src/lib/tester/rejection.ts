@@ -1,3 +1,4 @@
+import { ACTOR } from '../../../../contract/common';
 import { MESSAGE_COMMANDS, MESSAGE_TYPE, SEND_TYPE } from '../../../../contract/messages';
 import type { Db } from '../../db/db';
 import { ApiError } from '../api-error';
@@ -24,7 +25,7 @@ export async function setRejection(
       await insertMessage(tx, {
         testId: s.id,
         testerId,
-        checkerId: by.actor === 2 ? by.userId : null,
+        checkerId: by.actor === ACTOR.checker ? by.userId : null,
         sendType: SEND_TYPE.checker,
         messageType: MESSAGE_TYPE.identificationByChecker,
         kind: 'command',

@@ -7,10 +7,10 @@ import {
   findTesterMatching,
   insertMessage,
   kickedError,
+  lockOpenSitting,
   logExamineeEvent,
   startupInt,
   startupOf,
-  type SittingRow,
 } from '../sittings/sittings';
 import { checkTransition, eventForStatus, type StatusChanger } from '../sittings/state';
 
@@ -26,11 +26,7 @@ export async function changeTesterStatus(
 ): Promise<TesterStatusResult> {
   const { testerId, to, by } = c;
   return db.transaction(async (tx) => {
-    const open = await tx.query<SittingRow>(
-      `SELECT * FROM tests WHERE user_id = $1 AND status < 7 ORDER BY id DESC LIMIT 1 FOR UPDATE`,
-      [testerId],
-    );
-    const s = open.rows[0];
+    const s = await lockOpenSitting(tx, testerId);
     if (!s)
       throw new ApiError(
         409,

@@ -1,4 +1,4 @@
-import { ADMIN_ACTORS, Envelope } from '../../../../../../contract/common';
+import { ACTOR, ADMIN_ACTORS, Envelope, MANAGER_ACTORS } from '../../../../../../contract/common';
 import {
   AccessLimitDeleteBody,
   AccessLimitInsertBody,
@@ -19,6 +19,9 @@ import {
 } from '../../../../lib/management/access-limit-rules';
 import { FieldError, MSG, toId, installFieldErrorHandler } from '../../../../lib/management-errors';
 import { isDomain, isIpv4Rule, isServerName } from '../../../../lib/management/validate';
+
+/** spec §3: the actors an access limit can name (examinees are never limited). */
+const LIMITABLE_ACTORS: readonly number[] = [ACTOR.checker, ...MANAGER_ACTORS];
 
 const SELF_LOCKOUT =
   'この設定を反映すると、操作中のあなた自身がこのアクセス元から利用できなくなるため、実行できません。自分のIPアドレスまたはドメインを許可する設定を先に登録してください。';
@@ -47,7 +50,7 @@ export default async function accessLimitRoutes(app: App): Promise<void> {
       const ip = (b.ip ?? '').trim();
       const domain = (b.domain ?? '').trim().toLowerCase();
       const actor = Number(b.actor);
-      if (!Number.isInteger(actor) || actor < 2 || actor > 5) {
+      if (!LIMITABLE_ACTORS.includes(actor)) {
         // spec §3: only actors 2 to 5 can be targets of access limits.
         throw new FieldError('actor', '対象アクターは2〜5のいずれかを指定してください。');
       }

@@ -7,7 +7,7 @@ import {
   AiAuthStatusResult,
   type AiAuthAttemptResult as AiAuthAttemptResultT,
 } from '../../../../../../contract/ai-auth';
-import { ALL_ACTORS, Envelope } from '../../../../../../contract/common';
+import { ACTOR, ALL_ACTORS, Envelope } from '../../../../../../contract/common';
 import { attemptAiAuth } from '../../../../lib/ai-auth/attempt';
 import type { PhotoKind } from '../../../../lib/ai-auth/decision';
 import { aiAuthPolicy } from '../../../../lib/ai-auth/policy';
@@ -52,7 +52,7 @@ export default async function aiAuthRoutes(app: App): Promise<void> {
       {
         bodyLimit: IMAGE_JSON_BODY_LIMIT,
         preValidation: multipartToBody,
-        config: { access: [1] },
+        config: { access: [ACTOR.tester] },
         schema: { body: AiAuthImageBody, response: { 200: Envelope(AiAuthAttemptResult) } },
       },
       async (request, reply) => {

@@ -1,5 +1,5 @@
 import { LoginBody, LoginResult, LogoutQuery } from '../../../../../../contract/auth';
-import { ALL_ACTORS, Envelope } from '../../../../../../contract/common';
+import { ACTOR, ALL_ACTORS, Envelope } from '../../../../../../contract/common';
 import { checkIpAllowed } from '../../../../lib/access-limits';
 import { ApiError } from '../../../../lib/api-error';
 import type { App } from '../../../../lib/app-types';
@@ -71,7 +71,7 @@ export default async function authRoutes(app: App): Promise<void> {
       }
 
       // spec §3 "Access limit": actors 2–5 may be limited to listed IPs, at login as on every call.
-      if (user.actor !== 1 && !(await checkIpAllowed(app, user.actor, ip))) {
+      if (user.actor !== ACTOR.tester && !(await checkIpAllowed(app, user.actor, ip))) {
         await audit(app.db, {
           type: 'auth.ip_denied',
           userId: user.id,

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Envelope } from '../../../../../../contract/common';
+import { ACTOR, Envelope, MANAGER_ACTORS } from '../../../../../../contract/common';
 import {
   MOVIE_STATUS,
   OnetimeUriQuery,
@@ -402,7 +402,7 @@ export default async function recordingRoutes(app: App): Promise<void> {
   app.post(
     '/tester/recording.php',
     {
-      config: { access: [1] },
+      config: { access: [ACTOR.tester] },
       schema: {
         body: RecordingPostBody,
         response: { 200: Envelope(Type.Union([RecordingCredentials, RecordingEndResult])) },
@@ -422,7 +422,7 @@ export default async function recordingRoutes(app: App): Promise<void> {
   app.get(
     '/tester/recording.php',
     {
-      config: { access: [1] },
+      config: { access: [ACTOR.tester] },
       schema: { querystring: RecordingQuery, response: { 200: Envelope(RecordingCredentials) } },
     },
     async (request, reply) => {
@@ -445,7 +445,7 @@ export default async function recordingRoutes(app: App): Promise<void> {
   app.post(
     '/recovery.php',
     {
-      config: { access: [1] },
+      config: { access: [ACTOR.tester] },
       schema: { body: RecoveryBody, response: { 200: Envelope(RecoveryResult) } },
     },
     async (request, reply) => {
@@ -498,7 +498,7 @@ export default async function recordingRoutes(app: App): Promise<void> {
     {
       // spec §6: recordings are watched from the examinee detail by managers and by the checker that
       // monitored the sitting; not by the tester itself.
-      config: { access: [2, 3, 4, 5] },
+      config: { access: [ACTOR.checker, ...MANAGER_ACTORS] },
       schema: { querystring: OnetimeUriQuery, response: { 200: Envelope(OnetimeUriResult) } },
     },
     async (request, reply) => {

@@ -1,4 +1,4 @@
-import { ALL_ACTORS, Envelope } from '../../../../../../contract/common';
+import { ACTOR, ALL_ACTORS, Envelope } from '../../../../../../contract/common';
 import {
   TestMarkingsQuery,
   TestMarkingsResult,
@@ -32,7 +32,7 @@ export default async function testRoutes(app: App): Promise<void> {
   app.post(
     '/test/status.php',
     {
-      config: { access: [1] },
+      config: { access: [ACTOR.tester] },
       schema: { body: TestStatusBody, response: { 200: Envelope(TestStatusResult) } },
     },
     async (request, reply) => reply.ok(await setExamProcess(request.auth!, request.body, 'test')),
@@ -41,7 +41,7 @@ export default async function testRoutes(app: App): Promise<void> {
   app.post(
     '/exam/status.php',
     {
-      config: { access: [1] },
+      config: { access: [ACTOR.tester] },
       schema: { body: TestStatusBody, response: { 200: Envelope(TestStatusResult) } },
     },
     async (request, reply) => reply.ok(await setExamProcess(request.auth!, request.body, 'exam')),
@@ -58,7 +58,7 @@ export default async function testRoutes(app: App): Promise<void> {
       const testId = request.query.test_id;
       let sitting: SittingRow | null;
       if (testId === undefined) {
-        if (auth.actor !== 1) throw new ApiError(400, 'validation', 'test_id is required.');
+        if (auth.actor !== ACTOR.tester) throw new ApiError(400, 'validation', 'test_id is required.');
         sitting = await findCurrentSitting(app.db, auth.userId);
         if (!sitting) throw new ApiError(404, 'sitting_not_found', 'The tester has no sitting yet.');
       } else {

@@ -1,4 +1,4 @@
-import { ALL_ACTORS, Envelope } from '../../../../../../contract/common';
+import { ACTOR, ADMIN_ACTORS, ALL_ACTORS, Envelope } from '../../../../../../contract/common';
 import {
   HeadShotPostResult,
   HeadShotQuery,
@@ -74,8 +74,8 @@ import { DEMO_EXAM_PATH } from '../../../demo-exam';
 
 /** A checker may act on a tester only while matched to it (spec §6); system managers and supervisors always. */
 async function assertCheckerOrAdmin(db: Db, auth: AuthContext, testerId: number): Promise<void> {
-  if (auth.actor === 4 || auth.actor === 5) return;
-  if (auth.actor === 2 && (await findMatching(db, auth.userId, testerId))) return;
+  if (auth.actor === ACTOR.systemManager || auth.actor === ACTOR.supervisor) return;
+  if (auth.actor === ACTOR.checker && (await findMatching(db, auth.userId, testerId))) return;
   throw new ApiError(403, 'not_matched', 'You are not matched to this tester.');
 }
 
@@ -122,7 +122,7 @@ export default async function testerRoutes(app: App): Promise<void> {
       const auth = request.auth!;
       const q = request.query;
       let testerId: number;
-      if (auth.actor === 1) {
+      if (auth.actor === ACTOR.tester) {
         testerId = targetTesterId(auth, q.tester_id);
         // spec §8 "405 on tester detail: tester logged out": this session is alive but the sitting was logged
         // out after its last login (logout from another window, a self kick-out, or an AI forced logout).
@@ -148,7 +148,7 @@ export default async function testerRoutes(app: App): Promise<void> {
       return reply.ok(
         await buildTesterDetail(app.db, tester, testId, {
           imageUrl: (key) => images.url(key),
-          withAiAuth: auth.actor !== 1,
+          withAiAuth: auth.actor !== ACTOR.tester,
           relatedScope,
           presignCapture: (ref) => appObjectStorage(app).presignGet(ref, IMAGE_URL_TTL_SECONDS),
         }),
@@ -159,7 +159,7 @@ export default async function testerRoutes(app: App): Promise<void> {
   app.post(
     '/tester/status.php',
     {
-      config: { access: [1, 2, 4, 5] },
+      config: { access: [ACTOR.tester, ACTOR.checker, ...ADMIN_ACTORS] },
       schema: { body: TesterStatusBody, response: { 200: Envelope(TesterStatusResult) } },
     },
     async (request, reply) => {
@@ -167,8 +167,9 @@ export default async function testerRoutes(app: App): Promise<void> {
       const testerId = targetTesterId(auth, request.body.tester_id);
       const to = request.body.status;
       await loadTester(app.db, testerId);
-      if (auth.actor !== 1) await assertCheckerOrAdmin(app.db, auth, testerId);
-      const by: StatusChanger = auth.actor === 1 ? 'tester' : auth.actor === 2 ? 'checker' : 'admin';
+      if (auth.actor !== ACTOR.tester) await assertCheckerOrAdmin(app.db, auth, testerId);
+      const by: StatusChanger =
+        auth.actor === ACTOR.tester ? 'tester' : auth.actor === ACTOR.checker ? 'checker' : 'admin';
 
       const result = await changeTesterStatus(app.db, {
         testerId,
@@ -197,7 +198,7 @@ export default async function testerRoutes(app: App): Promise<void> {
   app.post(
     '/get_mc_token.php',
     {
-      config: { access: [1] },
+      config: { access: [ACTOR.tester] },
       schema: { body: McTokenBody, response: { 200: Envelope(McTokenResult) } },
     },
     async (request, reply) => {
@@ -259,19 +260,19 @@ export default async function testerRoutes(app: App): Promise<void> {
   app.post(
     '/tester/kick_out.php',
     {
-      config: { access: [1, 2, 4, 5] },
+      config: { access: [ACTOR.tester, ACTOR.checker, ...ADMIN_ACTORS] },
       schema: { body: KickOutBody, response: { 200: Envelope(KickOutResult) } },
     },
     async (request, reply) => {
       const auth = request.auth!;
       const method = request.body.method;
       const selfMethods = ['PUT_MYSELF', 'PUT_MYSELF_AI', 'DISCONNECT'];
-      if (selfMethods.includes(method) && auth.actor !== 1) {
+      if (selfMethods.includes(method) && auth.actor !== ACTOR.tester) {
         throw new ApiError(403, 'forbidden', `${method} is sent by the tester itself.`);
       }
-      if (method === 'PUT' && auth.actor === 1)
+      if (method === 'PUT' && auth.actor === ACTOR.tester)
         throw new ApiError(403, 'forbidden', 'A tester cannot kick out.');
-      if (method === 'DELETE' && auth.actor !== 4 && auth.actor !== 5) {
+      if (method === 'DELETE' && auth.actor !== ACTOR.systemManager && auth.actor !== ACTOR.supervisor) {
         throw new ApiError(403, 'forbidden', 'Only system managers and supervisors can lift a kick-out.');
       }
       const testerId = targetTesterId(auth, request.body.tester_id);
@@ -295,7 +296,7 @@ export default async function testerRoutes(app: App): Promise<void> {
   app.post(
     '/tester/rejected.php',
     {
-      config: { access: [2, 4, 5] },
+      config: { access: [ACTOR.checker, ...ADMIN_ACTORS] },
       schema: { body: RejectedBody, response: { 200: Envelope(RejectedResult) } },
     },
     async (request, reply) => {
@@ -322,7 +323,7 @@ export default async function testerRoutes(app: App): Promise<void> {
     {
       bodyLimit: IMAGE_JSON_BODY_LIMIT,
       preValidation: multipartToBody,
-      config: { access: [2] },
+      config: { access: [ACTOR.checker] },
       schema: { body: MarkingBody, response: { 200: Envelope(MarkingResult) } },
     },
     async (request, reply) => {
@@ -360,7 +361,7 @@ export default async function testerRoutes(app: App): Promise<void> {
     {
       bodyLimit: IMAGE_JSON_BODY_LIMIT,
       preValidation: multipartToBody,
-      config: { access: [1] },
+      config: { access: [ACTOR.tester] },
       schema: { body: ImageBody, response: { 200: Envelope(HeadShotPostResult) } },
     },
     async (request, reply) => {
