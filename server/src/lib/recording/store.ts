@@ -96,7 +96,7 @@ export async function reserveRecordId(db: Db): Promise<number> {
 /**
  * The key directory of a sitting's recordings of one stream: `recordings/<test_id>/` for the camera (where every
  * recording lived before there were streams), `recordings/<test_id>/<stream>/` for the others. Each directory
- * is its stream's quota on the storage (recording-integrity.ts).
+ * is its stream's quota on the storage (integrity.ts).
  */
 export function streamPrefix(testId: number, stream: StreamKind): string {
   return stream === 'camera' ? `recordings/${testId}/` : `recordings/${testId}/${stream}/`;

@@ -311,7 +311,10 @@ export async function loadRecordStatusLogs(db: Db, testId: number): Promise<Reco
   }));
 }
 
-/** The AI identity check of a sitting with every attempt (issue #6); null when it had none. */
+/**
+ * The AI identity check of a sitting with every attempt and its scores, so a manager can see why each was
+ * decided; null when it had none.
+ */
 export async function loadAiAuth(db: Db, testId: number, imageUrl: ImageUrl): Promise<AiAuthSummary | null> {
   const state = await db.query<{
     status: number;

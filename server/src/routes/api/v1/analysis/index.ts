@@ -14,7 +14,7 @@ import { audit } from '../../../../lib/audit';
 const validation = (message: string) => new ApiError(400, 'validation', message);
 
 /**
- * analysis_request/request.php and analysis_request/index.php (spec §3 "Analysis request", §7, §9; issue #6).
+ * analysis_request/request.php and analysis_request/index.php (spec §3 "Analysis request", §7, §9).
  * analysis_request/initial_param.php lives in the management routes.
  */
 export default async function analysisRoutes(app: App): Promise<void> {

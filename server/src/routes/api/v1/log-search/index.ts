@@ -5,7 +5,7 @@ import { searchLogs } from '../../../../lib/logs/log-search';
 import { installFieldErrorHandler } from '../../../../lib/management-errors';
 
 /**
- * logs/search.php (/logview, issue #7): the client logs (log_receive), device logs (device_logging), the
+ * logs/search.php (/logview): the client logs (log_receive), device logs (device_logging), the
  * audit trail and the server's own rows in one search, newest first, for system managers and supervisors.
  */
 export default async function logSearchRoutes(app: App): Promise<void> {

@@ -40,8 +40,8 @@ export default async function managementRoutes(app: App): Promise<void> {
     },
   );
 
-  // Only the initial parameters of the data-extraction page belong here; the rest of analysis_request is
-  // issue #6.
+  // Only the initial parameters of the data-extraction page belong here (the origin this group already
+  // knows); the rest of analysis_request is in routes/api/v1/analysis/.
   app.get(
     '/analysis_request/initial_param.php',
     {

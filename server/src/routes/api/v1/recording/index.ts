@@ -74,7 +74,7 @@ const isNoSuchUpload = (err: unknown) => err instanceof StoreError && err.code =
 const isRefusal = (err: unknown) => err instanceof StoreError && err.status >= 400 && err.status < 500;
 
 /**
- * Why the store's parts cannot make this recording, or [] when they can (issue #5): parts numbered 1…N
+ * Why the store's parts cannot make this recording, or [] when they can: parts numbered 1…N
  * without gaps, every part but the last at least `minPartSize`, and, when the browser sent its list, the same
  * part numbers and ETags.
  */
@@ -117,14 +117,15 @@ function partProblems(stored: StorePart[], browser: ClientPart[] | undefined, mi
 }
 
 /**
- * Recording of spec §7 (issue #5): tester/recording.php (start with method PUT, fresh credentials with GET,
+ * Recording of spec §7: tester/recording.php (start with method PUT, fresh credentials with GET,
  * end with method DELETE), recovery.php, and get_onetime_uri.php. The browser uploads the parts straight to
  * S3 with credentials scoped to its one object key; the server creates and completes the multipart upload
  * itself, from its own ListParts, and fixes the WebM duration off the request path.
  */
 export default async function recordingRoutes(app: App): Promise<void> {
   const settings = recordingSettings();
-  // One recording's start or end at a time across every instance on this database (issue #5).
+  // One recording's start or end at a time across every instance on this database: a start repeated after a lost
+  // answer gets the same upload back, and two ends cannot complete one upload twice.
   const mutex = new DbKeyedLock(app.db);
   // The S3 stand-in is mounted after the routes (app.ts load order), so the store is built on first use.
   let storage: ObjectStorage | null = null;
@@ -309,7 +310,8 @@ export default async function recordingRoutes(app: App): Promise<void> {
       }
       const size = parts.reduce((n, p) => n + p.size, 0);
       if (await markCompleted(app.db, { id: rec.id, testId: rec.test_id, size, etag, parts })) {
-        // Off the request path (issue #5): the answer says '01'; the queue moves it to '02' or '08'.
+        // Off the request path (the duration fix reads the whole file): the answer says '01'; the queue moves it
+        // to '02' or '08'.
         converter.enqueue(rec.id);
       }
       return endResult((await findRecord(app.db, recordId))!);

@@ -24,7 +24,7 @@ function isHttpUrl(v: string): boolean {
 }
 
 /**
- * templates/list.php and templates/save.php (issue #7 "terms and notes editing"): the system manager and
+ * templates/list.php and templates/save.php (terms and notes editing): the system manager and
  * the supervisor edit the terms of use, privacy policy, inquiry and examining-notes templates (ja and en).
  * Bodies are stored as sanitised HTML (lib/html-sanitize.ts); the examinee pages read them through the
  * public get_* template endpoints.
