@@ -154,7 +154,7 @@ export function validateShortUrl(input: {
   if (out.mode !== undefined && actor === ACTOR.tester)
     throw new FieldError('mode', 'モードはテスター以外のログイン区分でのみ指定できます。');
   for (const field of Object.values(WIDER_VIEW_PARAMS)) {
-    if (out[field] === 1 && actor !== 1)
+    if (out[field] === 1 && actor !== ACTOR.tester)
       throw new FieldError(field, `${field}は受験者のログイン区分でのみ指定できます。`);
   }
   if (out.is_screen_record === 1 && out.is_mobile === 1)
