@@ -1,4 +1,4 @@
-// AI figures (issue #6): identity-check latency (face; ID card + OCR), analysis time per minute of video per
+// AI figures: identity-check latency (face; ID card + OCR), analysis time per minute of video per
 // core, login latency with the workers idle and while they analyse, memory per worker. Runs the real worker
 // pool (server/src/lib/ai) through tsx; fixtures are made in a temp folder as in server/test/ai. Prints
 // figures, never fails the run.

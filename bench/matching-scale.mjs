@@ -1,4 +1,4 @@
-// Matching-poll benchmark on PostgreSQL, one instance and two (issue #16 point 5). The examinee's matching poll
+// Matching-poll benchmark on PostgreSQL, one instance and two. The examinee's matching poll
 // (POST /api/v1/matching.php every matchingTimeout seconds per examinee) is the hottest call: 10,000 examinees
 // polling every 5 s are 2,000 req/s. Set-up as `npm run standins` deployments run: a throw-away PostgreSQL
 // cluster (scripts/lib-postgres.mjs), the stand-ins service, instances A and B on that database pointed at it,
@@ -7,7 +7,7 @@
 // worker threads for BENCH_SECONDS per scenario, each connection polling as one examinee after another
 // (round-robin over the examinees), spread over the instances of the scenario (client-side round-robin, as
 // a balancer would); a bare Fastify JSON route (fastify 5, logger off) runs in the same run as the baseline.
-// Prints req/s, p50/p99 and errors per scenario, and each as a ratio to the bare route. Goal (issue #16):
+// Prints req/s, p50/p99 and errors per scenario, and each as a ratio to the bare route. Goal:
 // ≥ 5,000 req/s at p99 ≤ 50 ms on two instances. A missed goal is a figure, never a failure.
 // Everything shares this machine's cores (the load generator too), so absolute figures are lower bounds.
 // Usage: node bench/matching-scale.mjs   (BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_EXAMINEES, BENCH_THREADS)

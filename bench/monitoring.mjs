@@ -1,4 +1,4 @@
-// Monitoring benchmark (issue #4): one checker page (/monitoring) with five live panes. Five examinees run the
+// Monitoring benchmark: one checker page (/monitoring) with five live panes. Five examinees run the
 // real examinee pages (login → env-setting → /identification, publishing fake camera and microphone as KVS
 // masters through the server's KVS stand-in) in five contexts of one browser; the checker runs in a separate
 // browser process so that its CPU and memory can be measured alone. The examinees are brought up one at a
@@ -9,7 +9,7 @@
 // (sum over the tree; shared pages counted per process, so an upper bound) and PSS when readable, first-frame
 // latency per pane (viewer's SDP offer → first decoded frame), and whether every pane keeps decoding for
 // DECODE_S seconds (per pane, its receiver's framesDecoded grows in every 10 s sample and the pane stays
-// live). Goal to report against (issue #4): ≤ 0.5 core, first frame ≤ 1 s on loopback. A missed goal is a
+// live). Goal to report against: ≤ 0.5 core, first frame ≤ 1 s on loopback. A missed goal is a
 // figure, never a failure; the exit status is non-zero only when the set-up broke (server, logins, matching,
 // a pane that never went live) and the last line then says what it was waiting for.
 //

@@ -1,4 +1,4 @@
-// Recording benchmark (issue #5): a RECORD_S-second recording (default 600 s, the issue's 10 minutes) with an
+// Recording benchmark: a RECORD_S-second recording (default 600 s, a ten-minute exam) with an
 // OUTAGE_S-second outage in the middle (default 120 s; e.g. RECORD_S=120 OUTAGE_S=30 for a quick run). Prints
 // recorded vs uploaded bytes, the time to drain the backlog after the outage, peak IndexedDB use
 // (navigator.storage.estimate) and the browser's CPU (utime+stime of its process tree) while recording and

@@ -1,4 +1,4 @@
-// Examinee search benchmark (issue #7). Seeds SEARCH_ROWS examinee sittings (default 1,000,000; tests rows
+// Examinee search benchmark. Seeds SEARCH_ROWS examinee sittings (default 1,000,000; tests rows
 // with their users, groups and some markings, all by generate_series in SQL) into a fresh PGlite in a temp
 // dir and, when DATABASE_URL or TEST_DATABASE_URL is set, into a fresh PostgreSQL database (created and
 // dropped here). Through the real app (server/src/app.ts) it reports search p50/p95 for typical filters as

@@ -54,13 +54,13 @@ async function main() {
   const app = await buildApp({ config, db });
   const storage = appObjectStorage(app);
   const images = appImageStore(app);
-  // Retention is enforced, not only shown (issue #7): a daily job deletes what the plan lists.
+  // Retention is enforced, not only shown: a daily job deletes what the delete plan lists.
   const retention = startRetentionScheduler(app, {
     deleteObject: (ref) => storage.deleteObject(ref),
     deleteImage: (key) => images.delete(key),
   });
   app.addHook('onClose', async () => retention.stop());
-  // Issue #6: AI worker pool (models load in the background), identity provider, analysis queue.
+  // The offline AI: worker pool (models load in the background), identity provider, analysis queue.
   const ai = await startAi(app, { storage: () => storage });
   app.addHook('onClose', async () => ai.close());
   const close = async () => {

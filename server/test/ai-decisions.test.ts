@@ -12,7 +12,7 @@ import { hashPassword } from '../src/lib/passwords';
 import { makeImageFixtures, missingFixtureTools, type AiFixtures } from './ai/fixtures';
 import { build, envelope, injectAs, loginAs, type TestServer } from './helper';
 
-// Issue #6: "every decision is stored with its scores, so a manager can see why". The real identity engine
+// Every decision is stored with its scores, so a manager can see why. The real identity engine
 // decides (Human + Tesseract, as in production); the decisions reach the examinee detail (tester/detail.php,
 // asked by test id as the /examinees/{id} page does) for the actors allowed to see that examinee only.
 

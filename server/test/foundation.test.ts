@@ -10,7 +10,7 @@ import { DEMO_PASSWORD, build, type TestServer } from './helper';
 
 const MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), '../src/db/migrations');
 
-describe('versioned migrations (issue #2 "Database")', () => {
+describe('versioned migrations', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'proctor-migrate-'));

@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { Actor } from '../../../contract/common';
+import { type Actor, ALL_ACTORS } from '../../../contract/common';
 import { loadConfig } from '../config';
 import { openDb, type Db } from '../db/db';
 import { lockDataDir } from '../db/data-dir-lock';
@@ -66,7 +66,8 @@ function required(v: string | undefined, flag: string): string {
 
 function actorOf(v: string | undefined): Actor {
   const a = Number(required(v, '--actor'));
-  if (![1, 2, 3, 4, 5].includes(a)) throw new UsageError('--actor must be 1, 2, 3, 4 or 5.');
+  if (!(ALL_ACTORS as readonly number[]).includes(a))
+    throw new UsageError('--actor must be 1, 2, 3, 4 or 5.');
   return a as Actor;
 }
 

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
-import type { Actor } from '../../../contract/common';
+import { ACTOR, type Actor, ALL_ACTORS } from '../../../contract/common';
 import type { Db } from '../db/db';
 import { hashPassword } from './passwords';
 
@@ -87,7 +87,7 @@ function validPassword(v: string): boolean {
 
 /** Spec §6 roles: examinees and test managers belong to one group; the others see every group or none. */
 export function actorNeedsGroup(actor: Actor): boolean {
-  return actor === 1 || actor === 3;
+  return actor === ACTOR.tester || actor === ACTOR.testManager;
 }
 
 // No 0/O, 1/l/I: a password read off paper or a screen is typed right the first time.
@@ -219,8 +219,7 @@ export async function createUser(
   if (!validLoginId(loginId)) throw new AccountError('invalid', issueText('login_id_invalid'), 'login_id');
   if (!name) throw new AccountError('invalid', issueText('name_missing'), 'name');
   if (!validName(name)) throw new AccountError('invalid', issueText('name_invalid'), 'name');
-  if (![1, 2, 3, 4, 5].includes(u.actor))
-    throw new AccountError('invalid', issueText('actor_invalid'), 'actor');
+  if (!ALL_ACTORS.includes(u.actor)) throw new AccountError('invalid', issueText('actor_invalid'), 'actor');
   if (actorNeedsGroup(u.actor) && !group)
     throw new AccountError('invalid', issueText('group_required'), 'group_code');
   if (!actorNeedsGroup(u.actor) && group)
@@ -290,7 +289,7 @@ export async function resetPassword(
 export async function setDisabled(db: Db, loginId: string, disabled: boolean): Promise<void> {
   const user = await findUser(db, loginId);
   await db.transaction(async (tx) => {
-    if (disabled && user.actor === 4 && !user.disabled) {
+    if (disabled && user.actor === ACTOR.systemManager && !user.disabled) {
       // Serialises concurrent disables of system managers, so two cannot each see the other as "the rest".
       await tx.query(`SELECT id FROM users WHERE actor = 4 ORDER BY id FOR UPDATE`);
       const { rows } = await tx.query<{ n: number }>(

@@ -37,7 +37,7 @@ export interface IdCheckOptions {
 }
 
 /**
- * The AI identity checker. The default model-backed implementation is server/src/lib/ai (issue #6); a
+ * The AI identity checker. The default model-backed implementation is server/src/lib/ai; a
  * deployment may install another (e.g. a cloud service) with {@link setAiProvider}.
  */
 export interface AiProvider {

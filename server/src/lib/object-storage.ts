@@ -73,7 +73,7 @@ export class StoreError extends Error {
 }
 
 /**
- * The object store as the app server uses it (issue #5): the recordings bucket on AWS S3, or the local S3
+ * The object store as the app server uses it: the recordings bucket on AWS S3, or the local S3
  * stand-in. Every call goes through the real `@aws-sdk/client-s3`, so local and production share one code
  * path; only the client configuration differs (see `createObjectStorage`).
  */

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { McTokenRedeemBody } from '../../../contract/tester';
+import { McTokenRedeemBody, TESTER_STATUS } from '../../../contract/tester';
 import type { App } from '../lib/app-types';
 import { mcTokenInvalid, redeemMcToken } from '../lib/tester/mc-token';
 import { perIpLimit } from '../lib/db-rate-limit';
@@ -260,7 +260,12 @@ export default async function demoExamRoutes(app: App): Promise<void> {
     },
     async (request, reply) => {
       const grant = await redeemMcToken(app.db, request.body.token.trim());
-      if (!grant || grant.tester_status < 4 || grant.tester_status > 6) throw mcTokenInvalid();
+      if (
+        !grant ||
+        grant.tester_status < TESTER_STATUS.beforeExam ||
+        grant.tester_status > TESTER_STATUS.interruptionExam
+      )
+        throw mcTokenInvalid();
       const t = TEXT[request.body.lang ?? grant.lang];
       reply.header('Cache-Control', 'no-store');
       return reply.ok({

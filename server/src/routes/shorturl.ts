@@ -1,12 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { App } from '../lib/app-types';
-
-interface ShortUrlRow {
-  actor: number;
-  target: string;
-  url_key: string;
-  param: Record<string, unknown> | string | null;
-}
+import { findShortUrl, type ShortUrlTarget } from '../lib/management/short-url-store';
 
 const KEY_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -23,7 +17,7 @@ function queryValue(v: unknown): string {
  * The start-up query of a short URL: its stored parameters (snake_case, as a start-up query carries them),
  * plus `actor` and `target` from the row when the parameters leave them out.
  */
-export function startupQuery(row: ShortUrlRow): string {
+export function startupQuery(row: ShortUrlTarget): string {
   const raw = typeof row.param === 'string' ? (JSON.parse(row.param) as unknown) : row.param;
   const param: Record<string, unknown> =
     raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...(raw as object) } : {};
@@ -67,11 +61,7 @@ export default async function shortUrlRoutes(app: App): Promise<void> {
     handler: async (request, reply) => {
       const key = request.params.url_key;
       if (!KEY_PATTERN.test(key)) return notFoundPage(reply);
-      const { rows } = await app.db.query<ShortUrlRow>(
-        `SELECT actor, target, url_key, param FROM short_urls WHERE url_key = $1`,
-        [key],
-      );
-      const row = rows[0];
+      const row = await findShortUrl(app.db, key);
       if (!row) return notFoundPage(reply);
       const query = startupQuery(row);
       // The parameters can be edited at any time, so the redirect must not be cached.

@@ -164,7 +164,7 @@ export function makeImageFixtures(): AiFixtures {
   };
 }
 
-/** The known windows of {@link makeClip}, in milliseconds (issue #6: 60 s, a second person 25–40 s). */
+/** The known windows of {@link makeClip}, in milliseconds (a 60 s clip, a second person from 25 to 40 s). */
 export const CLIP = {
   durationMs: 60000,
   /** The examinee and a second person. */

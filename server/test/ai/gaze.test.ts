@@ -12,7 +12,7 @@ import { loadHuman } from '../../src/lib/ai/models';
 import { aiSettings } from '../../src/lib/ai/settings';
 import { SKIMAGE, missingFixtureTools } from './fixtures';
 
-// eye_rot from the gaze (issue #6, ai-feasibility.md §3: the iris model runs anyway): a frontal face whose
+// eye_rot from the gaze (ai-feasibility.md §3: the iris model runs anyway): a frontal face whose
 // eyes look sideways counts as looking away, like a turned head or no face.
 
 const settings = aiSettings({});

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AiWorkerPool } from '../../src/lib/ai/pool';
 import { PriorityLock } from '../../src/lib/ai/priority-lock';
 
-// The pool of issue #6 with a stand-in worker (fake-worker.ts: the real protocol and priority lock, busy loops
+// The AI worker pool with a stand-in worker (fake-worker.ts: the real protocol and priority lock, busy loops
 // instead of models), so these tests run in about a second.
 const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fake-worker.ts');
 

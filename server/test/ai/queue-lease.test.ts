@@ -1,4 +1,4 @@
-// The analysis queue when several server instances share one database (issue #6): jobs are claimed
+// The analysis queue when several server instances share one database: jobs are claimed
 // atomically with a lease, an expired lease is taken over, a live one is not, and the automatic analysis after
 // an exam is queued once — from the conversion hook, or by the sweep when the hook was missed. The runner is a
 // stand-in (no models): what is under test is who runs which job and when, not the analysis itself.

@@ -1,4 +1,4 @@
--- Issue #7: examinee search, CSV export, retention, access limits, logins, short URLs.
+-- The management pages: examinee search, CSV export, retention, access limits, logins, short URLs.
 
 -- Examinee search (perf-reliability §4, DB-1): exact examinee name, cheating-level range, "has a marking of
 -- mark X", and the CSV export's keyset over ids within a group. (Group + date, date, login id, test name,

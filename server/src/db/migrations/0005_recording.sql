@@ -1,4 +1,4 @@
--- Recording upload bookkeeping (issue #5, spec §3 "Record", §4 status codes).
+-- Recording upload bookkeeping (spec §3 "Record", §4 status codes).
 -- object_etag: the object's ETag after completion (and after the duration fix replaced it);
 -- part_count: how many parts the completed object was assembled from (record_parts holds them).
 ALTER TABLE records ADD COLUMN IF NOT EXISTS object_etag text;

@@ -1,4 +1,4 @@
--- Recording analysis jobs (issue #6): one per recording and request; a manual request (analysis_request/request)
+-- Recording analysis jobs: one per recording and request; a manual request (analysis_request/request)
 -- or the automatic analysis after an exam (kind 'batch'). A job is retried once, then its record goes to '07'.
 CREATE TABLE IF NOT EXISTS analysis_jobs (
   id           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

@@ -1,4 +1,4 @@
--- Examinee search at 1M rows (issue #7, bench/search.mjs).
+-- Examinee search at 1M rows (bench/search.mjs).
 --
 -- 1. Sort by group name (sort_key 1) sorted every match after a join (~1 s unfiltered). The group name is
 --    now copied onto tests.group_name (kept in step by triggers on both tables) so an index on

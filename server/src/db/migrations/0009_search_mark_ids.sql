@@ -1,4 +1,4 @@
--- Examinee search at 1M rows, continued (issue #7, bench/search.mjs): the mark-type filter (mark_id).
+-- Examinee search at 1M rows, continued (bench/search.mjs): the mark-type filter (mark_id).
 --
 -- "Has at least one marking of mark X" was a semi-join per row of tests into markings (mark_id, test_id).
 -- Fine for the first page, but the capped count and every deep page probed markings once per candidate

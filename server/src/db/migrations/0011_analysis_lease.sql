@@ -1,4 +1,4 @@
--- Analysis jobs shared by several server instances on one database (issue #6): a job is claimed atomically by
+-- Analysis jobs shared by several server instances on one database: a job is claimed atomically by
 -- one instance (claimed_by) for a lease it renews while the job runs; a job whose lease ran out (its instance
 -- crashed) is taken over by the next instance that looks. The automatic analysis after an exam is queued at
 -- most once per recording, whichever instance sees the conversion or sweeps for missed ones.

@@ -11,7 +11,10 @@ import type { ObjectStorage } from '../object-storage';
 import { startupInt, startupOf, startupText } from '../sittings/sittings';
 import type { AnalysisOutput, AnalysisType } from './analysis';
 
-/** How many times a job runs before its record is marked '07' (issue #6: retried once). */
+/**
+ * How many times a job runs before its record is marked '07': one retry, so a worker that died mid-job does
+ * not fail the recording by itself.
+ */
 export const MAX_ATTEMPTS = 2;
 const DETAIL_MAX = 1000;
 
@@ -183,7 +186,7 @@ const RENEW_MS = 30_000;
 const SWEEP_MS = 60_000;
 
 /**
- * The off-request-path queue of recording analyses (issue #6), kept in `analysis_jobs` so it survives a
+ * The off-request-path queue of recording analyses, kept in `analysis_jobs` so it survives a
  * restart. Jobs run as long as the runner has free slots (one per worker); the record moves 03 → 04 (file
  * being prepared) → 05 (analysing) → 06, or → 07 with the reason after {@link MAX_ATTEMPTS} failures.
  */

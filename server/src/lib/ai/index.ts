@@ -10,7 +10,7 @@ import { AiWorkerPool, PoolAiProvider } from './pool';
 import { aiSettings } from './settings';
 
 /**
- * Installs the real AI of issue #6 on a built app (server start-up): the worker pool (size = cores, models
+ * Installs the offline AI on a built app (server start-up): the worker pool (size = cores, models
  * loaded in the background), the pool-backed identity provider for ai_auth, the recording-analysis queue,
  * the automatic analysis after an exam, and the analysis of live stills. AI_WORKERS=0 leaves the
  * "unavailable" provider in place (AI realtime and post-analysis stills then wait, stored, for an instance

@@ -36,7 +36,7 @@ export interface PoolLog {
 }
 
 /**
- * The AI worker pool (issue #6): `size` child processes (default = cores), each loading the models once at
+ * The AI worker pool: `size` child processes (default = cores), each loading the models once at
  * start in the background, so no HTTP request ever runs a model on the HTTP thread or waits for a cold start
  * longer than the first one. Identity checks go to the worker with the fewest waiting checks; each worker
  * runs at most one recording analysis at a time. A worker that dies is restarted; its calls fail.
@@ -250,7 +250,7 @@ function usable(s: Slot): boolean {
   return s.child.connected && !s.child.killed;
 }
 
-/** The AI provider backed by the worker pool: the default real implementation (issue #6). */
+/** The AI provider backed by the worker pool: the default real implementation. */
 export class PoolAiProvider implements AiProvider {
   constructor(private readonly pool: AiWorkerPool) {}
 

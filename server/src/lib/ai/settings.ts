@@ -1,7 +1,7 @@
 import { SENSITIVITIES, type Sensitivity } from '../../../../contract/capture';
 
 /**
- * Thresholds and sizes of the offline AI (issue #6). Every number comes from
+ * Thresholds and sizes of the offline AI. Every number comes from
  * `shared/research/ai-feasibility.md` (§3.1 quality gate, §3.2 cosine bands, §5/§6 flag rules) and is
  * provisional: the same-person pairs there were augmented copies of one photo, so each one can be overridden
  * from the environment (AI_* variables) after calibration on real photos.

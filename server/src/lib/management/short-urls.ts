@@ -1,3 +1,4 @@
+import { ACTOR, ALL_ACTORS } from '../../../../contract/common';
 import { SENSITIVITIES } from '../../../../contract/capture';
 import { ANALYSIS_TYPES, ID_CARD_TYPES, type ShortUrlParamInput } from '../../../../contract/management';
 import { WIDER_VIEW_PARAMS } from '../../../../contract/constants/wider-view';
@@ -101,7 +102,7 @@ export function validateShortUrl(input: {
     );
   }
   const actor = typeof input.actor === 'number' ? input.actor : Number(input.actor);
-  if (!Number.isInteger(actor) || actor < 1 || actor > 5)
+  if (!(ALL_ACTORS as readonly number[]).includes(actor))
     throw new FieldError('actor', 'ログイン区分を選択してください。');
   const target = (input.target ?? '').trim();
   if (target.endsWith('/'))
@@ -150,10 +151,10 @@ export function validateShortUrl(input: {
     throw new FieldError('password_url', MSG.url('パスワード再発行URL'));
   }
   // spec §5: mode only when the login category is not tester.
-  if (out.mode !== undefined && actor === 1)
+  if (out.mode !== undefined && actor === ACTOR.tester)
     throw new FieldError('mode', 'モードはテスター以外のログイン区分でのみ指定できます。');
   for (const field of Object.values(WIDER_VIEW_PARAMS)) {
-    if (out[field] === 1 && actor !== 1)
+    if (out[field] === 1 && actor !== ACTOR.tester)
       throw new FieldError(field, `${field}は受験者のログイン区分でのみ指定できます。`);
   }
   if (out.is_screen_record === 1 && out.is_mobile === 1)
@@ -177,7 +178,7 @@ export function validateShortUrl(input: {
   }
   if (idTypes.length) out.ai_idcard_type = [...new Set(idTypes.map(Number))].sort().join(',');
   // spec §5: at least one public ID type.
-  if (actor === 1 && out.is_ai_auth === 1 && idTypes.length === 0)
+  if (actor === ACTOR.tester && out.is_ai_auth === 1 && idTypes.length === 0)
     throw new FieldError('ai_idcard_type', MSG.selectOne);
 
   return { urlKey, actor, target, param: out };

@@ -21,7 +21,7 @@ const convertedListeners = new WeakMap<Db, Set<(recordId: number) => void>>();
 
 /**
  * Calls `fn` whenever a recording of `db` reaches '02' (conversion done), e.g. to queue the automatic AI
- * analysis after an exam (issue #6). Returns the unsubscribe function.
+ * analysis after an exam. Returns the unsubscribe function.
  */
 export function onRecordingConverted(db: Db, fn: (recordId: number) => void): () => void {
   let set = convertedListeners.get(db);

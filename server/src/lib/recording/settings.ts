@@ -1,6 +1,6 @@
 import { RECORDING_PART_SIZE } from '../../../../contract/recording';
 
-/** Recording settings (issue #5), read from the environment once at start-up. */
+/** Recording settings, read from the environment once at start-up. */
 export interface RecordingSettings {
   /** S3_BUCKET, default 'recordings'. */
   bucket: string;

@@ -96,7 +96,7 @@ export async function reserveRecordId(db: Db): Promise<number> {
 /**
  * The key directory of a sitting's recordings of one stream: `recordings/<test_id>/` for the camera (where every
  * recording lived before there were streams), `recordings/<test_id>/<stream>/` for the others. Each directory
- * is its stream's quota on the storage (recording-integrity.ts).
+ * is its stream's quota on the storage (integrity.ts).
  */
 export function streamPrefix(testId: number, stream: StreamKind): string {
   return stream === 'camera' ? `recordings/${testId}/` : `recordings/${testId}/${stream}/`;
@@ -276,6 +276,46 @@ export async function releaseConversionClaim(db: Db, id: number, owner: string):
     `UPDATE records SET convert_owner = NULL, convert_lease_until = NULL WHERE id = $1 AND convert_owner = $2`,
     [id, owner],
   );
+}
+
+/**
+ * Closes a record the server could not complete (no upload, no stored part, the upload gone): stopped with
+ * nothing kept, status '08', and the reason in its detail and status log.
+ */
+export async function closeWithoutRecording(db: Db, id: number, detail: string): Promise<void> {
+  await db.query(
+    `UPDATE records SET stop_at = now(), size_bytes = 0, part_count = 0, movie_status = '08', detail = $2,
+            finalize_at = NULL, updated_at = now()
+      WHERE id = $1 AND stop_at IS NULL`,
+    [id, detail],
+  );
+  await db.query(`INSERT INTO record_status_logs (record_id, movie_status, detail) VALUES ($1, '08', $2)`, [
+    id,
+    detail,
+  ]);
+}
+
+/** Adds a line to a record's status log (the examinee detail shows it). */
+export async function logRecordStatus(
+  db: Db,
+  id: number,
+  status: MovieStatus,
+  detail: string,
+): Promise<void> {
+  await db.query(`INSERT INTO record_status_logs (record_id, movie_status, detail) VALUES ($1, $2, $3)`, [
+    id,
+    status,
+    detail,
+  ]);
+}
+
+/** Up to `limit` open records whose server-side completion is due (see sitting-exit.ts), earliest first. */
+export async function recordsDueForFinalize(db: Db, limit: number): Promise<number[]> {
+  const { rows } = await db.query<{ id: number | string }>(
+    `SELECT id FROM records WHERE stop_at IS NULL AND finalize_at <= now() ORDER BY finalize_at LIMIT $1`,
+    [limit],
+  );
+  return rows.map((r) => Number(r.id));
 }
 
 /** The parts a completed record was assembled from (the snapshot taken at completion). */

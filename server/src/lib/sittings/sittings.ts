@@ -1,3 +1,4 @@
+import { ACTOR } from '../../../../contract/common';
 import type { Db } from '../../db/db';
 import { ApiError } from '../api-error';
 import type { AuthContext } from '../app-types';
@@ -62,6 +63,15 @@ export async function findOpenSitting(db: Db, testerId: number): Promise<Sitting
   return rows[0] ?? null;
 }
 
+/** The tester's open sitting with its whole row, locked for the rest of the caller's transaction, or null. */
+export async function lockOpenSitting(tx: Db, testerId: number): Promise<SittingRow | null> {
+  const { rows } = await tx.query<SittingRow>(
+    `SELECT * FROM tests WHERE user_id = $1 AND status < 7 ORDER BY id DESC LIMIT 1 FOR UPDATE`,
+    [testerId],
+  );
+  return rows[0] ?? null;
+}
+
 /** The open sitting, or 409 when the tester has none (not logged in, or the exam is finished). */
 export async function requireOpenSitting(db: Db, testerId: number): Promise<SittingRow> {
   const s = await findOpenSitting(db, testerId);
@@ -119,7 +129,7 @@ export async function findTesterMatching(
  * Other actors must name one (400).
  */
 export function targetTesterId(auth: AuthContext, testerId: number | undefined): number {
-  if (auth.actor === 1) {
+  if (auth.actor === ACTOR.tester) {
     if (testerId !== undefined && testerId !== auth.userId) {
       throw new ApiError(403, 'forbidden', 'A tester can only act on itself.');
     }
@@ -135,20 +145,32 @@ export function targetTesterId(auth: AuthContext, testerId: number | undefined):
  */
 export async function assertCanView(db: Db, auth: AuthContext, tester: TesterUser): Promise<void> {
   switch (auth.actor) {
-    case 1:
+    case ACTOR.tester:
       if (auth.userId === tester.id) return;
       break;
-    case 2:
+    case ACTOR.checker:
       if (await findMatching(db, auth.userId, tester.id)) return;
       break;
-    case 3:
+    case ACTOR.testManager:
       if (auth.groupId !== null && auth.groupId === tester.group_id) return;
       break;
-    case 4:
-    case 5:
+    case ACTOR.systemManager:
+    case ACTOR.supervisor:
       return;
   }
   throw new ApiError(403, 'tester_not_visible', 'You may not see this tester.');
+}
+
+/** The answer to a kicked-out examinee's own actions. */
+export const kickedError = () =>
+  new ApiError(403, 'kicked', 'The tester was kicked out; a manager must lift it first.');
+
+/** Stores a sitting's head shot (the identity photo the checker and the examinee detail show). */
+export async function recordHeadShot(db: Db, testId: number, key: string): Promise<void> {
+  await db.query(
+    `UPDATE tests SET head_shot_key = $2, head_shot_at = now(), updated_at = now() WHERE id = $1`,
+    [testId, key],
+  );
 }
 
 /** Appends an examinee log event (spec §4) to a sitting. */

@@ -1,13 +1,15 @@
+import { ACTOR } from '../../../../contract/common';
 import type { WebrtcMessage } from '../../../../contract/messages';
-import type {
-  AiAuthSummary,
-  AiMarking,
-  ExamineeLogEntry,
-  Marking,
-  RecordStatusLogEntry,
-  MarkingSummary,
-  TesterDetail,
-  TesterRecord,
+import {
+  LATEST_MODE,
+  type AiAuthSummary,
+  type AiMarking,
+  type ExamineeLogEntry,
+  type Marking,
+  type RecordStatusLogEntry,
+  type MarkingSummary,
+  type TesterDetail,
+  type TesterRecord,
 } from '../../../../contract/tester';
 import type { Db } from '../../db/db';
 import type { StreamKind } from '../../../../contract/constants/wider-view';
@@ -16,6 +18,8 @@ import type { AuthContext } from '../app-types';
 import type { ImageStore } from '../images';
 import { toWireTime } from '../management-time';
 import {
+  findCurrentSitting,
+  findSitting,
   iso,
   startupInt,
   startupOf,
@@ -38,15 +42,18 @@ export async function assertMayLookUp(
   auth: AuthContext,
   tester: { id: number; group_id: number | null },
 ): Promise<void> {
-  let ok = auth.actor === 4 || auth.actor === 5 || (auth.actor === 1 && auth.userId === tester.id);
-  if (auth.actor === 2) {
+  let ok =
+    auth.actor === ACTOR.systemManager ||
+    auth.actor === ACTOR.supervisor ||
+    (auth.actor === ACTOR.tester && auth.userId === tester.id);
+  if (auth.actor === ACTOR.checker) {
     const { rows } = await db.query(
       `SELECT 1 FROM matchings WHERE checker_id = $1 AND tester_id = $2 LIMIT 1`,
       [auth.userId, tester.id],
     );
     ok = rows.length > 0;
   }
-  if (auth.actor === 3) ok = auth.groupId !== null && auth.groupId === tester.group_id;
+  if (auth.actor === ACTOR.testManager) ok = auth.groupId !== null && auth.groupId === tester.group_id;
   if (!ok) throw new ApiError(403, 'tester_not_visible', 'You may not see this tester.');
 }
 
@@ -65,10 +72,10 @@ export async function assertCanViewSitting(
 ): Promise<RelatedScope | null> {
   const refuse = () => new ApiError(403, 'tester_not_visible', 'You may not see this tester.');
   switch (auth.actor) {
-    case 1:
+    case ACTOR.tester:
       if (auth.userId === tester.id) return null;
       throw refuse();
-    case 2: {
+    case ACTOR.checker: {
       const { rows } = await db.query(
         `SELECT 1 FROM matchings WHERE checker_id = $1 AND tester_id = $2 AND test_id = $3 LIMIT 1`,
         [auth.userId, tester.id, testId],
@@ -76,7 +83,7 @@ export async function assertCanViewSitting(
       if (rows.length > 0) return { checkerId: auth.userId };
       throw refuse();
     }
-    case 3: {
+    case ACTOR.testManager: {
       const { rows } = await db.query<{ group_id: number | null }>(
         `SELECT coalesce(group_id, $2::bigint) AS group_id FROM tests WHERE id = $1`,
         [testId, tester.group_id],
@@ -304,7 +311,10 @@ export async function loadRecordStatusLogs(db: Db, testId: number): Promise<Reco
   }));
 }
 
-/** The AI identity check of a sitting with every attempt (issue #6); null when it had none. */
+/**
+ * The AI identity check of a sitting with every attempt and its scores, so a manager can see why each was
+ * decided; null when it had none.
+ */
 export async function loadAiAuth(db: Db, testId: number, imageUrl: ImageUrl): Promise<AiAuthSummary | null> {
   const state = await db.query<{
     status: number;
@@ -386,6 +396,34 @@ interface DetailTestRow extends SittingRow {
   group_code: string | null;
   group_name: string | null;
   id_card_at: Date | string | null;
+}
+
+/** The sitting a detail request is about (spec §3 latest modes); 404 when the tester has none. */
+export async function pickSitting(
+  db: Db,
+  testerId: number,
+  testId: number | undefined,
+  latest: number,
+): Promise<number> {
+  if (latest === LATEST_MODE.latest || latest === LATEST_MODE.examiningLatest) {
+    // Mode 2 "examining latest": the newest sitting that reached the exam (status 5–7), else the newest one.
+    const { rows } = await db.query<{ id: number }>(
+      `SELECT id FROM tests WHERE user_id = $1
+        ORDER BY ($2::boolean AND status >= 5) DESC, id DESC LIMIT 1`,
+      [testerId, latest === LATEST_MODE.examiningLatest],
+    );
+    if (!rows[0]) throw new ApiError(404, 'sitting_not_found', 'The tester has no sitting yet.');
+    return rows[0].id;
+  }
+  if (testId !== undefined) {
+    const s = await findSitting(db, testId);
+    if (!s || s.user_id !== testerId)
+      throw new ApiError(404, 'sitting_not_found', 'No such sitting of this tester.');
+    return s.id;
+  }
+  const s = await findCurrentSitting(db, testerId);
+  if (!s) throw new ApiError(404, 'sitting_not_found', 'The tester has no sitting yet.');
+  return s.id;
 }
 
 /** The Tester detail entity (spec §3) of one sitting. */

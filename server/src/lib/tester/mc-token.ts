@@ -1,3 +1,4 @@
+import { MATCHING_STATUS } from '../../../../contract/matching';
 import type { McTokenRedeemResult } from '../../../../contract/tester';
 import type { Db } from '../../db/db';
 import { ApiError } from '../api-error';
@@ -19,6 +20,18 @@ export async function issueMcToken(
     [hashToken(token), o.testId, o.userId, o.mode, MC_TOKEN_TTL_SECONDS],
   );
   return token;
+}
+
+/** One link at a time: the sitting's tokens not yet used stop working (a new one is about to be issued). */
+export async function expireUnusedMcTokens(db: Db, testId: number): Promise<void> {
+  await db.query(`UPDATE mc_tokens SET expires_at = now() WHERE test_id = $1 AND used_at IS NULL`, [testId]);
+}
+
+/** Withdraws the sitting's live unused token (issued for an exam URL that turned out unusable). */
+export async function withdrawUnusedMcTokens(db: Db, testId: number): Promise<void> {
+  await db.query(`DELETE FROM mc_tokens WHERE test_id = $1 AND used_at IS NULL AND expires_at > now()`, [
+    testId,
+  ]);
 }
 
 /** What a spent token was bound to. */
@@ -78,7 +91,10 @@ export async function redeemMcToken(db: Db, token: string): Promise<McTokenRedee
     test_name: r.test_name,
     tester_status: r.status,
     lang: startupText(startupOf(r), 'lang') === 'en' ? 'en' : 'ja',
-    proctoring: { matched: r.checker_id !== null, connected: r.matching_status === 2 },
+    proctoring: {
+      matched: r.checker_id !== null,
+      connected: r.matching_status === MATCHING_STATUS.connected,
+    },
   };
 }
 

@@ -47,7 +47,7 @@ function envInt(name: string): number | undefined {
 }
 
 /**
- * The local S3 stand-in (issue #5): path-style multipart upload, object GET/HEAD/PUT/DELETE with Range and
+ * The local S3 stand-in: path-style multipart upload, object GET/HEAD/PUT/DELETE with Range and
  * presigned URLs under /s3, for the real `@aws-sdk/client-s3` in the browser and on the server
  * (media-stack.md §4, §7.2). Decorates `app.s3local`. Off (`app.s3local === null`) when `S3_ENDPOINT` is set,
  * i.e. the server uses AWS. Test hooks under /__s3 only with `config.testHooks`.

@@ -23,7 +23,7 @@ export interface LocalS3ClientConfig {
 }
 
 /**
- * `app.s3local`: the local S3 stand-in seen from the app server (issue #5). Present only when the stand-in
+ * `app.s3local`: the local S3 stand-in seen from the app server. Present only when the stand-in
  * is on (no `S3_ENDPOINT`); null when the server talks to AWS.
  *
  * Two ways to use it: call these functions directly, or build an `S3Client` from `clientConfig()` and use the

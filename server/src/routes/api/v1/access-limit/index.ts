@@ -1,4 +1,4 @@
-import { ADMIN_ACTORS, Envelope, type Actor } from '../../../../../../contract/common';
+import { ACTOR, ADMIN_ACTORS, Envelope, MANAGER_ACTORS } from '../../../../../../contract/common';
 import {
   AccessLimitDeleteBody,
   AccessLimitInsertBody,
@@ -9,62 +9,32 @@ import {
 import { ApiError } from '../../../../lib/api-error';
 import type { App } from '../../../../lib/app-types';
 import { audit } from '../../../../lib/audit';
-import { domainMatches, hostOf, ipMatches } from '../../../../lib/ip-match';
+import {
+  accessLimitRulesOf,
+  deleteAccessLimits,
+  insertAccessLimit,
+  listAccessLimits,
+  rulesAdmit,
+  type AccessLimitRule,
+} from '../../../../lib/management/access-limit-rules';
 import { FieldError, MSG, toId, installFieldErrorHandler } from '../../../../lib/management-errors';
-import { sqlWireTime } from '../../../../lib/management-time';
 import { isDomain, isIpv4Rule, isServerName } from '../../../../lib/management/validate';
 
-interface Rule {
-  id: number;
-  server: string;
-  ip: string | null;
-  domain: string | null;
-  actor: number;
-}
+/** spec §3: the actors an access limit can name (examinees are never limited). */
+const LIMITABLE_ACTORS: readonly number[] = [ACTOR.checker, ...MANAGER_ACTORS];
 
 const SELF_LOCKOUT =
   'この設定を反映すると、操作中のあなた自身がこのアクセス元から利用できなくなるため、実行できません。自分のIPアドレスまたはドメインを許可する設定を先に登録してください。';
-
-/**
- * Whether `rules` let the caller in, by the auth plugin's rule (lib/access-limits.ts): the rules of the
- * caller's actor for this server (or every server) must include one matching its IP or host name; no
- * such rule means no limit.
- */
-async function allows(rules: readonly Rule[], actor: Actor, ip: string, hostname: string): Promise<boolean> {
-  const host = hostname.split(':')[0]?.toLowerCase() ?? '';
-  const applicable = rules.filter(
-    (r) => r.actor === actor && (r.server === '' || r.server.toLowerCase() === host),
-  );
-  if (applicable.length === 0) return true;
-  if (applicable.some((r) => r.ip && ipMatches(ip, r.ip))) return true;
-  if (applicable.some((r) => r.domain)) {
-    const name = await hostOf(ip);
-    return applicable.some((r) => r.domain !== null && domainMatches(name, r.domain));
-  }
-  return false;
-}
 
 /** access_limit/select_access_limit, insert_access_limit, delete_access_limit (spec §3, §5, §7). */
 export default async function accessLimitRoutes(app: App): Promise<void> {
   installFieldErrorHandler(app);
 
-  const rulesOf = async (actor: number) =>
-    (
-      await app.db.query<Rule>('SELECT id, server, ip, domain, actor FROM access_limits WHERE actor = $1', [
-        actor,
-      ])
-    ).rows;
-
   app.get(
     '/access_limit/select_access_limit.php',
     { config: { access: ADMIN_ACTORS }, schema: { response: { 200: Envelope(AccessLimitListResult) } } },
-    async (_request, reply) => {
-      const { rows } = await app.db.query<AccessLimitRow>(
-        `SELECT id, server, ip, domain, actor::int AS actor, ${sqlWireTime('created_at')} AS created_at
-           FROM access_limits ORDER BY actor, server, id`,
-      );
-      return reply.ok({ list: rows } satisfies AccessLimitListResult);
-    },
+    async (_request, reply) =>
+      reply.ok({ list: await listAccessLimits(app.db) } satisfies AccessLimitListResult),
   );
 
   app.post(
@@ -80,7 +50,7 @@ export default async function accessLimitRoutes(app: App): Promise<void> {
       const ip = (b.ip ?? '').trim();
       const domain = (b.domain ?? '').trim().toLowerCase();
       const actor = Number(b.actor);
-      if (!Number.isInteger(actor) || actor < 2 || actor > 5) {
+      if (!LIMITABLE_ACTORS.includes(actor)) {
         // spec §3: only actors 2 to 5 can be targets of access limits.
         throw new FieldError('actor', '対象アクターは2〜5のいずれかを指定してください。');
       }
@@ -94,18 +64,13 @@ export default async function accessLimitRoutes(app: App): Promise<void> {
           '認証サーバーはFQDNの形式で、末尾のスラッシュなしで入力してください。',
         );
       }
-      const candidate: Rule = { id: 0, server, ip: ip || null, domain: domain || null, actor };
+      const candidate: AccessLimitRule = { id: 0, server, ip: ip || null, domain: domain || null, actor };
       if (actor === auth.actor) {
-        const after = [...(await rulesOf(actor)), candidate];
-        if (!(await allows(after, auth.actor, request.ip, request.hostname)))
+        const after = [...(await accessLimitRulesOf(app.db, actor)), candidate];
+        if (!(await rulesAdmit(after, auth.actor, request.ip, request.hostname)))
           throw new ApiError(409, 'access_limit_self_lockout', SELF_LOCKOUT);
       }
-      const { rows } = await app.db.query<AccessLimitRow>(
-        `INSERT INTO access_limits (server, ip, domain, actor) VALUES ($1, $2, $3, $4)
-         RETURNING id, server, ip, domain, actor::int AS actor, ${sqlWireTime('created_at')} AS created_at`,
-        [server, candidate.ip, candidate.domain, actor],
-      );
-      const row = rows[0]!;
+      const row = await insertAccessLimit(app.db, candidate);
       await audit(app.db, {
         type: 'settings.access_limit.insert',
         actor: auth.actor,
@@ -129,12 +94,10 @@ export default async function accessLimitRoutes(app: App): Promise<void> {
       const auth = request.auth!;
       const ids = [...new Set((request.body.ids ?? []).map((v) => toId(v, 'ids')))];
       if (ids.length === 0) throw new FieldError('ids', MSG.selectOne);
-      const remaining = (await rulesOf(auth.actor)).filter((r) => !ids.includes(r.id));
-      if (!(await allows(remaining, auth.actor, request.ip, request.hostname)))
+      const remaining = (await accessLimitRulesOf(app.db, auth.actor)).filter((r) => !ids.includes(r.id));
+      if (!(await rulesAdmit(remaining, auth.actor, request.ip, request.hostname)))
         throw new ApiError(409, 'access_limit_self_lockout', SELF_LOCKOUT);
-      const { rowCount } = await app.db.query('DELETE FROM access_limits WHERE id = ANY($1::bigint[])', [
-        ids,
-      ]);
+      const rowCount = await deleteAccessLimits(app.db, ids);
       await audit(app.db, {
         type: 'settings.access_limit.delete',
         actor: auth.actor,

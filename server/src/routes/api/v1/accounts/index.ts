@@ -10,7 +10,7 @@ import {
   GroupRow,
   PasswordResetResult,
 } from '../../../../../../contract/accounts';
-import { Envelope, type Actor } from '../../../../../../contract/common';
+import { ACTOR, type Actor, Envelope } from '../../../../../../contract/common';
 import {
   AccountError,
   createGroup,
@@ -26,7 +26,7 @@ import { audit } from '../../../../lib/audit';
 import { Type } from 'typebox';
 
 /** Only system managers manage accounts (supervisors see the other management pages, not this one). */
-const ACCOUNT_ADMINS: readonly Actor[] = [4];
+const ACCOUNT_ADMINS: readonly Actor[] = [ACTOR.systemManager];
 
 function toApiError(e: unknown): unknown {
   if (!(e instanceof AccountError)) return e;

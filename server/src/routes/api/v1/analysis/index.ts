@@ -3,19 +3,18 @@ import {
   AnalysisIndexResult,
   AnalysisRequestBody,
   AnalysisRequestResult,
-  type AnalysisRequestRow,
 } from '../../../../../../contract/analysis';
 import { ADMIN_ACTORS, Envelope } from '../../../../../../contract/common';
 import { createAnalysisRequest, getAnalysisQueue } from '../../../../lib/ai/analysis-queue';
+import { listAnalysisRequests, unknownTestIds } from '../../../../lib/ai/analysis-requests';
 import { ApiError } from '../../../../lib/api-error';
 import type { App } from '../../../../lib/app-types';
 import { audit } from '../../../../lib/audit';
-import { iso } from '../../../../lib/sittings/sittings';
 
 const validation = (message: string) => new ApiError(400, 'validation', message);
 
 /**
- * analysis_request/request.php and analysis_request/index.php (spec §3 "Analysis request", §7, §9; issue #6).
+ * analysis_request/request.php and analysis_request/index.php (spec §3 "Analysis request", §7, §9).
  * analysis_request/initial_param.php lives in the management routes.
  */
 export default async function analysisRoutes(app: App): Promise<void> {
@@ -38,16 +37,9 @@ export default async function analysisRoutes(app: App): Promise<void> {
       if (!ids.length || ids.some((n) => !Number.isSafeInteger(n) || n < 1)) {
         throw validation('testers must list test ids.');
       }
-      const found = await app.db.query<{ id: number }>(`SELECT id FROM tests WHERE id = ANY($1::bigint[])`, [
-        ids,
-      ]);
-      if (found.rows.length !== ids.length) {
-        const known = new Set(found.rows.map((r) => Number(r.id)));
-        throw new ApiError(
-          404,
-          'not_found',
-          `Unknown test id(s): ${ids.filter((i) => !known.has(i)).join(', ')}.`,
-        );
+      const unknown = await unknownTestIds(app.db, ids);
+      if (unknown.length > 0) {
+        throw new ApiError(404, 'not_found', `Unknown test id(s): ${unknown.join(', ')}.`);
       }
       const r = await createAnalysisRequest(app.db, {
         inseq,
@@ -85,49 +77,9 @@ export default async function analysisRoutes(app: App): Promise<void> {
       config: { access: ADMIN_ACTORS },
       schema: { querystring: AnalysisIndexQuery, response: { 200: Envelope(AnalysisIndexResult) } },
     },
-    async (request, reply) => {
-      const key = request.query.sort_key ?? 'created_at';
-      const dir = request.query.sort_order === 1 ? 'ASC' : 'DESC';
-      // key comes from a closed list (schema), so it can be interpolated.
-      const { rows } = await app.db.query<{
-        id: number;
-        inseq: string;
-        status: string;
-        env: string;
-        result: string;
-        method: number;
-        created_at: Date | string;
-        updated_at: Date | string;
-        total: number;
-        done: number;
-        failed: number;
-        progress_sum: number;
-      }>(
-        `SELECT a.id, a.inseq, a.status, a.env, a.result, a.method, a.created_at, a.updated_at,
-                count(j.id)::int AS total,
-                count(j.id) FILTER (WHERE j.status = 'done')::int AS done,
-                count(j.id) FILTER (WHERE j.status = 'error')::int AS failed,
-                coalesce(sum(CASE WHEN j.status IN ('done', 'error') THEN 100 ELSE j.progress END), 0)::int AS progress_sum
-           FROM analysis_requests a LEFT JOIN analysis_jobs j ON j.request_id = a.id
-          GROUP BY a.id ORDER BY a.${key} ${dir}, a.id ${dir} LIMIT 1000`,
-      );
-      const list: AnalysisRequestRow[] = rows.map((r) => ({
-        id: Number(r.id),
-        inseq: r.inseq,
-        status: r.status,
-        env: r.env,
-        result: r.result,
-        method: r.method,
-        created_at: iso(r.created_at)!,
-        updated_at: iso(r.updated_at)!,
-        progress: {
-          total: r.total,
-          done: r.done,
-          failed: r.failed,
-          percent: r.total ? Math.floor(r.progress_sum / r.total) : 100,
-        },
-      }));
-      return reply.ok({ analysis_requests: list } satisfies AnalysisIndexResult);
-    },
+    async (request, reply) =>
+      reply.ok({
+        analysis_requests: await listAnalysisRequests(app.db, request.query),
+      } satisfies AnalysisIndexResult),
   );
 }

@@ -1,4 +1,4 @@
-import { Envelope } from '../../../../../../contract/common';
+import { ACTOR, Envelope } from '../../../../../../contract/common';
 import {
   CAPTURE_MAX_BYTES,
   CAPTURE_TYPE,
@@ -41,7 +41,7 @@ export default async function captureRoutes(app: App): Promise<void> {
   app.post(
     '/tester/capture.php',
     {
-      config: { access: [1] },
+      config: { access: [ACTOR.tester] },
       // A still of CAPTURE_MAX_BYTES as base64, and the other fields.
       bodyLimit: Math.ceil((CAPTURE_MAX_BYTES * 4) / 3) + 16 * 1024,
       schema: { body: CaptureBody, response: { 200: Envelope(CaptureResult) } },
@@ -85,7 +85,7 @@ export default async function captureRoutes(app: App): Promise<void> {
   app.get(
     '/checker/live_feed.php',
     {
-      config: { access: [2] },
+      config: { access: [ACTOR.checker] },
       schema: { querystring: LiveFeedQuery, response: { 200: Envelope(LiveFeedResult) } },
     },
     async (request, reply) => {

@@ -1,6 +1,5 @@
 import { ADMIN_ACTORS, Envelope } from '../../../../../../contract/common';
 import {
-  CLEANER_GROUP,
   CleanerCsvQuery,
   CleanerSettingListResult,
   CleanerSettingRow,
@@ -14,16 +13,19 @@ import type { App, AuthContext } from '../../../../lib/app-types';
 import { audit } from '../../../../lib/audit';
 import { csvStream } from '../../../../lib/csv';
 import { FieldError, MSG, toId, installFieldErrorHandler } from '../../../../lib/management-errors';
-import { parseDate, sqlWireTime } from '../../../../lib/management-time';
+import {
+  groupExists,
+  insertCleanerSetting,
+  listCleanerSettings,
+  updateCleanerSetting,
+} from '../../../../lib/management/cleaner-settings';
+import { parseDate } from '../../../../lib/management-time';
 import {
   plannedRecordBatches,
   plannedTestBatches,
   type PlannedRecordRow,
   type PlannedTestRow,
 } from '../../../../lib/retention-job';
-
-const ROW_SELECT = `SELECT c.id, c.group_id, g.name AS "group", g.code AS group_code, c.duration, ${sqlWireTime('c.updated_at')} AS updated_at
-  FROM cleaner_settings c LEFT JOIN exam_groups g ON g.id = c.group_id`;
 
 const DURATION_MESSAGE = `保存期間は${RETENTION_DAYS_MIN}〜${RETENTION_DAYS_MAX}日の範囲の整数で入力してください。`;
 
@@ -74,18 +76,8 @@ export default async function cleanerRoutes(app: App): Promise<void> {
   app.get(
     '/cleaner/setting_index.php',
     { config: { access: ADMIN_ACTORS }, schema: { response: { 200: Envelope(CleanerSettingListResult) } } },
-    async (_request, reply) => {
-      // The system rows are always there (spec §2); re-created with the migration's defaults if removed.
-      await app.db.query(
-        `INSERT INTO cleaner_settings (group_id, duration) VALUES ($1, 365), ($2, 365), ($3, 1095) ON CONFLICT (group_id) DO NOTHING`,
-        [CLEANER_GROUP.systemLog, CLEANER_GROUP.monitorHistory, CLEANER_GROUP.default],
-      );
-      // System rows first (-1, -2, -3), then groups by name.
-      const { rows } = await app.db.query<CleanerSettingRow>(
-        `${ROW_SELECT} ORDER BY (c.group_id < 0) DESC, CASE WHEN c.group_id < 0 THEN -c.group_id END, g.name, c.id`,
-      );
-      return reply.ok({ list: rows } satisfies CleanerSettingListResult);
-    },
+    async (_request, reply) =>
+      reply.ok({ list: await listCleanerSettings(app.db) } satisfies CleanerSettingListResult),
   );
 
   app.post(
@@ -97,16 +89,9 @@ export default async function cleanerRoutes(app: App): Promise<void> {
     async (request, reply) => {
       const groupId = toId(request.body.group_id, 'group_id');
       const days = duration(request.body.duration);
-      const group = await app.db.query('SELECT 1 FROM exam_groups WHERE id = $1', [groupId]);
-      if (group.rows.length === 0) throw new FieldError('group_id', 'No such exam group.');
-      const ins = await app.db.query<{ id: number }>(
-        `INSERT INTO cleaner_settings (group_id, duration) VALUES ($1, $2) ON CONFLICT (group_id) DO NOTHING RETURNING id`,
-        [groupId, days],
-      );
-      if (ins.rows.length === 0)
-        throw new ApiError(409, 'retention_exists', 'この試験団体の保存期間は既に登録されています。');
-      const row = (await app.db.query<CleanerSettingRow>(`${ROW_SELECT} WHERE c.id = $1`, [ins.rows[0]!.id]))
-        .rows[0]!;
+      if (!(await groupExists(app.db, groupId))) throw new FieldError('group_id', 'No such exam group.');
+      const row = await insertCleanerSetting(app.db, groupId, days);
+      if (!row) throw new ApiError(409, 'retention_exists', 'この試験団体の保存期間は既に登録されています。');
       await auditSetting(request.auth!, request.ip, 'settings.retention.store', row);
       return reply.ok(row);
     },
@@ -121,12 +106,8 @@ export default async function cleanerRoutes(app: App): Promise<void> {
     async (request, reply) => {
       const id = toId(request.body.id, 'id');
       const days = duration(request.body.duration);
-      const upd = await app.db.query(
-        `UPDATE cleaner_settings SET duration = $2, updated_at = now() WHERE id = $1`,
-        [id, days],
-      );
-      if (upd.rowCount === 0) throw new ApiError(404, 'not_found', 'No such retention setting.');
-      const row = (await app.db.query<CleanerSettingRow>(`${ROW_SELECT} WHERE c.id = $1`, [id])).rows[0]!;
+      const row = await updateCleanerSetting(app.db, id, days);
+      if (!row) throw new ApiError(404, 'not_found', 'No such retention setting.');
       await auditSetting(request.auth!, request.ip, 'settings.retention.update', row);
       return reply.ok(row);
     },

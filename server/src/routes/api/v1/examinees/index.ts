@@ -9,10 +9,11 @@ import {
 } from '../../../../../../contract/examinees';
 import { Envelope, MANAGER_ACTORS } from '../../../../../../contract/common';
 import { ApiError } from '../../../../lib/api-error';
-import type { App, AuthContext } from '../../../../lib/app-types';
+import type { App } from '../../../../lib/app-types';
 import { audit } from '../../../../lib/audit';
-import { CHEATING_LEVELS } from '../../../../lib/cheating-level';
 import { csvStream } from '../../../../lib/csv';
+import { searchConditions } from '../../../../lib/examinees/conditions';
+import { loadPass, setPass } from '../../../../lib/examinees/pass';
 import { installFieldErrorHandler } from '../../../../lib/management-errors';
 import { stampInZone } from '../../../../lib/management-time';
 import {
@@ -48,20 +49,6 @@ const CSV_FIELDS = CSV_COLUMNS.map(([, k]) => k);
 /** Rows per database batch of the export: memory stays at about one batch (csvStream pulls on demand). */
 const CSV_BATCH_ROWS = 2000;
 
-/** The pass value and group of one test the caller may see; 404 when missing or in another group. */
-async function loadPass(app: App, auth: AuthContext, testId: number): Promise<{ pass: number | null }> {
-  const { rows } = await app.db.query<{ pass: number | null; group_id: number | null }>(
-    'SELECT pass::int AS pass, group_id FROM tests WHERE id = $1',
-    [testId],
-  );
-  const row = rows[0];
-  // spec §6: a test manager works on their own group only; another group's test is reported as missing.
-  if (!row || (auth.actor === 3 && (auth.groupId === null || row.group_id !== auth.groupId))) {
-    throw new ApiError(404, 'test_not_found', 'No such test.');
-  }
-  return { pass: row.pass };
-}
-
 /** testers.php, testers/conditions.php, downloadExamUserList.php and test/pass.php (spec §7). */
 export default async function examineesRoutes(app: App): Promise<void> {
   installFieldErrorHandler(app);
@@ -84,52 +71,7 @@ export default async function examineesRoutes(app: App): Promise<void> {
       config: { access: MANAGER_ACTORS },
       schema: { response: { 200: Envelope(TesterConditionsResult) } },
     },
-    async (request, reply) => {
-      const auth = request.auth!;
-      const scoped = auth.actor === 3;
-      // A test manager without a group sees nothing (group id 0 matches no row).
-      const scope = scoped ? [auth.groupId ?? 0] : [];
-      const where = scoped ? 'WHERE group_id = $1' : '';
-      const groups = await app.db.query<{ id: number; code: string; name: string }>(
-        `SELECT id, code, name FROM exam_groups ${scoped ? 'WHERE id = $1' : ''} ORDER BY name, id`,
-        scope,
-      );
-      const distinct = async (col: 'test_name' | 'region') =>
-        (
-          await app.db.query<{ v: string }>(
-            `SELECT DISTINCT ${col} AS v FROM tests ${where ? where + ` AND ${col} <> ''` : `WHERE ${col} <> ''`} ORDER BY 1 LIMIT 1000`,
-            scope,
-          )
-        ).rows.map((r) => r.v);
-      const marks = await app.db.query<{ id: number; message: string; label: string }>(
-        'SELECT id, message, label FROM marks WHERE display = 1 ORDER BY order_id, id',
-      );
-      const times: string[] = [];
-      for (let m = 0; m < 24 * 60; m += 30) {
-        times.push(`${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`);
-      }
-      const yesNo = [
-        { value: 1, label: 'あり' },
-        { value: 0, label: 'なし' },
-      ];
-      const result: TesterConditionsResult = {
-        groups: groups.rows,
-        test_names: await distinct('test_name'),
-        regions: await distinct('region'),
-        records: yesNo,
-        with_marks: yesNo,
-        marks: marks.rows,
-        // Every level the definition has (README "Cheating level"), so a range can be chosen before any
-        // sitting reaches it.
-        cheating_level: [...CHEATING_LEVELS],
-        ai_analysis_flag: [
-          { value: 0, label: '未実施' },
-          { value: 1, label: '実施済' },
-        ],
-        times,
-      };
-      return reply.ok(result);
-    },
+    async (request, reply) => reply.ok(await searchConditions(app.db, request.auth!)),
   );
 
   app.get(
@@ -189,7 +131,7 @@ export default async function examineesRoutes(app: App): Promise<void> {
     },
     async (request, reply) => {
       const testId = Number(request.query.test_id);
-      const { pass } = await loadPass(app, request.auth!, testId);
+      const { pass } = await loadPass(app.db, request.auth!, testId);
       return reply.ok({ test_id: testId, pass } satisfies TestPassResult);
     },
   );
@@ -203,10 +145,10 @@ export default async function examineesRoutes(app: App): Promise<void> {
     async (request, reply) => {
       const auth = request.auth!;
       const testId = Number(request.body.test_id);
-      await loadPass(app, auth, testId);
+      await loadPass(app.db, auth, testId);
       // spec §4 "Test pass": status 1 after PUT, 0 after DELETE.
       const pass = request.body.method === 'PUT' ? 1 : 0;
-      await app.db.query('UPDATE tests SET pass = $2, updated_at = now() WHERE id = $1', [testId, pass]);
+      await setPass(app.db, testId, pass);
       await audit(app.db, {
         type: 'test.pass',
         actor: auth.actor,

@@ -10,6 +10,7 @@ import { ApiError } from '../../../../lib/api-error';
 import type { App } from '../../../../lib/app-types';
 import { redactText } from '../../../../lib/log-redact';
 import { enforceLimit, perIpLimit } from '../../../../lib/db-rate-limit';
+import { insertClientLog, insertDeviceLog, type LogSender } from '../../../../lib/logs/client-logs';
 import type { FastifyRequest } from 'fastify';
 
 // Both endpoints are open (errors happen before login too), so each address gets a ceiling to keep the
@@ -20,6 +21,18 @@ const ANONYMOUS_LOGS_PER_IP_PER_MINUTE = 60;
 const LOGS_PER_SESSION_PER_MINUTE = 120;
 
 const LEVELS = new Set(['trace', 'debug', 'info', 'warn', 'error']);
+
+/** The session's user (when the entry came with a token) and the address. */
+function senderOf(request: FastifyRequest): LogSender {
+  const auth = request.auth;
+  return {
+    userId: auth?.userId ?? null,
+    loginId: auth?.loginId ?? null,
+    actor: auth?.actor ?? null,
+    sessionId: auth?.sessionId ?? null,
+    ip: request.ip,
+  };
+}
 
 /** log_receive.php and device_logging.php (spec §7). */
 export default async function logsRoutes(app: App): Promise<void> {
@@ -69,27 +82,21 @@ export default async function logsRoutes(app: App): Promise<void> {
         timestamp: request.body.timestamp === undefined ? null : clean(request.body.timestamp),
         tag1: clean(request.body.tag1),
       };
-      const auth = request.auth;
       const type = b.type.trim();
-      await app.db.query(
-        `INSERT INTO logs (source, level, type, path, module, location, details, tag1, client_ts, user_id, login_id, actor, ip, session_id)
-         VALUES ('client', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-        [
-          LEVELS.has(type.toLowerCase()) ? type.toLowerCase() : 'info',
+      await insertClientLog(
+        app.db,
+        {
+          level: LEVELS.has(type.toLowerCase()) ? type.toLowerCase() : 'info',
           type,
-          b.path,
-          b.module,
-          b.location,
+          path: b.path,
+          module: b.module,
+          location: b.location,
           // spec §9: logged detail length 1024.
-          b.details.slice(0, LOG_DETAILS_MAX),
-          b.tag1,
-          b.timestamp,
-          auth?.userId ?? null,
-          auth?.loginId ?? null,
-          auth?.actor ?? null,
-          request.ip,
-          auth?.sessionId ?? null,
-        ],
+          details: b.details.slice(0, LOG_DETAILS_MAX),
+          tag1: b.tag1,
+          clientTs: b.timestamp,
+        },
+        senderOf(request),
       );
       return reply.ok(null);
     },
@@ -116,19 +123,7 @@ export default async function logsRoutes(app: App): Promise<void> {
           `The device log payload exceeds ${DEVICE_LOG_MAX_BYTES} bytes.`,
         );
       }
-      const auth = request.auth;
-      await app.db.query(
-        `INSERT INTO logs (source, level, type, details, user_id, login_id, actor, ip, session_id)
-         VALUES ('device', 'info', 'device', $1, $2, $3, $4, $5, $6)`,
-        [
-          text,
-          auth?.userId ?? null,
-          auth?.loginId ?? null,
-          auth?.actor ?? null,
-          request.ip,
-          auth?.sessionId ?? null,
-        ],
-      );
+      await insertDeviceLog(app.db, text, senderOf(request));
       return reply.ok(null);
     },
   );

@@ -5,7 +5,7 @@ import {
   ManagementSummaryResult,
 } from '../../../../../../contract/management';
 import type { App } from '../../../../lib/app-types';
-import { liveSessionSql } from '../../../../lib/management/sessions';
+import { countLoggedIn } from '../../../../lib/management/sessions';
 import { dateInZone } from '../../../../lib/management-time';
 import { countPlannedDeletions } from '../../../../lib/retention-job';
 
@@ -30,23 +30,18 @@ export default async function managementRoutes(app: App): Promise<void> {
       schema: { response: { 200: Envelope(ManagementSummaryResult) } },
     },
     async (_request, reply) => {
-      const { rows } = await app.db.query<{ testers: number; others: number }>(
-        `SELECT count(*) FILTER (WHERE u.actor = 1)::int AS testers, count(*) FILTER (WHERE u.actor <> 1)::int AS others
-           FROM users u
-          WHERE EXISTS (SELECT 1 FROM sessions s WHERE s.user_id = u.id AND ${liveSessionSql('$1')})`,
-        [app.config.managerIdleSeconds],
-      );
+      const logins = await countLoggedIn(app.db, app.config.managerIdleSeconds);
       const plan = await countPlannedDeletions(app.db, dateInZone(new Date()));
       const result: ManagementSummaryResult = {
-        logins: { tester_count: rows[0]?.testers ?? 0, other_count: rows[0]?.others ?? 0 },
+        logins: { tester_count: logins.testers, other_count: logins.others },
         delete_plan: { tester_count: plan.tests, record_count: plan.records },
       };
       return reply.ok(result);
     },
   );
 
-  // Only the initial parameters of the data-extraction page belong here; the rest of analysis_request is
-  // issue #6.
+  // Only the initial parameters of the data-extraction page belong here (the origin this group already
+  // knows); the rest of analysis_request is in routes/api/v1/analysis/.
   app.get(
     '/analysis_request/initial_param.php',
     {

@@ -1,4 +1,4 @@
-import { ALL_ACTORS, Envelope } from '../../../../../../contract/common';
+import { ACTOR, ALL_ACTORS, Envelope, MANAGER_ACTORS } from '../../../../../../contract/common';
 import {
   CLIENT_COMMANDS,
   FixedNotificationList,
@@ -14,6 +14,7 @@ import {
 import { WIDER_VIEW_COMMANDS } from '../../../../../../contract/wider-view';
 import { ApiError } from '../../../../lib/api-error';
 import type { App } from '../../../../lib/app-types';
+import { listFixedNotifications, listMarks } from '../../../../lib/messages/catalogue';
 import { loadMessages } from '../../../../lib/tester/detail';
 import {
   assertCanView,
@@ -37,7 +38,7 @@ export default async function messageRoutes(app: App): Promise<void> {
   app.post(
     '/webrtc_message.php',
     {
-      config: { access: [1, 2] },
+      config: { access: [ACTOR.tester, ACTOR.checker] },
       schema: { body: WebrtcMessageBody, response: { 200: Envelope(WebrtcMessageList) } },
     },
     async (request, reply) => {
@@ -46,7 +47,7 @@ export default async function messageRoutes(app: App): Promise<void> {
       const kind = b.kind ?? 'message';
       let testId: number;
       let checkerId: number | null;
-      if (auth.actor === 1) {
+      if (auth.actor === ACTOR.tester) {
         if (b.tester_id !== auth.userId)
           throw new ApiError(403, 'forbidden', 'A tester can only post as itself.');
         if (b.send_type !== SEND_TYPE.tester)
@@ -104,7 +105,8 @@ export default async function messageRoutes(app: App): Promise<void> {
       const tester = await loadTester(app.db, testerId);
       await assertCanView(app.db, auth, tester);
       // The conversation of the sitting the tester is in now (a checker sees its matched sitting's).
-      const matching = auth.actor === 2 ? await findMatching(app.db, auth.userId, testerId) : null;
+      const matching =
+        auth.actor === ACTOR.checker ? await findMatching(app.db, auth.userId, testerId) : null;
       const testId = matching?.test_id ?? (await findCurrentSitting(app.db, testerId))?.id;
       if (testId === undefined) return reply.ok({ messages: [] });
       return reply.ok({ messages: await loadMessages(app.db, testId, q.since_id ?? 0, q.limit ?? 100) });
@@ -114,33 +116,22 @@ export default async function messageRoutes(app: App): Promise<void> {
   app.get(
     '/fixed_notifications.php',
     {
-      config: { access: [2, 3, 4, 5] },
+      config: { access: [ACTOR.checker, ...MANAGER_ACTORS] },
       schema: { response: { 200: Envelope(FixedNotificationList) } },
     },
     async (_request, reply) => {
-      const { rows } = await app.db.query<{ id: number; message: string; order_id: number }>(
-        `SELECT id, message, order_id FROM fixed_notifications ORDER BY order_id, id`,
-      );
-      return reply.ok({ list: rows });
+      return reply.ok({ list: await listFixedNotifications(app.db) });
     },
   );
 
   app.get(
     '/marks.php',
     {
-      config: { access: [2, 3, 4, 5] },
+      config: { access: [ACTOR.checker, ...MANAGER_ACTORS] },
       schema: { response: { 200: Envelope(MarkList) } },
     },
     async (_request, reply) => {
-      const { rows } = await app.db.query<{
-        id: number;
-        message: string;
-        order_id: number;
-        label: string;
-        display: number;
-        score: number;
-      }>(`SELECT id, message, order_id, label, display, score FROM marks ORDER BY order_id, id`);
-      return reply.ok({ list: rows });
+      return reply.ok({ list: await listMarks(app.db) });
     },
   );
 }

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
-import { Envelope } from '../../../../../../contract/common';
+import { ACTOR, Envelope, MANAGER_ACTORS } from '../../../../../../contract/common';
 import {
+  MOVIE_STATUS,
   OnetimeUriQuery,
   OnetimeUriResult,
   RECORDING_MIME_PATTERN,
@@ -35,6 +36,7 @@ import {
   uploadScope,
 } from '../../../../lib/recording/integrity';
 import {
+  closeWithoutRecording,
   completedParts,
   endResult,
   findOpenRecord,
@@ -42,9 +44,11 @@ import {
   findSegment,
   insertRecord,
   isCompleted,
+  logRecordStatus,
   markCompleted,
   nextSegment,
   recordingKey,
+  recordsDueForFinalize,
   reserveRecordId,
   type RecordRow,
 } from '../../../../lib/recording/store';
@@ -59,6 +63,9 @@ const unavailable = (what: string) =>
     'Retry-After': '1',
   });
 
+/** Recordings completed per finalize tick; the rest wait for the next tick. */
+const FINALIZE_BATCH = 20;
+
 const bareEtag = (e: string) => e.trim().replace(/^"|"$/g, '');
 
 /** Whether a store error is S3 answering "no such upload" (aborted, expired, or already completed). */
@@ -67,7 +74,7 @@ const isNoSuchUpload = (err: unknown) => err instanceof StoreError && err.code =
 const isRefusal = (err: unknown) => err instanceof StoreError && err.status >= 400 && err.status < 500;
 
 /**
- * Why the store's parts cannot make this recording, or [] when they can (issue #5): parts numbered 1…N
+ * Why the store's parts cannot make this recording, or [] when they can: parts numbered 1…N
  * without gaps, every part but the last at least `minPartSize`, and, when the browser sent its list, the same
  * part numbers and ETags.
  */
@@ -110,14 +117,15 @@ function partProblems(stored: StorePart[], browser: ClientPart[] | undefined, mi
 }
 
 /**
- * Recording of spec §7 (issue #5): tester/recording.php (start with method PUT, fresh credentials with GET,
+ * Recording of spec §7: tester/recording.php (start with method PUT, fresh credentials with GET,
  * end with method DELETE), recovery.php, and get_onetime_uri.php. The browser uploads the parts straight to
  * S3 with credentials scoped to its one object key; the server creates and completes the multipart upload
  * itself, from its own ListParts, and fixes the WebM duration off the request path.
  */
 export default async function recordingRoutes(app: App): Promise<void> {
   const settings = recordingSettings();
-  // One recording's start or end at a time across every instance on this database (issue #5).
+  // One recording's start or end at a time across every instance on this database: a start repeated after a lost
+  // answer gets the same upload back, and two ends cannot complete one upload twice.
   const mutex = new DbKeyedLock(app.db);
   // The S3 stand-in is mounted after the routes (app.ts load order), so the store is built on first use.
   let storage: ObjectStorage | null = null;
@@ -302,7 +310,8 @@ export default async function recordingRoutes(app: App): Promise<void> {
       }
       const size = parts.reduce((n, p) => n + p.size, 0);
       if (await markCompleted(app.db, { id: rec.id, testId: rec.test_id, size, etag, parts })) {
-        // Off the request path (issue #5): the answer says '01'; the queue moves it to '02' or '08'.
+        // Off the request path (the duration fix reads the whole file): the answer says '01'; the queue moves it
+        // to '02' or '08'.
         converter.enqueue(rec.id);
       }
       return endResult((await findRecord(app.db, recordId))!);
@@ -322,18 +331,7 @@ export default async function recordingRoutes(app: App): Promise<void> {
     await mutex.run(`record:${recordId}`, async () => {
       const rec = await findRecord(app.db, recordId);
       if (!rec || isCompleted(rec)) return;
-      const closeWithout = async (detail: string) => {
-        await app.db.query(
-          `UPDATE records SET stop_at = now(), size_bytes = 0, part_count = 0, movie_status = '08', detail = $2,
-                  finalize_at = NULL, updated_at = now()
-            WHERE id = $1 AND stop_at IS NULL`,
-          [rec.id, detail],
-        );
-        await app.db.query(
-          `INSERT INTO record_status_logs (record_id, movie_status, detail) VALUES ($1, '08', $2)`,
-          [rec.id, detail],
-        );
-      };
+      const closeWithout = (detail: string) => closeWithoutRecording(app.db, rec.id, detail);
       if (!rec.upload_id) return closeWithout('The recording had no upload; nothing was stored.');
       const ref = { bucket: rec.bucket, key: rec.object_key };
       const s = store();
@@ -364,14 +362,13 @@ export default async function recordingRoutes(app: App): Promise<void> {
       const size = kept.reduce((n, p) => n + p.size, 0);
       if (await markCompleted(app.db, { id: rec.id, testId: rec.test_id, size, etag, parts: kept })) {
         const dropped = parts.slice(run).map((p) => p.partNumber);
-        await app.db.query(
-          `INSERT INTO record_status_logs (record_id, movie_status, detail) VALUES ($1, '01', $2)`,
-          [
-            rec.id,
-            `completed by the server after the sitting ended (${kept.length} parts${
-              dropped.length ? `; parts after a gap left out: ${dropped.join(', ')}` : ''
-            })`,
-          ],
+        await logRecordStatus(
+          app.db,
+          rec.id,
+          MOVIE_STATUS.converting,
+          `completed by the server after the sitting ended (${kept.length} parts${
+            dropped.length ? `; parts after a gap left out: ${dropped.join(', ')}` : ''
+          })`,
         );
         converter.enqueue(rec.id);
       }
@@ -380,12 +377,9 @@ export default async function recordingRoutes(app: App): Promise<void> {
 
   /** Completes every recording whose finalize time has come (see finalizeOnServer). */
   async function finalizeDue(): Promise<void> {
-    const { rows } = await app.db.query<{ id: number | string }>(
-      `SELECT id FROM records WHERE stop_at IS NULL AND finalize_at <= now() ORDER BY finalize_at LIMIT 20`,
-    );
-    for (const r of rows) {
-      await finalizeOnServer(Number(r.id)).catch((err: unknown) =>
-        app.log.error({ err, recordId: r.id }, 'completing a recording after the sitting ended failed'),
+    for (const id of await recordsDueForFinalize(app.db, FINALIZE_BATCH)) {
+      await finalizeOnServer(id).catch((err: unknown) =>
+        app.log.error({ err, recordId: id }, 'completing a recording after the sitting ended failed'),
       );
     }
   }
@@ -410,7 +404,7 @@ export default async function recordingRoutes(app: App): Promise<void> {
   app.post(
     '/tester/recording.php',
     {
-      config: { access: [1] },
+      config: { access: [ACTOR.tester] },
       schema: {
         body: RecordingPostBody,
         response: { 200: Envelope(Type.Union([RecordingCredentials, RecordingEndResult])) },
@@ -430,7 +424,7 @@ export default async function recordingRoutes(app: App): Promise<void> {
   app.get(
     '/tester/recording.php',
     {
-      config: { access: [1] },
+      config: { access: [ACTOR.tester] },
       schema: { querystring: RecordingQuery, response: { 200: Envelope(RecordingCredentials) } },
     },
     async (request, reply) => {
@@ -453,7 +447,7 @@ export default async function recordingRoutes(app: App): Promise<void> {
   app.post(
     '/recovery.php',
     {
-      config: { access: [1] },
+      config: { access: [ACTOR.tester] },
       schema: { body: RecoveryBody, response: { 200: Envelope(RecoveryResult) } },
     },
     async (request, reply) => {
@@ -506,7 +500,7 @@ export default async function recordingRoutes(app: App): Promise<void> {
     {
       // spec §6: recordings are watched from the examinee detail by managers and by the checker that
       // monitored the sitting; not by the tester itself.
-      config: { access: [2, 3, 4, 5] },
+      config: { access: [ACTOR.checker, ...MANAGER_ACTORS] },
       schema: { querystring: OnetimeUriQuery, response: { 200: Envelope(OnetimeUriResult) } },
     },
     async (request, reply) => {

@@ -1,10 +1,10 @@
-import { ADMIN_ACTORS, Envelope, type Actor } from '../../../../../../contract/common';
+import { ACTOR, type Actor, Envelope, MANAGER_ACTORS } from '../../../../../../contract/common';
 import { AdminPermissionResult } from '../../../../../../contract/logs';
 import { checkIpAllowed } from '../../../../lib/access-limits';
 import type { App } from '../../../../lib/app-types';
 import { registerServerTimeRoute } from '../../../../lib/server-time';
 
-const LIMITED_ACTORS: readonly Actor[] = [2, 3, ...ADMIN_ACTORS];
+const LIMITED_ACTORS: readonly Actor[] = [ACTOR.checker, ...MANAGER_ACTORS];
 
 /** servertime.php, get_servertime.php and admin_permission.php (spec §7). */
 export default async function systemRoutes(app: App): Promise<void> {

@@ -8,14 +8,11 @@ import type { App } from '../../../../lib/app-types';
 import { audit } from '../../../../lib/audit';
 import { sanitizeHtml, stripTags } from '../../../../lib/html-sanitize';
 import { FieldError, MSG, installFieldErrorHandler } from '../../../../lib/management-errors';
-import { sqlWireTime } from '../../../../lib/management-time';
+import { listTemplatesForAdmin, saveTemplate } from '../../../../lib/templates/templates';
 
 /** Largest template body kept, after sanitising (the seeded terms are about 20 kB). */
 const BODY_MAX = 100_000;
 const TEMPLATE_ID_MAX = 999_999_999;
-
-const COLUMNS = `kind, template_id::int AS template_id, lang, title, body, footer_url,
-  ${sqlWireTime('updated_at')} AS updated_at`;
 
 function isHttpUrl(v: string): boolean {
   try {
@@ -27,7 +24,7 @@ function isHttpUrl(v: string): boolean {
 }
 
 /**
- * templates/list.php and templates/save.php (issue #7 "terms and notes editing"): the system manager and
+ * templates/list.php and templates/save.php (terms and notes editing): the system manager and
  * the supervisor edit the terms of use, privacy policy, inquiry and examining-notes templates (ja and en).
  * Bodies are stored as sanitised HTML (lib/html-sanitize.ts); the examinee pages read them through the
  * public get_* template endpoints.
@@ -42,10 +39,7 @@ export default async function templateAdminRoutes(app: App): Promise<void> {
       schema: { response: { 200: Envelope(TemplateAdminListResult) } },
     },
     async (_request, reply) => {
-      const { rows } = await app.db.query<TemplateAdminRow>(
-        `SELECT ${COLUMNS} FROM templates ORDER BY kind, template_id, lang`,
-      );
-      return reply.ok({ list: rows } satisfies TemplateAdminListResult);
+      return reply.ok({ list: await listTemplatesForAdmin(app.db) } satisfies TemplateAdminListResult);
     },
   );
 
@@ -69,16 +63,14 @@ export default async function templateAdminRoutes(app: App): Promise<void> {
       const footerUrl = (b.footer_url ?? '').trim();
       if (footerUrl !== '' && !isHttpUrl(footerUrl))
         throw new FieldError('footer_url', MSG.url('フッターURL'));
-      const { rows } = await app.db.query<TemplateAdminRow>(
-        `INSERT INTO templates (kind, template_id, lang, title, body, footer_url, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, now())
-         ON CONFLICT (kind, template_id, lang)
-         DO UPDATE SET title = EXCLUDED.title, body = EXCLUDED.body, footer_url = EXCLUDED.footer_url,
-                       updated_at = now()
-         RETURNING ${COLUMNS}`,
-        [b.kind, templateId, b.lang, title, body, footerUrl],
-      );
-      const row = rows[0]!;
+      const row = await saveTemplate(app.db, {
+        kind: b.kind,
+        templateId,
+        lang: b.lang,
+        title,
+        body,
+        footerUrl,
+      });
       await audit(app.db, {
         type: 'settings.template.save',
         actor: auth.actor,

@@ -6,30 +6,8 @@ import {
   TemplateResult,
   type TemplateKind,
 } from '../../../../../../contract/templates';
-import { notFound } from '../../../../lib/api-error';
 import type { App } from '../../../../lib/app-types';
-import { toWireTime } from '../../../../lib/management-time';
-
-interface TemplateRow {
-  template_id: number;
-  title: string;
-  body: string;
-  footer_url: string;
-  lang: string;
-  updated_at: Date | string;
-}
-
-/** The template used when the start-up parameters carry -1 or nothing (spec §3 defaults). */
-const DEFAULT_TEMPLATE_ID = 0;
-const FALLBACK_LANG = 'ja';
-
-/** spec §1: the interface is ja or en; zn (and anything unknown) maps to Japanese. */
-function templateLang(lang: string | undefined): string {
-  const l = (lang ?? '').trim().toLowerCase();
-  return l === 'en' ? 'en' : FALLBACK_LANG;
-}
-
-const iso = (v: Date | string): string => toWireTime(v)!;
+import { findTemplate, listTemplateTitles, templateLang } from '../../../../lib/templates/templates';
 
 /** Endpoint name → template kind (spec §7: each has a `_list` variant). */
 const ENDPOINTS: { name: string; kind: TemplateKind; method: 'GET' | 'POST' }[] = [
@@ -47,27 +25,6 @@ const ListQuery = Type.Object({ lang: Type.Optional(Type.String({ maxLength: 8 }
  * inquiry. Public, because terms are shown before login; they hold nothing sensitive.
  */
 export default async function templateRoutes(app: App): Promise<void> {
-  async function findTemplate(kind: TemplateKind, q: TemplateQuery): Promise<TemplateResult> {
-    const raw = q.template_id === undefined ? -1 : Number(q.template_id);
-    const id = raw === -1 ? DEFAULT_TEMPLATE_ID : raw;
-    const lang = templateLang(q.lang);
-    const { rows } = await app.db.query<TemplateRow>(
-      `SELECT template_id, title, body, footer_url, lang, updated_at FROM templates
-        WHERE kind = $1 AND template_id = $2 AND lang IN ($3, $4)
-        ORDER BY (lang = $3) DESC LIMIT 1`,
-      [kind, id, lang, FALLBACK_LANG],
-    );
-    const row = rows[0];
-    if (!row) throw notFound(`No such template: ${kind} ${id}.`);
-    return {
-      template_id: row.template_id,
-      title: row.title,
-      template_body: row.body,
-      template_footer_url: row.footer_url,
-      updated_at: iso(row.updated_at),
-    };
-  }
-
   for (const e of ENDPOINTS) {
     if (e.method === 'POST') {
       app.post(
@@ -86,7 +43,7 @@ export default async function templateRoutes(app: App): Promise<void> {
           },
         },
         async (request, reply) =>
-          reply.ok(await findTemplate(e.kind, { ...request.query, ...(request.body ?? {}) })),
+          reply.ok(await findTemplate(app.db, e.kind, { ...request.query, ...(request.body ?? {}) })),
       );
     } else {
       app.get(
@@ -95,7 +52,7 @@ export default async function templateRoutes(app: App): Promise<void> {
           config: { access: 'public' },
           schema: { querystring: TemplateQuery, response: { 200: Envelope(TemplateResult) } },
         },
-        async (request, reply) => reply.ok(await findTemplate(e.kind, request.query)),
+        async (request, reply) => reply.ok(await findTemplate(app.db, e.kind, request.query)),
       );
     }
 
@@ -107,20 +64,7 @@ export default async function templateRoutes(app: App): Promise<void> {
       },
       async (request, reply) => {
         const lang = request.query.lang === undefined ? null : templateLang(request.query.lang);
-        const { rows } = await app.db.query<TemplateRow>(
-          `SELECT template_id, title, lang, updated_at, '' AS body, '' AS footer_url FROM templates
-            WHERE kind = $1 AND ($2::text IS NULL OR lang = $2)
-            ORDER BY template_id, lang`,
-          [e.kind, lang],
-        );
-        const result: TemplateListResult = {
-          list: rows.map((r) => ({
-            template_id: r.template_id,
-            title: r.title,
-            lang: r.lang,
-            updated_at: iso(r.updated_at),
-          })),
-        };
+        const result: TemplateListResult = { list: await listTemplateTitles(app.db, e.kind, lang) };
         return reply.ok(result);
       },
     );

@@ -1,5 +1,4 @@
-import { ALL_ACTORS, Envelope } from '../../../../../../contract/common';
-import { MESSAGE_COMMANDS, MESSAGE_TYPE, SEND_TYPE } from '../../../../../../contract/messages';
+import { ACTOR, ADMIN_ACTORS, ALL_ACTORS, Envelope } from '../../../../../../contract/common';
 import {
   HeadShotPostResult,
   HeadShotQuery,
@@ -22,98 +21,63 @@ import {
   TesterDetailQuery,
   TesterStatusBody,
   TesterStatusResult,
-  type KickOutResult as KickOutResultT,
 } from '../../../../../../contract/tester';
+import type { Db } from '../../../../db/db';
 import { ApiError } from '../../../../lib/api-error';
 import { assertReadyForExam } from '../../../../lib/wider-view/wider-view';
 import type { App, AuthContext } from '../../../../lib/app-types';
 import { audit } from '../../../../lib/audit';
 import { perIpLimit } from '../../../../lib/db-rate-limit';
 import { IMAGE_URL_TTL_SECONDS, appImageStore } from '../../../../lib/images';
+import { revokeEndedSignaling } from '../../../../lib/matching-channels';
+import { findMark } from '../../../../lib/messages/catalogue';
 import { appObjectStorage } from '../../../../lib/object-storage';
-import {
-  assertCanViewSitting,
-  assertMayLookUp,
-  buildTesterDetail,
-  markingTotalScore,
-} from '../../../../lib/tester/detail';
-import { DEMO_EXAM_PATH } from '../../../demo-exam';
-import {
-  issueMcToken,
-  MC_TOKEN_TTL_SECONDS,
-  mcTokenInvalid,
-  redeemMcToken,
-} from '../../../../lib/tester/mc-token';
 import {
   assertCanView,
   findCurrentSitting,
   findMatching,
-  findOpenSitting,
   findSitting,
-  findTesterMatching,
-  insertMessage,
   iso,
+  kickedError,
   loadTester,
-  logExamineeEvent,
+  recordHeadShot,
   requireOpenSitting,
-  startupInt,
   startupOf,
   startupText,
   targetTesterId,
-  type SittingRow,
 } from '../../../../lib/sittings/sittings';
-import { checkTransition, eventForStatus, type StatusChanger } from '../../../../lib/sittings/state';
+import type { StatusChanger } from '../../../../lib/sittings/state';
 import {
-  endTesterMatching,
-  revokeUserSessions,
-  scheduleAbandonedFinalize,
-  scheduleRecordingFinalize,
-} from '../../../../lib/sitting-exit';
+  assertCanViewSitting,
+  assertMayLookUp,
+  buildTesterDetail,
+  pickSitting,
+} from '../../../../lib/tester/detail';
+import { kickOut } from '../../../../lib/tester/kick-out';
+import { saveMarking } from '../../../../lib/tester/markings';
+import {
+  expireUnusedMcTokens,
+  issueMcToken,
+  MC_TOKEN_TTL_SECONDS,
+  mcTokenInvalid,
+  redeemMcToken,
+  withdrawUnusedMcTokens,
+} from '../../../../lib/tester/mc-token';
+import { setRejection } from '../../../../lib/tester/rejection';
+import { changeTesterStatus } from '../../../../lib/tester/status';
 import {
   IMAGE_JSON_BODY_LIMIT,
   multipartToBody,
   requireUploadedImage,
   uploadedImage,
 } from '../../../../lib/tester/upload';
-import type { Db } from '../../../../db/db';
-import { revokeEndedSignaling } from '../../../../lib/matching-channels';
-
-const kickedError = () =>
-  new ApiError(403, 'kicked', 'The tester was kicked out; a manager must lift it first.');
+import { DEMO_EXAM_PATH } from '../../../demo-exam';
 
 /** A checker may act on a tester only while matched to it (spec §6); system managers and supervisors always. */
 async function assertCheckerOrAdmin(db: Db, auth: AuthContext, testerId: number): Promise<void> {
-  if (auth.actor === 4 || auth.actor === 5) return;
-  if (auth.actor === 2 && (await findMatching(db, auth.userId, testerId))) return;
+  if (auth.actor === ACTOR.systemManager || auth.actor === ACTOR.supervisor) return;
+  if (auth.actor === ACTOR.checker && (await findMatching(db, auth.userId, testerId))) return;
   throw new ApiError(403, 'not_matched', 'You are not matched to this tester.');
-}
-
-/** The sitting a detail request is about (spec §3 latest modes); 404 when the tester has none. */
-async function pickSitting(
-  db: Db,
-  testerId: number,
-  testId: number | undefined,
-  latest: number,
-): Promise<number> {
-  if (latest === LATEST_MODE.latest || latest === LATEST_MODE.examiningLatest) {
-    // Mode 2 "examining latest": the newest sitting that reached the exam (status 5–7), else the newest one.
-    const { rows } = await db.query<{ id: number }>(
-      `SELECT id FROM tests WHERE user_id = $1
-        ORDER BY ($2::boolean AND status >= 5) DESC, id DESC LIMIT 1`,
-      [testerId, latest === LATEST_MODE.examiningLatest],
-    );
-    if (!rows[0]) throw new ApiError(404, 'sitting_not_found', 'The tester has no sitting yet.');
-    return rows[0].id;
-  }
-  if (testId !== undefined) {
-    const s = await findSitting(db, testId);
-    if (!s || s.user_id !== testerId)
-      throw new ApiError(404, 'sitting_not_found', 'No such sitting of this tester.');
-    return s.id;
-  }
-  const s = await findCurrentSitting(db, testerId);
-  if (!s) throw new ApiError(404, 'sitting_not_found', 'The tester has no sitting yet.');
-  return s.id;
 }
 
 /**
@@ -159,7 +123,7 @@ export default async function testerRoutes(app: App): Promise<void> {
       const auth = request.auth!;
       const q = request.query;
       let testerId: number;
-      if (auth.actor === 1) {
+      if (auth.actor === ACTOR.tester) {
         testerId = targetTesterId(auth, q.tester_id);
         // spec §8 "405 on tester detail: tester logged out": this session is alive but the sitting was logged
         // out after its last login (logout from another window, a self kick-out, or an AI forced logout).
@@ -185,7 +149,7 @@ export default async function testerRoutes(app: App): Promise<void> {
       return reply.ok(
         await buildTesterDetail(app.db, tester, testId, {
           imageUrl: (key) => images.url(key),
-          withAiAuth: auth.actor !== 1,
+          withAiAuth: auth.actor !== ACTOR.tester,
           relatedScope,
           presignCapture: (ref) => appObjectStorage(app).presignGet(ref, IMAGE_URL_TTL_SECONDS),
         }),
@@ -196,7 +160,7 @@ export default async function testerRoutes(app: App): Promise<void> {
   app.post(
     '/tester/status.php',
     {
-      config: { access: [1, 2, 4, 5] },
+      config: { access: [ACTOR.tester, ACTOR.checker, ...ADMIN_ACTORS] },
       schema: { body: TesterStatusBody, response: { 200: Envelope(TesterStatusResult) } },
     },
     async (request, reply) => {
@@ -204,74 +168,16 @@ export default async function testerRoutes(app: App): Promise<void> {
       const testerId = targetTesterId(auth, request.body.tester_id);
       const to = request.body.status;
       await loadTester(app.db, testerId);
-      if (auth.actor !== 1) await assertCheckerOrAdmin(app.db, auth, testerId);
-      const by: StatusChanger = auth.actor === 1 ? 'tester' : auth.actor === 2 ? 'checker' : 'admin';
+      if (auth.actor !== ACTOR.tester) await assertCheckerOrAdmin(app.db, auth, testerId);
+      const by: StatusChanger =
+        auth.actor === ACTOR.tester ? 'tester' : auth.actor === ACTOR.checker ? 'checker' : 'admin';
 
-      const result = await app.db.transaction(async (tx) => {
-        const open = await tx.query<SittingRow>(
-          `SELECT * FROM tests WHERE user_id = $1 AND status < 7 ORDER BY id DESC LIMIT 1 FOR UPDATE`,
-          [testerId],
-        );
-        const s = open.rows[0];
-        if (!s)
-          throw new ApiError(
-            409,
-            'invalid_transition',
-            'The tester has no open sitting (finished or not logged in).',
-          );
-        if (s.kicked && by !== 'admin') throw kickedError();
-        const params = startupOf(s);
-        const check = checkTransition(s.status, to, by, {
-          isAuth: startupInt(params, 'is_auth', 1) !== 0,
-          matched: (await findTesterMatching(tx, testerId)) !== null,
-          rejected: s.rejected === 1,
-        });
-        if (!check.ok)
-          throw new ApiError(
-            check.forbidden ? 403 : 409,
-            check.forbidden ? 'forbidden' : 'invalid_transition',
-            check.reason,
-          );
-        if (check.noop)
-          return {
-            tester_id: testerId,
-            test_id: s.id,
-            status: to,
-            previous_status: s.status,
-            changed: false,
-          };
-
-        await tx.query(
-          `UPDATE tests SET status = $2::smallint, updated_at = now(),
-                  matched_at = CASE WHEN $2::smallint = 2 THEN coalesce(matched_at, now()) ELSE matched_at END,
-                  authenticated_at = CASE WHEN $2::smallint = 3 THEN now() ELSE authenticated_at END,
-                  stop_at = CASE WHEN $2::smallint = 7 THEN now() ELSE stop_at END
-            WHERE id = $1`,
-          [s.id, to],
-        );
-        await tx.query(`UPDATE users SET status = $2, updated_at = now() WHERE id = $1`, [testerId, to]);
-        if (to === TESTER_STATUS.finishExam) {
-          // The exam is over: the checker sees "finished" at once, and a recording the page does not complete
-          // itself is completed by the server from what it holds.
-          await endTesterMatching(tx, testerId, 'finished');
-          await scheduleRecordingFinalize(tx, s.id);
-        }
-        const event = eventForStatus(s.status, to);
-        if (event) await logExamineeEvent(tx, s.id, event, `by ${by} ${auth.loginId}`);
-        if (to === TESTER_STATUS.identificated && by !== 'tester') {
-          // spec §4: the examinee waits for ACCEPTED, then for status IDENTIFICATED; the server sends the marker
-          // whoever accepted (the matched checker, or a system manager / supervisor).
-          await insertMessage(tx, {
-            testId: s.id,
-            testerId,
-            checkerId: auth.userId,
-            sendType: SEND_TYPE.checker,
-            messageType: MESSAGE_TYPE.identificationByChecker,
-            kind: 'command',
-            message: MESSAGE_COMMANDS.accepted,
-          });
-        }
-        return { tester_id: testerId, test_id: s.id, status: to, previous_status: s.status, changed: true };
+      const result = await changeTesterStatus(app.db, {
+        testerId,
+        to,
+        by,
+        userId: auth.userId,
+        loginId: auth.loginId,
       });
       if (result.changed && result.status === TESTER_STATUS.finishExam) await revokeEndedSignaling(app);
       if (result.changed && by !== 'tester') {
@@ -293,7 +199,7 @@ export default async function testerRoutes(app: App): Promise<void> {
   app.post(
     '/get_mc_token.php',
     {
-      config: { access: [1] },
+      config: { access: [ACTOR.tester] },
       schema: { body: McTokenBody, response: { 200: Envelope(McTokenResult) } },
     },
     async (request, reply) => {
@@ -314,9 +220,7 @@ export default async function testerRoutes(app: App): Promise<void> {
       let examUrl = startupText(startupOf(s), 'exam_url');
       if (!examUrl && app.config.demo) examUrl = DEMO_EXAM_PATH;
       // One link at a time: an earlier link not yet used stops working.
-      await app.db.query(`UPDATE mc_tokens SET expires_at = now() WHERE test_id = $1 AND used_at IS NULL`, [
-        s.id,
-      ]);
+      await expireUnusedMcTokens(app.db, s.id);
       const token = await issueMcToken(app.db, {
         testId: s.id,
         userId: auth.userId,
@@ -324,10 +228,7 @@ export default async function testerRoutes(app: App): Promise<void> {
       });
       const url = windowOpenUrl(examUrl, token, request.body.mode, startupText(startupOf(s), 'lang'));
       if (url === null) {
-        await app.db.query(
-          `DELETE FROM mc_tokens WHERE test_id = $1 AND used_at IS NULL AND expires_at > now()`,
-          [s.id],
-        );
+        await withdrawUnusedMcTokens(app.db, s.id);
         throw new ApiError(409, 'conflict', 'No valid exam URL (exam_url) is configured for this sitting.');
       }
       return reply.ok({ access_token: token, window_open_url: url, expires_in: MC_TOKEN_TTL_SECONDS });
@@ -362,98 +263,26 @@ export default async function testerRoutes(app: App): Promise<void> {
   app.post(
     '/tester/kick_out.php',
     {
-      config: { access: [1, 2, 4, 5] },
+      config: { access: [ACTOR.tester, ACTOR.checker, ...ADMIN_ACTORS] },
       schema: { body: KickOutBody, response: { 200: Envelope(KickOutResult) } },
     },
     async (request, reply) => {
       const auth = request.auth!;
       const method = request.body.method;
       const selfMethods = ['PUT_MYSELF', 'PUT_MYSELF_AI', 'DISCONNECT'];
-      if (selfMethods.includes(method) && auth.actor !== 1) {
+      if (selfMethods.includes(method) && auth.actor !== ACTOR.tester) {
         throw new ApiError(403, 'forbidden', `${method} is sent by the tester itself.`);
       }
-      if (method === 'PUT' && auth.actor === 1)
+      if (method === 'PUT' && auth.actor === ACTOR.tester)
         throw new ApiError(403, 'forbidden', 'A tester cannot kick out.');
-      if (method === 'DELETE' && auth.actor !== 4 && auth.actor !== 5) {
+      if (method === 'DELETE' && auth.actor !== ACTOR.systemManager && auth.actor !== ACTOR.supervisor) {
         throw new ApiError(403, 'forbidden', 'Only system managers and supervisors can lift a kick-out.');
       }
       const testerId = targetTesterId(auth, request.body.tester_id);
       await loadTester(app.db, testerId);
       if (method === 'PUT') await assertCheckerOrAdmin(app.db, auth, testerId);
 
-      const result = await app.db.transaction(async (tx): Promise<KickOutResultT> => {
-        const s = await findOpenSitting(tx, testerId);
-        const testId = s?.id ?? null;
-        let kicked = 0;
-        switch (method) {
-          case 'PUT': {
-            // spec §4 kick-out: flag the sitting and the account, end the matching, tell the examinee. The
-            // examinee's session stays, so its page can still send the recording it holds; the server completes
-            // the recording with what it has after a grace period in any case.
-            await tx.query(`UPDATE users SET kicked = 1, updated_at = now() WHERE id = $1`, [testerId]);
-            if (s) {
-              await tx.query(`UPDATE tests SET kicked = 1, updated_at = now() WHERE id = $1`, [s.id]);
-              await insertMessage(tx, {
-                testId: s.id,
-                testerId,
-                checkerId: auth.actor === 2 ? auth.userId : null,
-                sendType: SEND_TYPE.checker,
-                messageType: MESSAGE_TYPE.monitoring,
-                kind: 'command',
-                message: MESSAGE_COMMANDS.kickOut,
-              });
-              await logExamineeEvent(tx, s.id, 'kicked', `by ${auth.loginId}`);
-              await scheduleRecordingFinalize(tx, s.id);
-            }
-            await endTesterMatching(tx, testerId, 'kicked');
-            kicked = 1;
-            break;
-          }
-          case 'PUT_MYSELF':
-          case 'PUT_MYSELF_AI': {
-            // spec §4 window exit modes: a self kick-out replaces the logout call, so it ends the examinee's
-            // sessions. The AI variant (the AI identity policy is a forced logout) also flags the sitting kicked,
-            // so a person reviews it before the examinee may continue.
-            const ai = method === 'PUT_MYSELF_AI';
-            if (s) {
-              await tx.query(
-                `UPDATE tests SET logout_at = now(), kicked = CASE WHEN $2 THEN 1 ELSE kicked END, updated_at = now() WHERE id = $1`,
-                [s.id, ai],
-              );
-              await logExamineeEvent(tx, s.id, 'logout', ai ? 'self_kick_out_ai' : 'self_kick_out');
-              await scheduleRecordingFinalize(tx, s.id);
-              kicked = ai ? 1 : s.kicked;
-            }
-            if (ai)
-              await tx.query(`UPDATE users SET kicked = 1, updated_at = now() WHERE id = $1`, [testerId]);
-            await endTesterMatching(tx, testerId, ai ? 'ai_forced_logout' : 'logout');
-            await revokeUserSessions(tx, testerId, ai ? 'ai_forced_logout' : 'self_kick_out');
-            break;
-          }
-          case 'DELETE': {
-            await tx.query(`UPDATE users SET kicked = 0, updated_at = now() WHERE id = $1`, [testerId]);
-            const cur = s ?? (await findCurrentSitting(tx, testerId));
-            if (cur) {
-              await tx.query(`UPDATE tests SET kicked = 0, updated_at = now() WHERE id = $1`, [cur.id]);
-              await logExamineeEvent(tx, cur.id, 'kick_lifted', `by ${auth.loginId}`);
-            }
-            return { tester_id: testerId, test_id: cur?.id ?? null, method, kicked: 0 };
-          }
-          case 'DISCONNECT': {
-            // spec §4 disconnect: the examinee's window is closing (or reloading). The checker sees it at once;
-            // a page that comes back (reload, new login) is queued again and goes back to the same checker if
-            // it has room.
-            if (s) {
-              await logExamineeEvent(tx, s.id, 'disconnect');
-              kicked = s.kicked;
-              await scheduleAbandonedFinalize(tx, [s.id]);
-            }
-            await endTesterMatching(tx, testerId, 'window_closed');
-            break;
-          }
-        }
-        return { tester_id: testerId, test_id: testId, method, kicked };
-      });
+      const result = await kickOut(app.db, testerId, method, auth);
       await revokeEndedSignaling(app);
       await audit(app.db, {
         type: `tester.kick_out.${method.toLowerCase()}`,
@@ -470,7 +299,7 @@ export default async function testerRoutes(app: App): Promise<void> {
   app.post(
     '/tester/rejected.php',
     {
-      config: { access: [2, 4, 5] },
+      config: { access: [ACTOR.checker, ...ADMIN_ACTORS] },
       schema: { body: RejectedBody, response: { 200: Envelope(RejectedResult) } },
     },
     async (request, reply) => {
@@ -479,28 +308,7 @@ export default async function testerRoutes(app: App): Promise<void> {
       await loadTester(app.db, testerId);
       await assertCheckerOrAdmin(app.db, auth, testerId);
       const rejected = method === 'PUT' ? 1 : 0;
-      const testId = await app.db.transaction(async (tx) => {
-        const s = await findOpenSitting(tx, testerId);
-        if (!s) throw new ApiError(409, 'conflict', 'The tester has no open sitting.');
-        await tx.query(`UPDATE tests SET rejected = $2, updated_at = now() WHERE id = $1`, [s.id, rejected]);
-        await tx.query(`UPDATE users SET rejected = $2, updated_at = now() WHERE id = $1`, [
-          testerId,
-          rejected,
-        ]);
-        await logExamineeEvent(tx, s.id, rejected ? 'rejected' : 'rejection_lifted', `by ${auth.loginId}`);
-        if (rejected) {
-          await insertMessage(tx, {
-            testId: s.id,
-            testerId,
-            checkerId: auth.actor === 2 ? auth.userId : null,
-            sendType: SEND_TYPE.checker,
-            messageType: MESSAGE_TYPE.identificationByChecker,
-            kind: 'command',
-            message: MESSAGE_COMMANDS.rejected,
-          });
-        }
-        return s.id;
-      });
+      const testId = await setRejection(app.db, testerId, rejected, auth);
       await audit(app.db, {
         type: rejected ? 'tester.rejected' : 'tester.rejection_lifted',
         actor: auth.actor,
@@ -518,7 +326,7 @@ export default async function testerRoutes(app: App): Promise<void> {
     {
       bodyLimit: IMAGE_JSON_BODY_LIMIT,
       preValidation: multipartToBody,
-      config: { access: [2] },
+      config: { access: [ACTOR.checker] },
       schema: { body: MarkingBody, response: { 200: Envelope(MarkingResult) } },
     },
     async (request, reply) => {
@@ -526,55 +334,21 @@ export default async function testerRoutes(app: App): Promise<void> {
       const b = request.body;
       const matching = await findMatching(app.db, auth.userId, b.tester_id);
       if (!matching) throw new ApiError(403, 'not_matched', 'You are not matched to this tester.');
-      const mark = await app.db.query<{ id: number; message: string; score: number }>(
-        `SELECT id, message, score FROM marks WHERE id = $1`,
-        [b.mark],
-      );
-      const m = mark.rows[0];
+      const m = await findMark(app.db, b.mark);
       if (!m) throw new ApiError(400, 'validation', 'Unknown mark.');
       const img = uploadedImage(request, b);
       const key = img ? await images.save('marking', matching.test_id, img) : null;
       const notify = b.notification === 1;
 
-      const out = await app.db.transaction(async (tx) => {
-        const rec = await tx.query<{ id: number }>(
-          `SELECT id FROM records WHERE test_id = $1 AND stream = 'camera' AND stop_at IS NULL
-            ORDER BY start_at DESC, id DESC LIMIT 1`,
-          [matching.test_id],
-        );
-        const ins = await tx.query<{ id: number }>(
-          `INSERT INTO markings (test_id, tester_id, checker_id, mark_id, image_key, content_type, time_lag, notification, record_id, marking_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now() - $7::int * interval '1 millisecond')
-           RETURNING id`,
-          [
-            matching.test_id,
-            b.tester_id,
-            auth.userId,
-            m.id,
-            key,
-            img ? (b.content_type ?? null) : null,
-            b.time_lag ?? 0,
-            notify ? 1 : 0,
-            rec.rows[0]?.id ?? null,
-          ],
-        );
-        const total = await markingTotalScore(tx, matching.test_id);
-        await tx.query(
-          `UPDATE tests SET with_mark = true, total_score = $2, updated_at = now() WHERE id = $1`,
-          [matching.test_id, total],
-        );
-        if (notify) {
-          await insertMessage(tx, {
-            testId: matching.test_id,
-            testerId: b.tester_id,
-            checkerId: auth.userId,
-            sendType: SEND_TYPE.checker,
-            messageType: MESSAGE_TYPE.monitoring,
-            kind: 'command',
-            message: `${MESSAGE_COMMANDS.markingAlert}:${m.message}`,
-          });
-        }
-        return { id: ins.rows[0]!.id, total };
+      const out = await saveMarking(app.db, {
+        testId: matching.test_id,
+        testerId: b.tester_id,
+        checkerId: auth.userId,
+        mark: m,
+        imageKey: key,
+        contentType: img ? (b.content_type ?? null) : null,
+        timeLagMs: b.time_lag ?? 0,
+        notify,
       });
       return reply.ok({
         alert: notify ? m.message : '',
@@ -590,7 +364,7 @@ export default async function testerRoutes(app: App): Promise<void> {
     {
       bodyLimit: IMAGE_JSON_BODY_LIMIT,
       preValidation: multipartToBody,
-      config: { access: [1] },
+      config: { access: [ACTOR.tester] },
       schema: { body: ImageBody, response: { 200: Envelope(HeadShotPostResult) } },
     },
     async (request, reply) => {
@@ -598,10 +372,7 @@ export default async function testerRoutes(app: App): Promise<void> {
       const s = await requireOpenSitting(app.db, auth.userId);
       const img = requireUploadedImage(request, request.body);
       const key = await images.save('head_shot', s.id, img);
-      await app.db.query(
-        `UPDATE tests SET head_shot_key = $2, head_shot_at = now(), updated_at = now() WHERE id = $1`,
-        [s.id, key],
-      );
+      await recordHeadShot(app.db, s.id, key);
       return reply.ok({ url: (await images.url(key))! });
     },
   );
