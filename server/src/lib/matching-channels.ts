@@ -94,7 +94,16 @@ export async function revokeEndedSignaling(app: App): Promise<number> {
 interface CacheEntry {
   creds: TemporaryCredentials;
   refreshAt: number;
+  /** When a reconnect (kvs_reconnect) had these issued, if one did. */
+  reconnectAt?: number;
 }
+
+/**
+ * A reconnect gets credentials issued for a reconnect no longer ago than this: the first after a failure gets new
+ * ones (the old may have died with a restarted stand-ins service), while a page in a reconnect loop, or a storm of
+ * reconnects after a network cut, does not ask STS (which throttles) once per call.
+ */
+const RECONNECT_REUSE_MS = 15_000;
 
 // Sweep the cache of expired entries once it grows past this many.
 const CACHE_SWEEP_SIZE = 10_000;
@@ -165,7 +174,9 @@ export class MatchingChannels {
     const key = `${userId}:${role}:${channelName}`;
     const now = Date.now();
     const hit = this.cache.get(key);
-    if (!fresh && hit && hit.refreshAt > now && !this.revoked(hit.creds)) return hit.creds;
+    const usable = hit && hit.refreshAt > now && !this.revoked(hit.creds);
+    if (usable && (!fresh || (hit.reconnectAt !== undefined && now - hit.reconnectAt < RECONNECT_REUSE_MS)))
+      return hit.creds;
     const viewer = role === 'viewer';
     const ttl = viewer ? this.settings.viewerCredentialTtlSeconds : this.settings.credentialTtlSeconds;
     const margin = viewer
@@ -177,7 +188,7 @@ export class MatchingChannels {
     );
     const refreshAt = Math.min(creds.expiration.getTime(), now + ttl * 1000) - margin * 1000;
     if (this.cache.size >= CACHE_SWEEP_SIZE) this.sweep(now);
-    this.cache.set(key, { creds, refreshAt });
+    this.cache.set(key, { creds, refreshAt, ...(fresh ? { reconnectAt: now } : {}) });
     return creds;
   }
 

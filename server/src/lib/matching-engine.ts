@@ -654,14 +654,16 @@ export class MatchingEngine {
   /**
    * Locks the checker's presence row (serialising every assignment to it: SELECT … FOR UPDATE on PostgreSQL;
    * PGlite runs one transaction at a time anyway) and returns its free places, 0 when it cannot take anyone.
+   * With `skipLocked`, a checker whose row another assignment holds right now counts as having no room, so
+   * examinees arriving together spread over the checkers instead of queueing behind the same one.
    */
-  private async lockRoom(tx: Db, checkerId: number): Promise<number> {
+  private async lockRoom(tx: Db, checkerId: number, skipLocked = false): Promise<number> {
     const locked = await tx.query<{ checker_id: number }>(
       `SELECT p.checker_id FROM checker_presence p
          JOIN users u ON u.id = p.checker_id AND u.actor = 2 AND NOT u.disabled
          LEFT JOIN monitor_activations a ON a.checker_id = p.checker_id
         WHERE p.checker_id = $1 AND p.stale_at > now() AND coalesce(a.activation, true)
-        FOR UPDATE OF p`,
+        FOR UPDATE OF p${skipLocked ? ' SKIP LOCKED' : ''}`,
       [checkerId],
     );
     if (!locked.rows[0]) return 0;
@@ -697,9 +699,10 @@ export class MatchingEngine {
     }
     for (const c of candidates) {
       // One transaction per candidate, each locking one checker row, so two polls never wait on each other's
-      // locks in opposite orders.
+      // locks in opposite orders. Only the examinee's previous checker is waited for; another that is busy
+      // taking someone else is passed over like a full one.
       const outcome = await this.db.transaction(async (tx) => {
-        if ((await this.lockRoom(tx, c.checker_id)) === 0) return 'full' as const;
+        if ((await this.lockRoom(tx, c.checker_id, c.checker_id !== previous)) === 0) return 'full' as const;
         const r = await tx.query(
           `UPDATE matchings AS x SET checker_id = $1, assigned_at = now(), checker_retry = 0, checker_command = 0,
                   viewer_client_id = ${NEW_VIEWER_CLIENT_ID_SQL}, updated_at = now()
