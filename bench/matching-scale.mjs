@@ -22,7 +22,7 @@
 // other live call >= 2,000 req/s on PostgreSQL. A missed goal is a figure, never a failure (exit 1 only when the
 // set-up broke). Everything shares this machine's cores (the load generator too), so figures are lower bounds.
 // Usage: node bench/matching-scale.mjs   (BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_EXAMINEES, BENCH_CHECKERS,
-//        BENCH_THREADS, LOG_LEVEL)
+//        BENCH_THREADS, LOG_LEVEL, BENCH_ONLY=postgres|pglite, BENCH_TOP=1, BENCH_PROFILE=<dir>)
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, openSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -206,9 +206,17 @@ async function once(targets) {
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'bench-matching-'));
 const children = [];
+// BENCH_PROFILE=<dir>: the instances write V8 CPU profiles there (node --cpu-prof) when they stop.
+const PROFILE = process.env.BENCH_PROFILE
+  ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`]
+  : [];
 const start = (name, args, env) => {
   const out = openSync(path.join(work, `${name}.log`), 'a');
-  const c = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', out, out] });
+  const c = spawn(process.execPath, name.startsWith('instance') ? [...PROFILE, ...args] : args, {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', out, out],
+  });
   children.push(c);
   return c;
 };
@@ -305,6 +313,7 @@ async function steadyState(people, origins) {
   return { mix, other, matched: matched.length };
 }
 
+const ONLY = process.env.BENCH_ONLY; // 'postgres' or 'pglite': only those scenarios
 let cluster;
 const rows = [];
 try {
@@ -313,141 +322,152 @@ try {
       `scenario, ${THREADS} load threads, LOG_LEVEL=${LOG_LEVEL}, ${os.availableParallelism()} cores shared by ` +
       `everything (load average at start ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')})`,
   );
-  cluster = await startPostgres({
-    settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.max': 5000 },
-  });
   const [standinsPort, aPort, bPort, pPort, barePort] = await Promise.all(
     Array.from({ length: 5 }, () => freePort()),
   );
-  const standins = `http://127.0.0.1:${standinsPort}`;
-  const key = {
-    id: `AKIABENCH${randomBytes(6).toString('hex').toUpperCase()}`,
-    secret: randomBytes(30).toString('base64'),
-  };
-  start('standins', ['--import', 'tsx', 'server/src/standins/main.ts'], {
-    ...base,
-    STANDINS_PORT: String(standinsPort),
-    STANDINS_DATA_DIR: path.join(work, 'standins'),
-    STANDINS_ACCESS_KEY_ID: key.id,
-    STANDINS_SECRET_ACCESS_KEY: key.secret,
-    LOG_LEVEL: 'warn',
-  });
-  const onPg = (name, port) =>
-    start(`instance-${name}`, ['--import', 'tsx', 'server/src/server.ts'], {
-      ...instanceEnv(port, path.join(work, name)),
-      DATABASE_URL: cluster.url,
-      DATABASE_POOL_SIZE: '20',
-      KVS_ENDPOINT: `${standins}/kvs`,
-      KVS_PUBLIC_ENDPOINT: `${standins}/kvs`,
-      S3_ENDPOINT: `${standins}/s3`,
-      S3_PUBLIC_ENDPOINT: `${standins}/s3`,
-      S3_FORCE_PATH_STYLE: '1',
-      STS_ENDPOINT: `${standins}/sts`,
-      AWS_ROLE_ARN: 'arn:aws:iam::000000000000:role/proctor-browser',
-      AWS_ACCESS_KEY_ID: key.id,
-      AWS_SECRET_ACCESS_KEY: key.secret,
-      AWS_EC2_METADATA_DISABLED: 'true',
-    });
-  const instA = onPg('a', aPort);
-  await waitHttp(`http://127.0.0.1:${aPort}/readyz`); // A migrates and seeds; B then finds it done
-  const instB = onPg('b', bPort);
   start('bare', ['--input-type=module', '-e', BARE_SERVER(barePort)], base);
-  await Promise.all([
-    waitHttp(`${standins}/healthz`),
-    waitHttp(`http://127.0.0.1:${bPort}/readyz`),
-    waitHttp(`http://127.0.0.1:${barePort}/`),
-  ]);
-  const A = `http://127.0.0.1:${aPort}`;
-  const B = `http://127.0.0.1:${bPort}`;
+  await waitHttp(`http://127.0.0.1:${barePort}/`);
 
-  const db = new pg.Client({ connectionString: cluster.url });
-  db.on('error', () => undefined); // the cluster stops at the end
-  await db.connect();
-  await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
-  const statements = async () =>
-    Number((await db.query(`SELECT coalesce(sum(calls), 0)::bigint AS n FROM pg_stat_statements`)).rows[0].n);
-  // BENCH_TOP=1: also the statements each scenario ran most (where the database's time goes).
-  const top = async (n) =>
-    (
-      await db.query(
-        `SELECT calls, round(total_exec_time::numeric, 1) AS ms,
-                left(regexp_replace(query, '\\s+', ' ', 'g'), 140) AS q
-           FROM pg_stat_statements ORDER BY calls DESC LIMIT 8`,
-      )
-    ).rows.map((r) => `      ${(Number(r.calls) / n).toFixed(2)}/req ${r.ms} ms  ${r.q}`);
-
-  const pgPeople = populate({ DATABASE_URL: cluster.url });
-  const two = await steadyState(pgPeople, [A, B]);
-  const oneOrigin = (targets) => targets.map((t) => ({ ...t, url: t.url.replace(B, A) }));
-
-  const measured = async (name, targets, cpuOf, pgCount, warm = false) => {
-    // A matching scenario starts from the steady state: every examinee polled just now (an examinee silent for 3
-    // poll intervals has a connection gap recorded by its next poll, as in a real exam), every session known to
-    // the instance that answers it.
+  /**
+   * Runs `targets` for BENCH_SECONDS and records the figures. A matching scenario (`warm`) starts from the steady
+   * state: every examinee polled just now (one silent for 3 poll intervals gets a connection gap recorded by its
+   * next poll, as in a real exam) and every session known to the instance that answers it. `pg`: a client of the
+   * cluster, to count statements.
+   */
+  const measured = async (name, targets, cpuOf, { pg: db, warm = false } = {}) => {
     if (warm) await once(targets);
+    const statements = async () =>
+      Number(
+        (await db.query(`SELECT coalesce(sum(calls), 0)::bigint AS n FROM pg_stat_statements`)).rows[0].n,
+      );
+    if (db && process.env.BENCH_TOP) await db.query('SELECT pg_stat_statements_reset()');
     const before = cpuOf.map((g) => treeCpu(g.pids));
     const self0 = process.cpuUsage();
-    if (pgCount && process.env.BENCH_TOP) await db.query('SELECT pg_stat_statements_reset()');
-    const s0 = pgCount ? await statements() : 0;
+    const s0 = db ? await statements() : 0;
     const r = await load(targets);
-    const s1 = pgCount ? await statements() : 0;
+    const s1 = db ? await statements() : 0;
     const self = process.cpuUsage(self0);
     r.name = name;
     r.cpu = cpuOf.map((g, i) => [g.name, ((treeCpu(g.pids) - before[i]) * 1000) / Math.max(1, r.n)]);
     r.cpu.push(['load generator', (self.user + self.system) / 1000 / Math.max(1, r.n)]);
-    // Less the two statements this function itself sent.
-    if (pgCount) r.statements = (s1 - s0 - 2) / Math.max(1, r.n);
-    if (pgCount && process.env.BENCH_TOP) r.top = await top(Math.max(1, r.n));
+    if (db) {
+      // Less the statement that counted.
+      r.statements = (s1 - s0 - 1) / Math.max(1, r.n);
+      // BENCH_TOP=1: also the statements the scenario ran most (where the database's time goes).
+      if (process.env.BENCH_TOP)
+        r.top = (
+          await db.query(
+            `SELECT calls, round(total_exec_time::numeric, 1) AS ms,
+                    left(regexp_replace(query, '\\s+', ' ', 'g'), 140) AS q
+               FROM pg_stat_statements ORDER BY calls DESC LIMIT 8`,
+          )
+        ).rows.map((x) => `      ${(Number(x.calls) / Math.max(1, r.n)).toFixed(2)}/req ${x.ms} ms  ${x.q}`);
+    }
     rows.push(r);
     return r;
   };
-  const pgGroups = [
-    { name: 'PostgreSQL', pids: [cluster.pid] },
-    { name: 'instances', pids: [instA.pid, instB.pid] },
-  ];
+
   const bare = await measured(
     'bare Fastify route',
     Array.from({ length: 64 }, () => ({ url: `http://127.0.0.1:${barePort}/`, method: 'GET' })),
     [],
-    false,
   );
-  const pollOne = await measured(
-    'matching poll, PostgreSQL, one instance',
-    oneOrigin(two.mix),
-    pgGroups,
-    true,
-  );
-  const pollTwo = await measured('matching poll, PostgreSQL, two instances', two.mix, pgGroups, true);
+  let pollOne;
+  let pollTwo;
+  let pollP;
+  let steadyNote = '';
   const others = [];
-  for (const [name, targets] of Object.entries(two.other))
-    if (targets.length > 0)
-      others.push(await measured(`${name}, PostgreSQL, two instances`, targets, pgGroups, true));
-  await db.end();
-  await Promise.all([stop(instA), stop(instB)]);
 
-  // npm start's default: one process, embedded PGlite and stand-ins.
-  const pDir = path.join(work, 'pglite');
-  const pPeople = populate({ DATA_DIR: pDir });
-  const instP = start(
-    'instance-pglite',
-    ['--import', 'tsx', 'server/src/server.ts'],
-    instanceEnv(pPort, pDir),
-  );
-  const P = `http://127.0.0.1:${pPort}`;
-  await waitHttp(`${P}/readyz`);
-  const onP = await steadyState(pPeople, [P]);
-  const pollP = await measured(
-    'matching poll, PGlite (npm start)',
-    onP.mix,
-    [{ name: 'instance', pids: [instP.pid] }],
-    false,
-  );
-  await stop(instP);
+  if (ONLY !== 'pglite') {
+    cluster = await startPostgres({
+      settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.max': 5000 },
+    });
+    const standins = `http://127.0.0.1:${standinsPort}`;
+    const key = {
+      id: `AKIABENCH${randomBytes(6).toString('hex').toUpperCase()}`,
+      secret: randomBytes(30).toString('base64'),
+    };
+    start('standins', ['--import', 'tsx', 'server/src/standins/main.ts'], {
+      ...base,
+      STANDINS_PORT: String(standinsPort),
+      STANDINS_DATA_DIR: path.join(work, 'standins'),
+      STANDINS_ACCESS_KEY_ID: key.id,
+      STANDINS_SECRET_ACCESS_KEY: key.secret,
+      LOG_LEVEL: 'warn',
+    });
+    const onPg = (name, port) =>
+      start(`instance-${name}`, ['--import', 'tsx', 'server/src/server.ts'], {
+        ...instanceEnv(port, path.join(work, name)),
+        DATABASE_URL: cluster.url,
+        DATABASE_POOL_SIZE: '20',
+        KVS_ENDPOINT: `${standins}/kvs`,
+        KVS_PUBLIC_ENDPOINT: `${standins}/kvs`,
+        S3_ENDPOINT: `${standins}/s3`,
+        S3_PUBLIC_ENDPOINT: `${standins}/s3`,
+        S3_FORCE_PATH_STYLE: '1',
+        STS_ENDPOINT: `${standins}/sts`,
+        AWS_ROLE_ARN: 'arn:aws:iam::000000000000:role/proctor-browser',
+        AWS_ACCESS_KEY_ID: key.id,
+        AWS_SECRET_ACCESS_KEY: key.secret,
+        AWS_EC2_METADATA_DISABLED: 'true',
+      });
+    await waitHttp(`${standins}/healthz`);
+    const instA = onPg('a', aPort);
+    await waitHttp(`http://127.0.0.1:${aPort}/readyz`); // A migrates and seeds; B then finds it done
+    const instB = onPg('b', bPort);
+    await waitHttp(`http://127.0.0.1:${bPort}/readyz`);
+    const A = `http://127.0.0.1:${aPort}`;
+    const B = `http://127.0.0.1:${bPort}`;
+    const db = new pg.Client({ connectionString: cluster.url });
+    db.on('error', () => undefined); // the cluster stops at the end
+    await db.connect();
+    await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
 
-  console.log(
-    `steady state: ${two.matched} of ${EXAMINEES} examinees connected to a checker, the rest waiting; ` +
-      `the matching mix is ${two.mix.length} polls (${CHECKERS} checkers + ${EXAMINEES} examinees)`,
-  );
+    const two = await steadyState(populate({ DATABASE_URL: cluster.url }), [A, B]);
+    steadyNote =
+      `steady state on PostgreSQL: ${two.matched} of ${EXAMINEES} examinees connected to a checker, the rest ` +
+      `waiting; the matching mix is ${two.mix.length} polls`;
+    const groups = [
+      { name: 'PostgreSQL', pids: [cluster.pid] },
+      { name: 'instances', pids: [instA.pid, instB.pid] },
+    ];
+    const viaA = two.mix.map((t) => ({ ...t, url: t.url.replace(B, A) }));
+    pollOne = await measured('matching poll, PostgreSQL, one instance', viaA, groups, { pg: db, warm: true });
+    pollTwo = await measured('matching poll, PostgreSQL, two instances', two.mix, groups, {
+      pg: db,
+      warm: true,
+    });
+    for (const [name, targets] of Object.entries(two.other))
+      if (targets.length > 0)
+        others.push(await measured(`${name}, PostgreSQL, two instances`, targets, groups, { pg: db }));
+    await db.end();
+    await Promise.all([stop(instA), stop(instB)]);
+  }
+
+  if (ONLY !== 'postgres') {
+    // npm start's default: one process, embedded PGlite and stand-ins.
+    const pDir = path.join(work, 'pglite');
+    const people = populate({ DATA_DIR: pDir });
+    const instP = start(
+      'instance-pglite',
+      ['--import', 'tsx', 'server/src/server.ts'],
+      instanceEnv(pPort, pDir),
+    );
+    const P = `http://127.0.0.1:${pPort}`;
+    await waitHttp(`${P}/readyz`);
+    const onP = await steadyState(people, [P]);
+    pollP = await measured(
+      'matching poll, PGlite (npm start)',
+      onP.mix,
+      [{ name: 'instance', pids: [instP.pid] }],
+      {
+        warm: true,
+      },
+    );
+    await stop(instP);
+  }
+
+  if (steadyNote) console.log(steadyNote);
   for (const r of rows) {
     const cpu = r.cpu.map(([k, v]) => `${k} ${v.toFixed(3)}`).join(', ');
     console.log(
@@ -464,30 +484,33 @@ try {
   // the figure is no longer the steady state's.
   const steady = (EXAMINEES + CHECKERS) / 15;
   for (const r of [pollOne, pollTwo, pollP])
-    if (r.rps < steady)
+    if (r && r.rps < steady)
       console.log(
         `  note: ${r.name} below ${steady.toFixed(0)} req/s: examinees polled less than every 15 s`,
       );
-  console.log(
-    `  goal: matching poll >= ${GOAL.pollPg} req/s at p99 <= ${GOAL.pollP99} ms on PostgreSQL, two instances: ` +
-      verdict(pollTwo.rps >= GOAL.pollPg && pollTwo.p99 <= GOAL.pollP99) +
-      ` (one instance: ${verdict(pollOne.rps >= GOAL.pollPg && pollOne.p99 <= GOAL.pollP99)})`,
-  );
-  console.log(
-    `  goal: matching poll >= ${GOAL.pollPglite} req/s on PGlite: ${verdict(pollP.rps >= GOAL.pollPglite)}`,
-  );
-  console.log(
-    `  goal: ratio to the bare route >= ${GOAL.ratio}: ${verdict(pollTwo.rps / bare.rps >= GOAL.ratio)} ` +
-      `(two instances ${(pollTwo.rps / bare.rps).toFixed(3)})`,
-  );
-  for (const r of others)
+  if (pollTwo) {
     console.log(
-      `  goal: ${r.name} >= ${GOAL.otherPg} req/s: ${verdict(r.rps >= GOAL.otherPg && r.errors === 0)}`,
+      `  goal: matching poll >= ${GOAL.pollPg} req/s at p99 <= ${GOAL.pollP99} ms on PostgreSQL, two instances: ` +
+        verdict(pollTwo.rps >= GOAL.pollPg && pollTwo.p99 <= GOAL.pollP99) +
+        ` (one instance: ${verdict(pollOne.rps >= GOAL.pollPg && pollOne.p99 <= GOAL.pollP99)})`,
     );
-  console.log(
-    `  (10,000 examinees and 2,000 checkers polling every 5 s make 2,400 matching polls a second: ` +
-      `${pollTwo.rps >= 2400 ? 'met' : 'not met'} on two instances)`,
-  );
+    console.log(
+      `  goal: ratio to the bare route >= ${GOAL.ratio}: ${verdict(pollTwo.rps / bare.rps >= GOAL.ratio)} ` +
+        `(two instances ${(pollTwo.rps / bare.rps).toFixed(3)})`,
+    );
+    for (const r of others)
+      console.log(
+        `  goal: ${r.name} >= ${GOAL.otherPg} req/s: ${verdict(r.rps >= GOAL.otherPg && r.errors === 0)}`,
+      );
+    console.log(
+      `  (10,000 examinees and 2,000 checkers polling every 5 s make 2,400 matching polls a second: ` +
+        `${pollTwo.rps >= 2400 ? 'met' : 'not met'} on two instances)`,
+    );
+  }
+  if (pollP)
+    console.log(
+      `  goal: matching poll >= ${GOAL.pollPglite} req/s on PGlite: ${verdict(pollP.rps >= GOAL.pollPglite)}`,
+    );
 } catch (err) {
   console.error('matching-scale bench set-up failed:', err);
   console.error(`logs: ${work}`);

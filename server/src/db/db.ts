@@ -1,4 +1,4 @@
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, parse as pgliteParse, protocol, type Results } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 
@@ -13,7 +13,11 @@ export interface QueryResult<T> {
  */
 export interface Db {
   readonly kind: 'pglite' | 'postgres';
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+  query<T = Record<string, unknown>>(
+    sql: string,
+    params?: unknown[],
+    options?: QueryOptions,
+  ): Promise<QueryResult<T>>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
   /** Runs fn in one transaction; a thrown error rolls back. */
@@ -26,6 +30,16 @@ export interface Db {
    */
   listen(channel: string, handlers: NotificationHandlers): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+export interface QueryOptions {
+  /**
+   * Plan once, for any parameters (PostgreSQL's generic plan), and run that plan on every call: for the hot
+   * statements that run for many requests a second with ids as parameters. By default PostgreSQL plans a prepared
+   * statement for each call's values whenever it judges that better, and for a statement over an array of ids
+   * (a batch) it always does, which costs more than running it. Ignored inside a transaction.
+   */
+  genericPlan?: boolean;
 }
 
 export interface NotificationHandlers {
@@ -41,14 +55,65 @@ function channelIdent(channel: string): string {
 
 class PgliteDb implements Db {
   readonly kind = 'pglite' as const;
+  /** Statements prepared in this database's one session, by SQL text, with their parameter types. */
+  private readonly prepared = new Map<string, number[]>();
   constructor(
     private readonly pglite: PGlite,
     private readonly tx?: { query: PGlite['query']; exec: PGlite['exec'] },
   ) {}
-  async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
-    const target = this.tx ?? this.pglite;
-    const r = await target.query<T>(sql, params as unknown[]);
+  async query<T>(sql: string, params: unknown[] = [], options: QueryOptions = {}): Promise<QueryResult<T>> {
+    // Only statements asking for a generic plan are prepared: the session plans prepared statements generically
+    // (openDb), every other statement is planned for its values at each call, as PGlite's own query() does.
+    const name = this.tx || !options.genericPlan ? undefined : statementName(sql);
+    let r: Results<T>;
+    if (!name) r = await (this.tx ?? this.pglite).query<T>(sql, params);
+    else {
+      try {
+        r = await this.pglite.runExclusive(() => this.runPrepared<T>(name, sql, params));
+      } catch (err) {
+        if (!stalePlan(err)) throw err;
+        // A plan made stale by a change of the tables it reads (`*`): the text runs unprepared from now on.
+        unprepared.add(sql);
+        r = await this.pglite.query<T>(sql, params);
+      }
+    }
     return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+  }
+  /**
+   * A statement prepared once and run on its generic plan: PGlite's own query() parses and plans every call anew,
+   * which for the poll's statements costs more than running them. Outside transactions only (a transaction's
+   * statements go through PGlite's transaction object).
+   */
+  private async runPrepared<T>(name: string, sql: string, params: unknown[]): Promise<Results<T>> {
+    const { serialize } = protocol;
+    const messages: Parameters<typeof pgliteParse.parseResults>[0] = [];
+    const exec = async (...parts: Uint8Array[]) => {
+      const r = await this.pglite.execProtocol(concatBytes(parts), { syncToFs: false });
+      messages.push(...r.messages);
+      return r.messages;
+    };
+    try {
+      let types = this.prepared.get(sql);
+      if (!types) {
+        types = pgliteParse.parseDescribeStatementResults(
+          await exec(serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name })),
+        );
+        this.prepared.set(sql, types);
+      }
+      const values = params.map((v, i) => {
+        if (v === null || v === undefined) return null;
+        const serializer = this.pglite.serializers[types[i]!];
+        return serializer ? serializer(v) : String(v);
+      });
+      await exec(
+        serialize.bind({ statement: name, values }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute({}),
+      );
+    } finally {
+      messages.push(...(await this.pglite.execProtocol(serialize.sync(), { syncToFs: true })).messages);
+    }
+    return pgliteParse.parseResults(messages, this.pglite.parsers)[0] as Results<T>;
   }
   async exec(sql: string): Promise<void> {
     await (this.tx ?? this.pglite).exec(sql);
@@ -73,6 +138,22 @@ class PgliteDb implements Db {
   }
 }
 
+/** PostgreSQL refused a prepared plan whose tables changed under it (another instance migrated them). */
+function stalePlan(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e.code === '0A000' && /cached plan must not change result type/.test(e.message ?? '');
+}
+
+function concatBytes(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
 /** Statement names by SQL text: the server's queries are a fixed set, so each is parsed and planned once per connection. */
 const statementNames = new Map<string, string>();
 /** Beyond this many distinct texts (queries built from many filter combinations), statements go unnamed. */
@@ -94,10 +175,12 @@ class PostgresDb implements Db {
   readonly kind = 'postgres' as const;
   constructor(
     private readonly pool: pg.Pool,
+    /** Connections whose session plans prepared statements generically (QueryOptions.genericPlan). */
+    private readonly genericPool: pg.Pool,
     private readonly client?: pg.PoolClient,
   ) {}
-  async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
-    const target = this.client ?? this.pool;
+  async query<T>(sql: string, params: unknown[] = [], options: QueryOptions = {}): Promise<QueryResult<T>> {
+    const target = this.client ?? (options.genericPlan ? this.genericPool : this.pool);
     const name = statementName(sql);
     let r;
     try {
@@ -105,9 +188,7 @@ class PostgresDb implements Db {
     } catch (err) {
       // A prepared statement reading `*` of a table a newer instance has since altered (a rolling upgrade):
       // PostgreSQL refuses the stale plan; the text runs unprepared from now on.
-      const e = err as { code?: string; message?: string };
-      if (!name || e.code !== '0A000' || !/cached plan must not change result type/.test(e.message ?? ''))
-        throw err;
+      if (!name || !stalePlan(err)) throw err;
       unprepared.add(sql);
       r = await target.query({ text: sql, values: params });
     }
@@ -121,7 +202,7 @@ class PostgresDb implements Db {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      const out = await fn(new PostgresDb(this.pool, client));
+      const out = await fn(new PostgresDb(this.pool, this.genericPool, client));
       await client.query('COMMIT');
       return out;
     } catch (e) {
@@ -180,7 +261,7 @@ class PostgresDb implements Db {
     };
   }
   async close(): Promise<void> {
-    if (!this.client) await this.pool.end();
+    if (!this.client) await Promise.all([this.pool.end(), this.genericPool.end()]);
   }
 }
 
@@ -197,7 +278,10 @@ export interface OpenDbOptions {
   poolSize?: number;
 }
 
-/** DATABASE_POOL_SIZE: connections per server instance (default 10; the sum over instances must fit the server's max_connections). */
+/**
+ * DATABASE_POOL_SIZE: connections per server instance (default 10), plus half as many for the hot statements and
+ * one that listens for notifications; the sum over instances must fit the server's max_connections.
+ */
 export function poolSizeFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   const v = env.DATABASE_POOL_SIZE;
   if (v === undefined || v === '') return 10;
@@ -208,11 +292,19 @@ export function poolSizeFromEnv(env: NodeJS.ProcessEnv = process.env): number {
 
 export async function openDb(opts: OpenDbOptions): Promise<Db> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? poolSizeFromEnv() });
+    const size = opts.poolSize ?? poolSizeFromEnv();
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: size });
+    // The hot statements' own connections (QueryOptions.genericPlan), half as many: many of them are batches.
+    const genericPool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: Math.max(2, Math.ceil(size / 2)),
+      options: '-c plan_cache_mode=force_generic_plan',
+    });
     // An idle client whose connection the server ends (restart, failover, admin termination) emits 'error' on
     // the pool; unhandled, that would crash the process. The pool replaces the client on next use.
-    pool.on('error', (err) => console.warn(`[db] idle PostgreSQL client error: ${err.message}`));
-    return new PostgresDb(pool);
+    for (const p of [pool, genericPool])
+      p.on('error', (err) => console.warn(`[db] idle PostgreSQL client error: ${err.message}`));
+    return new PostgresDb(pool, genericPool);
   }
   const pglite = await PGlite.create({
     dataDir: opts.dataDir ?? 'memory://',
@@ -220,6 +312,8 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
     ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
     parsers: { 20: (v: string) => Number(v) },
   });
+  // Only QueryOptions.genericPlan statements are prepared on PGlite (PgliteDb.query).
+  await pglite.exec('SET plan_cache_mode = force_generic_plan');
   return new PgliteDb(pglite);
 }
 

@@ -163,7 +163,9 @@ export class SessionToucher {
     const ids = [...this.pending];
     this.pending = new Set();
     this.flushing = this.db
-      .query(`UPDATE sessions SET last_seen_at = now() WHERE id = ANY($1::bigint[])`, [ids])
+      .query(`UPDATE sessions SET last_seen_at = now() WHERE id = ANY($1::bigint[])`, [ids], {
+        genericPlan: true,
+      })
       .then(() => undefined, this.onError)
       .finally(() => {
         this.flushing = null;

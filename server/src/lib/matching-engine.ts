@@ -209,10 +209,11 @@ export class MatchingEngine {
     this.channels = new MatchingChannels(app, settings);
     this.liveness = new LivenessWriter(app.db);
     this.snapshots = new BatchQueue(async (userIds) => {
-      const { rows } = await this.db.query<PollSnapshot>(POLL_SNAPSHOT_SQL, [
-        userIds,
-        MAX_TESTERS_PER_CHECKER,
-      ]);
+      const { rows } = await this.db.query<PollSnapshot>(
+        POLL_SNAPSHOT_SQL,
+        [userIds, MAX_TESTERS_PER_CHECKER],
+        { genericPlan: true },
+      );
       const byUser = new Map(rows.map((r) => [r.user_id, r]));
       return userIds.map((id) => byUser.get(id));
     }, 2);
@@ -388,6 +389,7 @@ export class MatchingEngine {
         [...UNWATCHED_END_REASONS],
         UNWATCHED_NOTICE_HOURS,
       ],
+      { genericPlan: true },
     );
     const r = rows[0]!;
     return { matchings: r.matchings, pending: r.pending.map(Number), waiting: r.waiting, ended: r.ended };

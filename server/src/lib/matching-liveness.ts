@@ -40,6 +40,7 @@ export class LivenessWriter {
           batch.map((b) => b.stats),
           batch.map((b) => b.channelStatus),
         ],
+        { genericPlan: true },
       );
       return batch.map(() => undefined);
     });

@@ -51,6 +51,7 @@ export async function resolveAuth(
          FROM sessions s JOIN users u ON u.id = s.user_id
         WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()`,
       [hash],
+      { genericPlan: true },
     );
     const row = rows[0];
     if (!row || row.disabled) return null;
