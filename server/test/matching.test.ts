@@ -160,10 +160,13 @@ describe('assignment', () => {
         poll('checker02'),
       ]);
       const l = await loads();
-      expect(l.checker01).toBe(5);
-      expect(l.checker02).toBe(5);
-      expect(l.waiting).toBe(2);
+      expect(l.checker01).toBeLessThanOrEqual(5);
+      expect(l.checker02).toBeLessThanOrEqual(5);
     }
+    // A poll that found every checker with room being given someone else at that moment passes over them (SKIP
+    // LOCKED) and is matched on a later poll: one at a time, the rest fill up and two are left waiting.
+    for (const t of TESTERS) await testerPoll(t);
+    expect(await loads()).toMatchObject({ checker01: 5, checker02: 5, waiting: 2 });
     const { rows } = await s.db.query<{ n: number }>(
       `SELECT max(n)::int AS n FROM (SELECT count(*) AS n FROM matchings WHERE deleted_at IS NULL AND checker_id IS NOT NULL GROUP BY checker_id) x`,
     );

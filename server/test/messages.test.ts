@@ -185,6 +185,36 @@ describe('webrtc_message.php GET', () => {
       (await get('checker01', `/webrtc_message.php?tester_id=${ids.tester01}&since_id=-1`)).statusCode,
     ).toBe(400);
   });
+  it('answers reads that arrive together each with its own conversation and refusal, as when alone', async () => {
+    const posted = envelope<WebrtcMessageList>(
+      await post('checker01', {
+        tester_id: ids.tester01,
+        send_type: 0,
+        message_type: 1,
+        message: 'together',
+      }),
+    ).result.messages[0]!;
+    const reads: [string, string][] = [
+      ['tester01', `/webrtc_message.php?tester_id=${ids.tester01}`],
+      ['checker01', `/webrtc_message.php?tester_id=${ids.tester01}&limit=2`],
+      ['tester02', `/webrtc_message.php?tester_id=${ids.tester02}`],
+      ['checker02', `/webrtc_message.php?tester_id=${ids.tester01}`],
+      ['checker01', `/webrtc_message.php?tester_id=${ids.checker02}`],
+      ['checker01', '/webrtc_message.php?tester_id=987654321'],
+      ['tester01', `/webrtc_message.php?tester_id=${ids.tester01}&since_id=${posted.id}`],
+      ['manager01', `/webrtc_message.php?tester_id=${ids.tester01}&limit=1`],
+    ];
+    for (const [who] of reads) await token(who);
+    const alone = [];
+    for (const [who, url] of reads) alone.push(await get(who, url));
+    const together = await Promise.all(reads.map(([who, url]) => get(who, url)));
+    expect(together.map((r) => r.statusCode)).toEqual([200, 200, 200, 403, 404, 404, 200, 200]);
+    expect(together.map((r) => r.json() as unknown)).toEqual(alone.map((r) => r.json() as unknown));
+    const [own, checkerTwo] = together.map((r) => (r.json() as { result: WebrtcMessageList | null }).result);
+    // The newest is the one just posted, with the same time text the post answered.
+    expect(own!.messages[0]).toEqual(posted);
+    expect(checkerTwo!.messages.map((m) => m.id)).toEqual(own!.messages.slice(0, 2).map((m) => m.id));
+  });
 });
 
 describe('fixed_notifications.php and marks.php', () => {

@@ -15,6 +15,7 @@ import { WIDER_VIEW_COMMANDS } from '../../../../../../contract/wider-view';
 import { ApiError } from '../../../../lib/api-error';
 import type { App } from '../../../../lib/app-types';
 import { listFixedNotifications, listMarks } from '../../../../lib/messages/catalogue';
+import { readConversation } from '../../../../lib/messages/conversation';
 import { loadMessages } from '../../../../lib/tester/detail';
 import {
   assertCanView,
@@ -102,12 +103,21 @@ export default async function messageRoutes(app: App): Promise<void> {
       const auth = request.auth!;
       const q = request.query;
       const testerId = targetTesterId(auth, q.tester_id);
+      if (auth.actor === ACTOR.tester || auth.actor === ACTOR.checker) {
+        // The people in the sitting, polling it every few seconds: one batched statement (lib/messages/conversation).
+        const messages = await readConversation(app.db, {
+          actor: auth.actor,
+          callerId: auth.userId,
+          testerId,
+          sinceId: q.since_id ?? 0,
+          limit: q.limit ?? 100,
+        });
+        return reply.ok({ messages });
+      }
       const tester = await loadTester(app.db, testerId);
       await assertCanView(app.db, auth, tester);
-      // The conversation of the sitting the tester is in now (a checker sees its matched sitting's).
-      const matching =
-        auth.actor === ACTOR.checker ? await findMatching(app.db, auth.userId, testerId) : null;
-      const testId = matching?.test_id ?? (await findCurrentSitting(app.db, testerId))?.id;
+      // A manager reads the conversation of the sitting the tester is in now.
+      const testId = (await findCurrentSitting(app.db, testerId))?.id;
       if (testId === undefined) return reply.ok({ messages: [] });
       return reply.ok({ messages: await loadMessages(app.db, testId, q.since_id ?? 0, q.limit ?? 100) });
     },
