@@ -266,9 +266,11 @@ export function testerWhere(f: TesterFilter): { sql: string; params: unknown[] }
     w.push(`t.test_at ${f.to.op} ((${p(f.to.at)}::timestamp${plus}) AT TIME ZONE ${tz})`);
   }
   if (f.examName !== null) {
-    // pg_trgm GIN index (tests_exam_name_trgm_idx) serves the ILIKE; the btree of 0004 serves equality.
-    if (f.likeSearch) w.push(`t.exam_name ILIKE ${p('%' + likeEscape(f.examName) + '%')} ESCAPE '\\'`);
-    else w.push(`t.exam_name = ${p(f.examName)}`);
+    // Fuzzy: the rows of `exam_name ILIKE pattern`, asked of the lower-cased copy of the name (migration
+    // 0070), which a trigram index and the date indexes carry. The btree of 0004 serves equality.
+    if (f.likeSearch) {
+      w.push(`t.exam_name_folded LIKE lower(${p('%' + likeEscape(f.examName) + '%')}) ESCAPE '\\'`);
+    } else w.push(`t.exam_name = ${p(f.examName)}`);
   }
   if (f.record !== null) w.push(`t.record = ${p(f.record === 1)}`);
   if (f.withMark !== null) w.push(`t.with_mark = ${p(f.withMark === 1)}`);
@@ -279,9 +281,10 @@ export function testerWhere(f: TesterFilter): { sql: string; params: unknown[] }
   if (f.aiAnalysisBatchFlag !== null) w.push(`t.ai_analysis_batch_flag = ${p(f.aiAnalysisBatchFlag)}`);
   if (f.aiNamematch !== null) w.push(`t.ai_namematch <= ${p(f.aiNamematch)}`);
   if (f.markId !== null) {
-    // The sitting's distinct mark ids, copied from markings by a trigger (migration 0009); `<> '{}'` lets the
-    // partial GIN index tests_mark_ids_idx serve the containment test.
-    w.push(`t.mark_ids <> '{}' AND t.mark_ids @> ARRAY[${p(f.markId)}::bigint]`);
+    // The sitting's distinct mark ids, copied from markings by a trigger (migration 0009), NULL without marks
+    // (0070): the containment test implies `mark_ids IS NOT NULL`, so the partial indexes of the marked
+    // sittings (GIN, and by date) serve it with no second clause to spoil the planner's estimate.
+    w.push(`t.mark_ids @> ARRAY[${p(f.markId)}::bigint]`);
   }
   return { sql: w.length ? w.join(' AND ') : 'true', params };
 }
@@ -336,10 +339,34 @@ const ROW_SELECT = `SELECT ${Object.entries(ROW_COLUMNS)
   .join(', ')}`;
 
 /**
+ * Runs one search's statements planned for the values asked. db.ts prepares each statement text once per
+ * PostgreSQL connection, and after five runs PostgreSQL may keep a generic plan, costed without the values: a
+ * fuzzy name's `LIKE $1` as 0.5 % of the rows whatever the fragment, `total_score >= $1` as a third. For a
+ * search that picks the wrong index for most values (a fuzzy "tanaka" jumping to page 200: a bitmap of its
+ * 100k matches and a sort, 0.7 s, where the plan for the value walks the date index). Planning a search costs
+ * about a millisecond. PGlite runs every statement unnamed, so planned for its values already.
+ */
+async function valuePlanned<T>(db: Db, fn: (db: Db) => Promise<T>): Promise<T> {
+  if (db.kind !== 'postgres') return fn(db);
+  return db.transaction(async (tx) => {
+    await tx.exec('SET LOCAL plan_cache_mode = force_custom_plan');
+    return fn(tx);
+  });
+}
+
+/**
  * Counts matches, stopping at `cap + 1` rows so a broad filter over a million rows costs a bounded scan
  * (perf-reliability §4: "counts above 10k return ≥ 10,000 unless an exact count is asked for").
  */
 export async function countTesters(
+  db: Db,
+  f: TesterFilter,
+  cap: number | null,
+): Promise<{ count: number; capped: boolean }> {
+  return valuePlanned(db, (tx) => countIn(tx, f, cap));
+}
+
+async function countIn(
   db: Db,
   f: TesterFilter,
   cap: number | null,
@@ -349,21 +376,16 @@ export async function countTesters(
     const r = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM tests t WHERE ${sql}`, params);
     return { count: r.rows[0]?.n ?? 0, capped: false };
   }
-  const capped = `SELECT count(*)::int AS n FROM (SELECT 1 FROM tests t WHERE ${sql} LIMIT ${cap + 1}) s`;
-  let r;
-  if (f.examName !== null && f.likeSearch) {
-    // A fuzzy name is counted from the trigram index (a bitmap of its matches, bounded by them). With the
-    // LIMIT the planner may instead walk the (exam_name, id) index, costed as if matches were spread evenly
-    // along it; but names sort by surname, so a common fragment ("tanaka") is met only after most of the
-    // index (≈ 1 s at 1M rows on PGlite, against 70 ms for the bitmap). Bitmap scans stay allowed, so the
-    // other filters' indexes still combine with it.
-    r = await db.transaction(async (tx) => {
-      await tx.exec('SET LOCAL enable_indexscan = off; SET LOCAL enable_indexonlyscan = off');
-      return tx.query<{ n: number }>(capped, params);
-    });
-  } else {
-    r = await db.query<{ n: number }>(capped, params);
-  }
+  // A fuzzy name is counted in date order, so along a date index, which carries the folded name (migration
+  // 0070): each row tested is an index entry, and the walk stops at the cap. Unordered, the planner counts
+  // from the trigram index, which first collects every match of every trigram of the fragment: for "tanaka"
+  // (1 row in 10) posting lists of 200k–300k entries each, 2–3 times the cost of the walk at 1M rows. A rare
+  // fragment still goes to the trigram index (a bitmap, and a sort of its few matches).
+  const order = f.examName !== null && f.likeSearch ? ' ORDER BY t.test_at DESC, t.id DESC' : '';
+  const r = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM tests t WHERE ${sql}${order} LIMIT ${cap + 1}) s`,
+    params,
+  );
   const n = r.rows[0]?.n ?? 0;
   return n > cap ? { count: cap, capped: true } : { count: n, capped: false };
 }
@@ -389,20 +411,15 @@ function cursorValueFits(type: string, v: string): boolean {
 type SortedRow = TesterRow & { sort_value?: string | null };
 
 /**
- * The rows of one OFFSET page. Past the first page the page's ids are found first (the sort index alone
- * when no filter needs the row, and no column formatting for the rows skipped), then only those rows are
- * read: the skipped rows cost an index step each instead of a full row.
+ * The rows of one page, the page's ids found first and then only those rows read. The id query can walk the
+ * sort index alone, testing the filters on its entries: the date and group-name indexes carry the columns of
+ * the scalar filters and the folded name (migration 0070). So each row passed over (skipped by the OFFSET, or
+ * rejected by a filter, as most are under a sparse filter) costs an index entry instead of a table row.
  */
-function offsetPageSql(
-  select: string,
-  whereSql: string,
-  order: string,
-  limit: number,
-  offset: number,
-): string {
-  if (offset === 0) return `${select} FROM tests t WHERE ${whereSql} ORDER BY ${order} LIMIT ${limit}`;
+function pageSql(select: string, whereSql: string, order: string, limit: number, offset = 0): string {
   return `${select} FROM tests t
-    JOIN (SELECT t.id FROM tests t WHERE ${whereSql} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) k ON k.id = t.id
+    JOIN (SELECT t.id FROM tests t WHERE ${whereSql} ORDER BY ${order} LIMIT ${limit}${offset > 0 ? ` OFFSET ${offset}` : ''}) k
+      ON k.id = t.id
     ORDER BY ${order}`;
 }
 
@@ -421,6 +438,10 @@ function offsetPageSql(
  * the first page already holds every match.
  */
 export async function searchTesters(db: Db, f: TesterFilter): Promise<TesterSearchResult> {
+  return valuePlanned(db, (tx) => searchIn(tx, f));
+}
+
+async function searchIn(db: Db, f: TesterFilter): Promise<TesterSearchResult> {
   const cap = f.exactCount ? null : SEARCH_COUNT_CAP;
   const where = testerWhere(f);
   const desc = f.sortOrder === 0;
@@ -436,7 +457,7 @@ export async function searchTesters(db: Db, f: TesterFilter): Promise<TesterSear
   let more: boolean;
   if (f.after === null) {
     const offset = (f.page - 1) * f.perPage;
-    if (offset > 0 && !f.skipCount) counted = await countTesters(db, f, cap);
+    if (offset > 0 && !f.skipCount) counted = await countIn(db, f, cap);
     const exact = counted !== null && !counted.capped ? counted.count : null;
     if (exact !== null && offset >= exact) {
       rows = [];
@@ -447,14 +468,12 @@ export async function searchTesters(db: Db, f: TesterFilter): Promise<TesterSear
       const fromEnd = exact - offset - lim;
       const rdir = desc ? 'ASC' : 'DESC';
       const reverse = byId ? `t.id ${rdir}` : `${col.expr} ${rdir}, t.id ${rdir}`;
-      rows = (
-        await db.query<SortedRow>(offsetPageSql(select, where.sql, reverse, lim, fromEnd), where.params)
-      ).rows;
+      rows = (await db.query<SortedRow>(pageSql(select, where.sql, reverse, lim, fromEnd), where.params))
+        .rows;
       rows.reverse();
       more = fromEnd > 0;
     } else {
-      rows = (await db.query<SortedRow>(offsetPageSql(select, where.sql, order, want, offset), where.params))
-        .rows;
+      rows = (await db.query<SortedRow>(pageSql(select, where.sql, order, want, offset), where.params)).rows;
       more = rows.length > f.perPage;
       // The first page holds every match: that is the count.
       if (offset === 0 && !more && !f.skipCount) counted = { count: rows.length, capped: false };
@@ -463,7 +482,7 @@ export async function searchTesters(db: Db, f: TesterFilter): Promise<TesterSear
     rows = await keysetPage(db, f, where, col, order, want);
     more = rows.length > f.perPage;
   }
-  if (counted === null && !f.skipCount) counted = await countTesters(db, f, cap);
+  if (counted === null && !f.skipCount) counted = await countIn(db, f, cap);
 
   const page = rows.slice(0, f.perPage);
   const last = page[page.length - 1];
@@ -532,7 +551,7 @@ async function keysetPage(
       cond.push(`${col.expr} IS NOT NULL`);
     }
     const r = await db.query<SortedRow>(
-      `${select} FROM tests t WHERE (${where.sql}) AND ${cond.join(' AND ')} ORDER BY ${segOrder} LIMIT ${want - rows.length}`,
+      pageSql(select, `(${where.sql}) AND ${cond.join(' AND ')}`, segOrder, want - rows.length),
       params,
     );
     rows.push(...r.rows);
