@@ -1,19 +1,20 @@
-// Examinee search benchmark (the examinee search at a million sittings). Seeds SEARCH_ROWS examinee sittings (default
-// 1,000,000; tests rows with their users, groups and some markings, all by generate_series in SQL) into a
-// fresh PGlite in a temp dir and into a fresh PostgreSQL database: on DATABASE_URL / TEST_DATABASE_URL when
+// Examinee search benchmark (the examinee search at a million sittings). Seeds SEARCH_ROWS examinee sittings
+// (default 1,000,000; tests rows with their users, groups and some markings, all by generate_series in SQL) into
+// a fresh PGlite in a temp dir and into a fresh PostgreSQL database: on DATABASE_URL / TEST_DATABASE_URL when
 // set (a database created and dropped here), else on a throw-away cluster of its own (scripts/lib-postgres.mjs,
 // as bench/matching-scale.mjs starts one). Through the real app (server/src/app.ts) it reports search p50/p95
 // for typical filters as the screen asks for them: page 1 (counted), a deep page reached with next (keyset
 // cursor, not counted again) and a jump to a deep page number (OFFSET, or read from the end); the exact count
 // (an API option the screen never asks for: printed, outside the tally); and the time and peak RSS growth of a
-// 100k-row CSV streamed from downloadExamUserList over a real socket. Each figure is printed against its goal with "goal met" or "over goal" (p95 ≤ 50 ms; CSV ≤ 5 s and
-// ≤ 64 MB); it never fails. Beside the wall-clock figures it prints the CPU time per request (this process,
-// plus the PostgreSQL backends of the bench database read from /proc when they are on this machine) and the
-// load average, because on a shared machine the wall clock also counts the time spent waiting for a core.
+// 100k-row CSV streamed from downloadExamUserList over a real socket. Each figure is printed against its goal
+// with "goal met" or "over goal" (p95 ≤ 50 ms; CSV ≤ 5 s and ≤ 64 MB); it never fails. Beside the wall-clock
+// figures it prints the CPU time per request (this process, plus the PostgreSQL backends of the bench database
+// read from /proc when they are on this machine) and the load average, because on a shared machine the wall
+// clock also counts the time spent waiting for a core.
 // Usage: node bench/search.mjs   (SEARCH_ROWS, SEARCH_PGLITE_SEED_BUDGET_S, SEARCH_SKIP_PGLITE=1,
 // SEARCH_SKIP_POSTGRES=1, SEARCH_NO_VACUUM=1, SEARCH_CASES=<regexp of case names>, SEARCH_CSV_ONLY=1 tune it;
-// SEARCH_PGLITE_DIR=<dir> and, with DATABASE_URL, SEARCH_PG_DATABASE=<name> keep the seeded database there
-// and reuse it on the next run, migrated to the current schema, instead of seeding again)
+// SEARCH_PGLITE_DIR=<dir> and, with DATABASE_URL, SEARCH_PG_DATABASE=<name> keep the seeded database there and
+// reuse it on the next run, migrated to the current schema, instead of seeding again)
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
