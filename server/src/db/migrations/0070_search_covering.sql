@@ -1,4 +1,4 @@
--- Examinee search at 1M rows, deep pages (issue #18 goal 4, bench/search.mjs). A deep page (page 200 of a
+-- Examinee search at 1M rows, deep pages (bench/search.mjs). A deep page (page 200 of a
 -- capped result) and the capped count (10,001 matches) walk an index until enough rows pass the filters:
 -- ≈ 100k entries for a filter that keeps 1 row in 10. What each step of that walk costs is what this changes.
 --
