@@ -125,7 +125,11 @@ async function waitHttp(url, timeoutMs = 120_000) {
   }
 }
 
-/** CPU seconds (user + system) used so far by the process trees rooted at `pids` (Linux /proc). */
+/**
+ * CPU seconds (user + system) used so far by the process trees rooted at `pids` (Linux /proc): the live
+ * processes' own time plus the time of the children they reaped (PostgreSQL's backends that ended during a
+ * scenario count in their postmaster's cutime/cstime, so the figure never goes backwards).
+ */
 function treeCpu(pids) {
   const procs = new Map();
   for (const d of readdirSync('/proc')) {
@@ -133,7 +137,10 @@ function treeCpu(pids) {
     try {
       const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      procs.set(Number(d), { ppid: Number(f[1]), cpu: (Number(f[11]) + Number(f[12])) / 100 });
+      procs.set(Number(d), {
+        ppid: Number(f[1]),
+        cpu: (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100,
+      });
     } catch {
       // gone
     }
@@ -314,6 +321,8 @@ async function steadyState(people, origins) {
 }
 
 const ONLY = process.env.BENCH_ONLY; // 'postgres' or 'pglite': only those scenarios
+// BENCH_CALLS=<regexp>: only the other live calls whose name matches (e.g. '^$' for the matching poll alone).
+const OTHER_CALLS = new RegExp(process.env.BENCH_CALLS ?? '');
 let cluster;
 const rows = [];
 try {
@@ -438,7 +447,7 @@ try {
       warm: true,
     });
     for (const [name, targets] of Object.entries(two.other))
-      if (targets.length > 0)
+      if (targets.length > 0 && OTHER_CALLS.test(name))
         others.push(await measured(`${name}, PostgreSQL, two instances`, targets, groups, { pg: db }));
     await db.end();
     await Promise.all([stop(instA), stop(instB)]);
