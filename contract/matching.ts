@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Id } from './common';
 export * from './constants/matching';
+import { PHONE_CAMERAS, PHONE_LOST_REASONS, PHONE_STATES } from './constants/phone';
 
 /** Channel status a poll reports (spec §4 "Matching channel status"). */
 export const ChannelStatus = Type.Union([
@@ -57,6 +58,38 @@ export const SignalingChannel = Type.Object({
 });
 export type SignalingChannel = Static<typeof SignalingChannel>;
 
+/** The phone camera's state (PHONE_STATES), which camera it uses, and why it was lost (contract/phone.ts). */
+export const PhoneStateSchema = Type.Union([
+  Type.Literal(PHONE_STATES[0]),
+  Type.Literal(PHONE_STATES[1]),
+  Type.Literal(PHONE_STATES[2]),
+  Type.Literal(PHONE_STATES[3]),
+]);
+export const PhoneCameraSchema = Type.Union([Type.Literal(PHONE_CAMERAS[0]), Type.Literal(PHONE_CAMERAS[1])]);
+export const PhoneLostReasonSchema = Type.Union([
+  Type.Literal(PHONE_LOST_REASONS[0]),
+  Type.Literal(PHONE_LOST_REASONS[1]),
+  Type.Literal(PHONE_LOST_REASONS[2]),
+]);
+
+/**
+ * The sitting's phone camera as a matching carries it (only for a sitting with the phone camera on): its state
+ * and since when; for the matched checker, the VIEWER credentials of the phone's channel while a phone is paired
+ * and not lost (the checker connects with the matching's `viewer_client_id`, the only viewer the phone answers).
+ */
+export const PhoneView = Type.Object({
+  state: PhoneStateSchema,
+  /** When the current state began (ISO 8601); null while waiting. */
+  since: Type.Union([Type.String(), Type.Null()]),
+  /** Why the phone was lost (state `lost` only). */
+  lost_reason: Type.Optional(PhoneLostReasonSchema),
+  /** The camera the phone publishes, once it said. */
+  camera: Type.Union([PhoneCameraSchema, Type.Null()]),
+  /** The checker's viewer credentials of the phone's channel; null for the examinee and while none is needed. */
+  signaling_channel: Type.Union([SignalingChannel, Type.Null()]),
+});
+export type PhoneView = Static<typeof PhoneView>;
+
 /** Start-up parameters as stored for the sitting (snake_case; secrets removed). */
 export const StartupParameters = Type.Record(Type.String(), Type.Unknown());
 
@@ -98,6 +131,8 @@ export const Matching = Type.Object({
    * an API that does not choose ClientIds (the SPA then keeps answering any viewer).
    */
   viewer_client_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  /** The sitting's phone camera (start-up is_phone_camera); absent when the sitting has none. */
+  phone: Type.Optional(PhoneView),
 });
 export type Matching = Static<typeof Matching>;
 

@@ -36,6 +36,10 @@ export const ERROR_CODES = [
   'session_ended',
   /** An exam-system token (get_mc_token) that was used already, expired, or whose sitting is finished. */
   'mc_token_invalid',
+  /** A phone pairing code (tester/phone_pairing) that was used already, expired, was replaced, or whose sitting is over. */
+  'phone_pairing_invalid',
+  /** A phone session that another phone replaced (the examinee scanned a new code with it). */
+  'phone_replaced',
   /** A tester start-up URL bound to another exam group than the examinee's. */
   'startup_group_mismatch',
   'internal',
@@ -61,6 +65,8 @@ export const ERROR_CODES = [
   'screen_share_required',
   /** get_mc_token: the sitting needs its room scan before the exam (is_room_scan). */
   'room_scan_required',
+  /** tester/phone_pairing: the sitting has no phone camera (start-up is_phone_camera 0). */
+  'phone_off',
   'recording_not_finished',
   'retention_exists',
   'short_url_key_taken',

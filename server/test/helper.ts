@@ -188,3 +188,25 @@ export function envelope<T = unknown>(
 } {
   return res.json();
 }
+
+/**
+ * Turns the phone camera on for the open sitting of the examinee holding `testerToken` and pairs a phone with it
+ * (tester/phone_pairing.php, then phone/pair.php as the phone does). Returns the phone session's token.
+ */
+export async function pairPhone(app: App, testerToken: string): Promise<string> {
+  await app.db.query(
+    `UPDATE tests SET startup_parameters = startup_parameters || '{"is_phone_camera": 1}'::jsonb
+      WHERE id = (SELECT t.id FROM tests t JOIN sessions s ON s.user_id = t.user_id
+                   WHERE s.token_hash = sha256(convert_to($1, 'UTF8')) AND t.status < 7 ORDER BY t.id DESC LIMIT 1)`,
+    [testerToken],
+  );
+  const code = await injectAs(app, testerToken, { method: 'POST', url: '/api/v1/tester/phone_pairing.php' });
+  if (code.statusCode !== 200) throw new Error(`phone_pairing failed: ${code.statusCode} ${code.body}`);
+  const paired = await app.inject({
+    method: 'POST',
+    url: '/api/v1/phone/pair.php',
+    payload: { code: (code.json() as { result: { code: string } }).result.code },
+  });
+  if (paired.statusCode !== 200) throw new Error(`phone/pair failed: ${paired.statusCode} ${paired.body}`);
+  return (paired.json() as { result: { access_token: string } }).result.access_token;
+}

@@ -34,7 +34,12 @@ export const EXAMINEE_LOG_EVENTS = [
   'test_status',
   'exam_status',
   ...WIDER_VIEW_LOG_EVENTS,
+  'phone_paired',
+  'phone_lost',
+  'phone_reconnected',
 ] as const;
+/** Why the phone camera was lost (examinee-log `phone_lost` detail), each with its own sentence. */
+const PHONE_LOST_DETAILS = ['no_response', 'left'] as const;
 /** The fixed markers of spec §3 ("message received … rejected", plus the marking alert) and the wider view's. */
 const CHAT_MARKERS: readonly string[] = [
   ...Object.values(MESSAGE_COMMANDS),
@@ -60,7 +65,10 @@ export function cheatingLevelKey(level: number): string {
   return level > 3 ? 'common:cheatingLevel.3' : 'common:cheatingLevel.0';
 }
 
-export function examineeLogKey(event: string): string {
+/** The examinee-log event in words; a lost phone camera says why (its detail). */
+export function examineeLogKey(event: string, detail = ''): string {
+  if (event === 'phone_lost' && has(PHONE_LOST_DETAILS, detail))
+    return `common:examineeLog.phone_lost_${detail}`;
   return has(EXAMINEE_LOG_EVENTS, event) ? `common:examineeLog.${event}` : 'common:examineeLog.other';
 }
 

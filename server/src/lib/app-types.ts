@@ -28,10 +28,21 @@ export interface AuthContext {
   loginId: string;
   name: string;
   groupId: number | null;
+  /**
+   * Set for a phone session (the examinee's phone as a second camera): the one sitting it belongs to. Such a
+   * session may call only routes whose access names 'phone'.
+   */
+  phoneTestId?: number | null;
 }
 
-/** Route access: 'public' (no login), or the actors allowed to call it. Every /api route must declare it. */
-export type RouteAccess = 'public' | readonly Actor[];
+/** Who may call a route besides an actor: 'phone', the paired phone of a sitting (its session does nothing else). */
+export type AccessRole = Actor | 'phone';
+
+/**
+ * Route access: 'public' (no login), or the actors (and 'phone') allowed to call it. Every /api route must
+ * declare it.
+ */
+export type RouteAccess = 'public' | readonly AccessRole[];
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { SignalingChannel } from '../../../contract/matching';
+import { PHONE_CHANNEL_SUFFIX } from '../../../contract/constants/phone';
 import type { App } from './app-types';
 import type { KvsControl } from './aws/kvs-control';
 import type { KvsRole, TemporaryCredentials } from './credentials';
@@ -20,14 +21,27 @@ export function kvsRegistry(app: App): KvsChannelRegistry | null {
 
 /** The prefix of every channel name the server makes. */
 export const CHANNEL_PREFIX = 'exam-';
-const CHANNEL_NAME = /^exam-([1-9]\d{0,15})-[0-9a-f]{12}$/;
+// A sitting's channel, or its phone's (`-phone`: the examinee's phone as a second camera).
+const CHANNEL_NAME = /^exam-([1-9]\d{0,15})-[0-9a-f]{12}(?:-phone)?$/;
 
 /** A new channel name for a sitting: `exam-<test_id>-<random>` (KVS names allow [a-zA-Z0-9_.-]{1,256}). */
 export function newChannelName(testId: number): string {
   return `${CHANNEL_PREFIX}${testId}-${randomBytes(6).toString('hex')}`;
 }
 
-/** The sitting (tests.id) of a name made by `newChannelName`, or null for any other name. */
+/** The channel the sitting's phone publishes on, beside the sitting's own `channelName`. */
+export function phoneChannelName(channelName: string): string {
+  return `${channelName}${PHONE_CHANNEL_SUFFIX}`;
+}
+
+/** The sitting's own channel of a phone channel name (the name itself for any other). */
+export function baseChannelName(channelName: string): string {
+  return channelName.endsWith(PHONE_CHANNEL_SUFFIX)
+    ? channelName.slice(0, -PHONE_CHANNEL_SUFFIX.length)
+    : channelName;
+}
+
+/** The sitting (tests.id) of a name made by `newChannelName` or `phoneChannelName`, or null for any other name. */
 export function testIdOfChannel(name: string): number | null {
   const m = CHANNEL_NAME.exec(name);
   const id = m ? Number(m[1]) : NaN;
@@ -65,7 +79,8 @@ export async function revokeEndedSignaling(app: App): Promise<number> {
     if (scope.kind === 'kvs' && scope.holder !== undefined)
       held.push({ accessKeyId, channelName: scope.channelName, role: scope.role, holder: scope.holder });
   if (held.length === 0) return 0;
-  const channels = [...new Set(held.map((h) => h.channelName))];
+  // A viewer of a sitting's phone channel is live exactly while it is live on the sitting's own channel.
+  const channels = [...new Set(held.map((h) => baseChannelName(h.channelName)))];
   const viewers = await app.db.query<{ checker_id: number; channel_name: string }>(
     `SELECT m.checker_id, m.channel_name FROM matchings m
        JOIN checker_presence p ON p.checker_id = m.checker_id
@@ -84,7 +99,7 @@ export async function revokeEndedSignaling(app: App): Promise<number> {
   for (const h of held) {
     const ok =
       h.role === 'viewer'
-        ? liveViewer.has(`${h.holder}|${h.channelName}`)
+        ? liveViewer.has(`${h.holder}|${baseChannelName(h.channelName)}`)
         : liveMaster.has(`${h.holder}|${testIdOfChannel(h.channelName) ?? ''}`);
     if (!ok && issuer.revoke(h.accessKeyId)) revoked++;
   }

@@ -10,7 +10,12 @@ import { closeConnectedSql } from './matching-rows';
 
 /** Why sessions end (sessions.revoke_reason); a request with such a token is told why. */
 export type SessionEndReason =
-  'logout' | 'superseded' | 'self_kick_out' | 'ai_forced_logout' | 'recording_time_exceeded';
+  | 'logout'
+  | 'superseded'
+  | 'self_kick_out'
+  | 'ai_forced_logout'
+  | 'recording_time_exceeded'
+  | 'phone_replaced';
 
 /**
  * Seconds a recording that the page may still be finishing (kick-out, exam end, logout) is left to it before
@@ -37,7 +42,12 @@ export async function endTesterMatching(
   return rows[0]?.id ?? null;
 }
 
-/** Ends every live session of a user (optionally all but one), with the reason. Returns how many ended. */
+/**
+ * Ends every live session of a user (optionally all but one), with the reason. Returns how many ended. The
+ * sitting's paired phone keeps its session: after a login elsewhere the sitting goes on with its second camera,
+ * and when the sitting ended the phone learns it from its next poll and still sends the rest of its recording
+ * (its session can do nothing else). Disabling the account or a manager's forced logout ends it too.
+ */
 export async function revokeUserSessions(
   db: Db,
   userId: number,
@@ -46,7 +56,8 @@ export async function revokeUserSessions(
 ): Promise<number> {
   const r = await db.query(
     `UPDATE sessions SET revoked_at = now(), revoke_reason = $2
-      WHERE user_id = $1 AND revoked_at IS NULL AND ($3::bigint IS NULL OR id <> $3::bigint)`,
+      WHERE user_id = $1 AND revoked_at IS NULL AND ($3::bigint IS NULL OR id <> $3::bigint)
+        AND phone_test_id IS NULL`,
     [userId, reason, exceptSessionId ?? null],
   );
   return r.rowCount;

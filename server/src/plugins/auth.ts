@@ -18,6 +18,8 @@ interface SessionRow {
   /** Both measured by the database's clock, so this process's clock never has to agree with it. */
   expires_in_ms: number;
   last_seen_ago_ms: number;
+  /** A phone session's sitting (the examinee's phone as a second camera), else null. */
+  phone_test_id: number | null;
 }
 
 /**
@@ -47,7 +49,7 @@ export async function resolveAuth(
     const { rows } = await app.db.query<SessionRow>(
       `SELECT s.id AS session_id, s.user_id, u.actor, u.login_id, u.name, u.group_id, u.disabled,
               extract(epoch FROM s.expires_at - now()) * 1000 AS expires_in_ms,
-              extract(epoch FROM now() - s.last_seen_at) * 1000 AS last_seen_ago_ms
+              extract(epoch FROM now() - s.last_seen_at) * 1000 AS last_seen_ago_ms, s.phone_test_id
          FROM sessions s JOIN users u ON u.id = s.user_id
         WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()`,
       [hash],
@@ -62,6 +64,7 @@ export async function resolveAuth(
       loginId: row.login_id,
       name: row.name,
       groupId: row.group_id,
+      phoneTestId: row.phone_test_id === null ? null : Number(row.phone_test_id),
     };
     cached = app.authCache.keepSession(key, ctx, Number(row.expires_in_ms), Number(row.last_seen_ago_ms));
   }
@@ -87,6 +90,12 @@ async function unauthorized(app: FastifyInstance, request: FastifyRequest): Prom
       [hashToken(token)],
     );
     const reason = rows[0]?.revoke_reason;
+    if (reason === 'phone_replaced')
+      return new ApiError(
+        401,
+        'phone_replaced',
+        'Another phone was paired with this exam in place of this one.',
+      );
     if (reason === 'superseded')
       return new ApiError(
         401,
@@ -100,8 +109,9 @@ async function unauthorized(app: FastifyInstance, request: FastifyRequest): Prom
 }
 
 /**
- * Every /api route declares `config.access`: 'public' or the actors allowed. A route without it fails at
- * start-up, so no endpoint can be added without deciding who may call it.
+ * Every /api route declares `config.access`: 'public' or the actors allowed ('phone' for the paired phone of a
+ * sitting). A route without it fails at start-up, so no endpoint can be added without deciding who may call it.
+ * A phone session is refused everywhere its access does not name 'phone', and is nobody on a public route.
  */
 export const authPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('auth', null);
@@ -129,9 +139,13 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     const access = request.routeOptions.config?.access;
     if (access === undefined) return;
     request.auth = await resolveAuth(app, request);
-    if (access === 'public') return;
+    const phone = request.auth?.phoneTestId != null;
+    if (access === 'public') {
+      if (phone) request.auth = null;
+      return;
+    }
     if (!request.auth) throw await unauthorized(app, request);
-    if (!access.includes(request.auth.actor)) {
+    if (!access.includes(phone ? 'phone' : request.auth.actor)) {
       throw new ApiError(403, 'forbidden', 'This endpoint is not available to your role.');
     }
     if (request.auth.actor !== 1 && !request.routeOptions.config?.skipIpLimit) {

@@ -64,7 +64,11 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
       if (Array.isArray(access)) {
         out.security = [{ bearer: [] }];
         out['x-actors'] = access;
-        out.description = `Actors: ${access.map((a: number) => `${a} ${ACTOR_NAMES[a] ?? ''}`.trim()).join(', ')}.`;
+        out.description = `Actors: ${access
+          .map((a: number | 'phone') =>
+            a === 'phone' ? 'the paired phone of a sitting' : `${a} ${ACTOR_NAMES[a] ?? ''}`.trim(),
+          )
+          .join(', ')}.`;
       } else {
         out.security = [];
       }

@@ -1,8 +1,8 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_ACTORS as ACTORS, type Actor } from '../../../contract/common';
-import type { RouteAccess } from '../../src/lib/app-types';
-import { build, DEMO_LOGIN, loginAs, type TestServer } from '../helper';
+import type { AccessRole, RouteAccess } from '../../src/lib/app-types';
+import { build, DEMO_LOGIN, loginAs, pairPhone, type TestServer } from '../helper';
 
 /**
  * The authorization matrix, generated from the server's own route access table (`app.apiRoutes`): every
@@ -13,6 +13,9 @@ import { build, DEMO_LOGIN, loginAs, type TestServer } from '../helper';
  * proctored, so no checker is ever assigned it) with a completed recording. For a checker, the data of an
  * examinee not matched to it, and checker02's own settings; for the test manager of group DEMO, group OTHER.
  * System managers and supervisors see every group: they are the routes' `owners`, not checked here.
+ *
+ * Besides the five actors, a paired phone (the examinee's phone as a second camera, paired with tester01's
+ * sitting): its session may call only the routes whose access names 'phone' and is refused (403) everywhere else.
  */
 
 interface Victim {
@@ -315,6 +318,16 @@ const ROWS: Record<string, Row> = {
     answers: [2],
   },
   'GET /api/servertime': { kind: 'public' },
+  // The phone camera: a code for the caller's own sitting; spending a made-up code opens nobody's sitting; the
+  // phone's own calls name nothing (its session is bound to one sitting).
+  'POST /api/v1/tester/phone_pairing.php': { kind: 'role', req: post('/api/v1/tester/phone_pairing.php') },
+  'POST /api/v1/phone/pair.php': {
+    kind: 'foreign',
+    req: () => post('/api/v1/phone/pair.php', { code: 'f'.repeat(43) }),
+    refusals: [410],
+  },
+  'POST /api/v1/phone/poll.php': { kind: 'role', req: post('/api/v1/phone/poll.php', {}) },
+  'POST /api/v1/phone/leave.php': { kind: 'role', req: post('/api/v1/phone/leave.php', {}) },
   // Accounts: system managers only, over every account (no one's data is theirs to hide).
   'GET /api/v1/accounts/list.php': { kind: 'role', req: get('/api/v1/accounts/list.php') },
   'GET /api/v1/accounts/groups.php': { kind: 'role', req: get('/api/v1/accounts/groups.php') },
@@ -341,10 +354,10 @@ const ROWS: Record<string, Row> = {
 
 let s: TestServer;
 let victim: Victim;
-const tokens = new Map<Actor, string>();
+const tokens = new Map<AccessRole, string>();
 
-function allows(access: RouteAccess, actor: Actor): boolean {
-  return access === 'public' || access.includes(actor);
+function allows(access: RouteAccess, role: AccessRole): boolean {
+  return access === 'public' || access.includes(role);
 }
 
 beforeAll(async () => {
@@ -382,6 +395,7 @@ beforeAll(async () => {
   const c = await s.db.query<{ id: number }>(`SELECT id FROM users WHERE login_id = 'checker02'`);
   victim = { testerId, testId, recordId: Number(r.rows[0]!.id), groupId, checkerId: Number(c.rows[0]!.id) };
   for (const a of ACTORS) tokens.set(a, await loginAs(s.app, DEMO_LOGIN[a]));
+  tokens.set('phone', await pairPhone(s.app, tokens.get(1)!));
 });
 
 afterAll(async () => {
@@ -408,7 +422,7 @@ describe('the authorization matrix (route access table × actors × someone else
       const row = ROWS[key];
       if (!row || row.kind === 'public') continue;
       const access = route.access as RouteAccess;
-      const callers: (Actor | null)[] = [null, ...ACTORS];
+      const callers: (AccessRole | null)[] = [null, ...ACTORS, 'phone'];
       for (const actor of callers) {
         let req: InjectOptions;
         let expected: number[];
@@ -421,15 +435,15 @@ describe('the authorization matrix (route access table × actors × someone else
         } else if (!allows(access, actor)) {
           req = row.kind === 'role' ? row.req : row.req(victim);
           expected = [403];
-        } else if (row.kind === 'foreign' && !(row.owners ?? []).includes(actor)) {
+        } else if (row.kind === 'foreign' && !(row.owners ?? []).includes(actor as Actor)) {
           req = row.req(victim);
           expected = row.refusals ?? [403, 404];
-          mayAnswer = (row.answers ?? []).includes(actor);
+          mayAnswer = (row.answers ?? []).includes(actor as Actor);
         } else continue;
         const headers = { ...(req.headers ?? {}) } as Record<string, string>;
         if (actor !== null) headers.authorization = `Bearer ${tokens.get(actor)}`;
         const res = await s.app.inject({ ...req, headers });
-        const who = actor === null ? 'no token' : DEMO_LOGIN[actor];
+        const who = actor === null ? 'no token' : actor === 'phone' ? 'a paired phone' : DEMO_LOGIN[actor];
         if (mayAnswer && res.statusCode === 200) {
           // Answered, but nothing of the victim's may be in it.
           if (res.body.includes('tester21') || res.body.includes(`"tester_id":${victim.testerId}`))

@@ -1,16 +1,16 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ID, type Actor } from '../../../contract/common';
-import type { RouteAccess } from '../../src/lib/app-types';
+import type { AccessRole, RouteAccess } from '../../src/lib/app-types';
 import type { ApiRouteInfo } from '../../src/plugins/openapi';
-import { build, DEMO_LOGIN, loginAs, type TestServer } from '../helper';
+import { build, DEMO_LOGIN, loginAs, pairPhone, type TestServer } from '../helper';
 
 /**
  * A client sends values no column can hold, nesting no route expects, or a body without a token: the answer is
  * always a 4xx envelope, never a 5xx. Generated from the server's route table, so new routes are covered.
  */
 let s: TestServer;
-const tokens = new Map<Actor, string>();
+const tokens = new Map<AccessRole, string>();
 
 type Schema = {
   type?: string | string[];
@@ -43,7 +43,7 @@ function integerFields(schema: unknown): string[] {
     .map(([k]) => k);
 }
 
-function callerOf(route: ApiRouteInfo): Actor | null {
+function callerOf(route: ApiRouteInfo): AccessRole | null {
   const access = route.access as RouteAccess;
   return access === 'public' ? null : (access[0] ?? null);
 }
@@ -53,7 +53,7 @@ function part(route: ApiRouteInfo, name: 'querystring' | 'body' | 'params'): unk
   return (route.schema as Record<string, unknown> | undefined)?.[name];
 }
 
-async function send(route: ApiRouteInfo, actor: Actor | null, opts: Partial<InjectOptions>) {
+async function send(route: ApiRouteInfo, actor: AccessRole | null, opts: Partial<InjectOptions>) {
   const headers = { ...((opts.headers as Record<string, string>) ?? {}) };
   if (actor !== null) headers.authorization = `Bearer ${tokens.get(actor)}`;
   return s.app.inject({ method: route.method as 'GET', url: route.url, ...opts, headers });
@@ -62,6 +62,7 @@ async function send(route: ApiRouteInfo, actor: Actor | null, opts: Partial<Inje
 beforeAll(async () => {
   s = await build();
   for (const a of [1, 2, 3, 4, 5] as Actor[]) tokens.set(a, await loginAs(s.app, DEMO_LOGIN[a]));
+  tokens.set('phone', await pairPhone(s.app, tokens.get(1)!));
 });
 
 afterAll(async () => {

@@ -21,7 +21,7 @@ export interface ReportData {
   cheatingLevel?: number;
   headShotUri: string | null;
   idCardUri: string | null;
-  examineeLogs: { event: string; createdAt: string }[];
+  examineeLogs: { event: string; detail?: string; createdAt: string }[];
   markings: {
     id: number;
     markingAt: string;
@@ -177,7 +177,7 @@ export function ExamineeReport({
                   <td className="text-nowrap">
                     <DateTime value={l.createdAt} />
                   </td>
-                  <td>{text(examineeLogKey(l.event))}</td>
+                  <td>{text(examineeLogKey(l.event, l.detail))}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/db';
 import type { App } from '../app-types';
 import { ClusterSchedule } from '../cluster-schedule';
-import { CHANNEL_PREFIX, testIdOfChannel } from '../matching-channels';
+import { CHANNEL_PREFIX, baseChannelName, testIdOfChannel } from '../matching-channels';
 import type { ChannelSummary, KvsControl } from './kvs-control';
 
 /** The sweep's job in `scheduler_runs` (one run per interval across instances). */
@@ -89,7 +89,8 @@ function unneeded(use: ChannelUse, settings: ChannelSweepSettings): boolean {
 }
 
 /**
- * Deletes the signaling channels no sitting needs (one per sitting, `exam-<test id>-<random>`, created by
+ * Deletes the signaling channels no sitting needs (one per sitting, `exam-<test id>-<random>`, and its phone's
+ * `…-phone` when the sitting has the phone camera, created by
  * `KvsControl.ensure`): those of finished sittings (status 7) whose last matching ended more than the grace
  * period ago, and those of unfinished sittings without a live matching for the idle period. Channels the
  * database does not know are left alone. A failed deletion is logged and retried by the next sweep.
@@ -124,7 +125,8 @@ export async function sweepChannels(
   }
   const uses = await channelUse(db, [...testIds]);
   for (const ch of candidates) {
-    const use = uses.get(ch.name);
+    // A phone's channel goes with its sitting's own.
+    const use = uses.get(baseChannelName(ch.name));
     if (!use) {
       report.unknown += 1;
       continue;

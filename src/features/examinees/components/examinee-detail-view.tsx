@@ -395,7 +395,7 @@ export function ExamineeDetailView({
                   <td className="text-nowrap">
                     <DateTime value={l.createdAt} />
                   </td>
-                  <td>{text(examineeLogKey(l.event))}</td>
+                  <td>{text(examineeLogKey(l.event, l.detail))}</td>
                 </tr>
               ))}
             </tbody>

@@ -19,6 +19,7 @@ import { audit } from '../../../../lib/audit';
 import { MatchingEngine, type PollContext } from '../../../../lib/matching-engine';
 import { loadMatchingSettings } from '../../../../lib/matching-settings';
 import { activationList, histories, monitoring, setActivation } from '../../../../lib/matching-views';
+import { PhoneViews } from '../../../../lib/phone/phone-camera';
 
 const TESTER_AND_CHECKER: readonly Actor[] = [1, 2];
 const CHECKER_AND_ADMINS: readonly Actor[] = [2, ...ADMIN_ACTORS];
@@ -38,6 +39,7 @@ function pollContext(request: FastifyRequest): PollContext {
  */
 export default async function matchingRoutes(app: App): Promise<void> {
   const engine = new MatchingEngine(app, loadMatchingSettings());
+  const phones = new PhoneViews(app, engine.channels, engine.settings.sweepIntervalMs);
 
   app.post(
     '/matching.php',
@@ -53,6 +55,12 @@ export default async function matchingRoutes(app: App): Promise<void> {
         auth.actor === 1
           ? await engine.testerPoll(auth, request.body, ctx)
           : await engine.checkerPoll(auth, request.body, ctx);
+      // The sittings' phone cameras, beside the matchings (no query for sittings without one).
+      result.matchings = await phones.attach(result.matchings, {
+        side: auth.actor === 1 ? 'tester' : 'checker',
+        viewerId: auth.userId,
+        endpointBase: ctx.endpointBase,
+      });
       return reply.ok(result);
     },
   );
