@@ -56,6 +56,11 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Don't report to the error listeners (e.g. log_receive, whose failure must not loop). */
   silent?: boolean;
+  /**
+   * The bearer token of this call instead of the session's: the phone camera's page calls with the phone's own
+   * session, which is not a login of this window.
+   */
+  token?: string;
   responseType?: AxiosRequestConfig['responseType'];
   onDownloadProgress?: AxiosRequestConfig['onDownloadProgress'];
 }
@@ -103,7 +108,7 @@ function fail(
  * status 200 (spec §5); anything else becomes an ApiError (reported once, then thrown).
  */
 export async function call<T>(endpoint: string, opts: CallOptions = {}): Promise<T> {
-  const token = tokenProvider();
+  const token = opts.token ?? tokenProvider();
   const method = opts.method ?? (opts.data === undefined ? 'GET' : 'POST');
   logger.debug('api', `${method} ${endpoint}`, opts.params ?? opts.data);
   let lib: Http | undefined;
@@ -164,8 +169,8 @@ export async function call<T>(endpoint: string, opts: CallOptions = {}): Promise
  * browser delivers it after the document is gone; nothing is waited for and a failure is ignored (the server's
  * timeouts cover a request that never arrives).
  */
-export function sendOnUnload(endpoint: string, data: Record<string, unknown>): void {
-  const token = tokenProvider();
+export function sendOnUnload(endpoint: string, data: Record<string, unknown>, bearer?: string): void {
+  const token = bearer ?? tokenProvider();
   if (!token || typeof fetch !== 'function') return;
   try {
     void fetch(endpointUrl(endpoint, false), {

@@ -8,6 +8,8 @@ import { examineesFeature } from '../features/examinees/examinees-feature';
 import { managementFeature } from '../features/management/management-feature';
 import { accountsFeature } from '../features/accounts/accounts-feature';
 import { widerViewFeature } from '../features/wider-view/wider-view-feature';
+import { phoneCameraFeature } from '../features/phone-camera/phone-camera-feature';
+import { phonePairingFeature } from '../features/phone-pairing/phone-pairing-feature';
 
 /**
  * Every feature. Only the test setup imports this (stores in tests start with all features); the app
@@ -23,4 +25,6 @@ export const ALL_FEATURES: readonly FeatureDef[] = [
   managementFeature,
   accountsFeature,
   widerViewFeature,
+  phoneCameraFeature,
+  phonePairingFeature,
 ];

@@ -1,4 +1,5 @@
 import { scrubStartupUrl, type OpenedAddress } from '../features/startup/startup-params';
+import { scrubPairingCode } from '../lib/phone-link';
 
 /**
  * The address the page was opened with. Evaluated as main.tsx's first import, before any other module of
@@ -6,3 +7,6 @@ import { scrubStartupUrl, type OpenedAddress } from '../features/startup/startup
  * start-up, read later from this value by bootstrap).
  */
 export const openedAddress: OpenedAddress = scrubStartupUrl(window.location, window.history);
+
+// The phone camera's pairing code leaves the address bar the same way (it is spent once, by the phone's page).
+scrubPairingCode(window.location, window.history);

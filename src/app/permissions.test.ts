@@ -56,7 +56,18 @@ const EXPECTED: Record<Actor, PageId[]> = {
     'editTerms',
   ],
 };
-const OPEN: PageId[] = ['login', 'redirect', 'iframe', 'alerting', 'terms', 'privacy', 'inquiry', 'close'];
+// The open pages of spec §6, and the phone camera's page (opened from a QR code without a login).
+const OPEN: PageId[] = [
+  'login',
+  'redirect',
+  'iframe',
+  'alerting',
+  'terms',
+  'privacy',
+  'inquiry',
+  'close',
+  'phone',
+];
 
 describe('permission table (spec §6): 5 actors × every page', () => {
   for (const actor of ACTORS) {

@@ -37,7 +37,8 @@ export type PageId =
   | 'createShorturlList'
   | 'analysisRequest'
   | 'editTerms'
-  | 'accounts';
+  | 'accounts'
+  | 'phone';
 
 /** Open to everyone, logged in or not (spec §6). */
 export const OPEN_PAGES: readonly PageId[] = [
@@ -49,6 +50,9 @@ export const OPEN_PAGES: readonly PageId[] = [
   'privacy',
   'inquiry',
   'close',
+  // The examinee's phone as a second camera: opened from a QR code without a login (its pairing code is the
+  // credential, and its session can do only the phone's job).
+  'phone',
 ];
 
 const ADMIN_PAGES: readonly PageId[] = [

@@ -12,6 +12,8 @@ import type live from '../features/live/live-slice';
 import type recording from '../features/recording/recording-slice';
 import type accounts from '../features/accounts/accounts-slice';
 import type widerView from '../features/wider-view/wider-view-slice';
+import type phoneCamera from '../features/phone-camera/phone-camera-slice';
+import type phonePairing from '../features/phone-pairing/phone-pairing-slice';
 import { createAppListenerMiddleware, type AppStartListening } from './listener';
 import { addAppListeners } from './app-listeners';
 import { getDefaultFeatures, type FeatureDef } from './features';
@@ -35,6 +37,8 @@ export type RootState = { [K in keyof typeof coreReducers]: ReturnType<(typeof c
   recording: ReturnType<typeof recording>;
   accounts: ReturnType<typeof accounts>;
   widerView: ReturnType<typeof widerView>;
+  phoneCamera: ReturnType<typeof phoneCamera>;
+  phonePairing: ReturnType<typeof phonePairing>;
 };
 
 interface Registry {

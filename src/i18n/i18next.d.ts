@@ -18,6 +18,7 @@ import type management from './locales/ja/management.json';
 import type validation from './locales/ja/validation.json';
 import type accounts from './locales/ja/accounts.json';
 import type widerView from './locales/ja/widerView.json';
+import type phone from './locales/ja/phone.json';
 
 /**
  * Typed keys (STYLE habit 14): Japanese is the source language. A namespace added under locales/ja is
@@ -46,6 +47,7 @@ declare module 'i18next' {
       validation: typeof validation;
       accounts: typeof accounts;
       widerView: typeof widerView;
+      phone: typeof phone;
     };
   }
 }

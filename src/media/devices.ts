@@ -62,6 +62,39 @@ export async function acquireLocalMedia(): Promise<{ camera: DeviceResult; micro
   return { camera, microphone };
 }
 
+/** The phone camera's stream id (the phone's page: its camera, no microphone). */
+export const PHONE_STREAM_ID = 'phone-camera';
+
+/**
+ * The phone's page: opens the rear (`environment`) or front (`user`) camera and registers it as
+ * {@link PHONE_STREAM_ID}, replacing (and stopping) the one before. Video only: the examinee's computer already
+ * sends and records the room's sound, and a second microphone would echo at the checker's.
+ *
+ * @returns the new video track, or the reason it could not be opened.
+ */
+export async function acquirePhoneCamera(
+  facing: 'environment' | 'user',
+): Promise<{ ok: true; track: MediaStreamTrack } | { ok: false; code: DeviceErrorCode }> {
+  const md = typeof navigator !== 'undefined' ? navigator.mediaDevices : undefined;
+  if (!md?.getUserMedia) return { ok: false, code: 'unsupported' };
+  // A phone cannot keep two cameras open: the one in use is stopped before the other opens.
+  getStream(PHONE_STREAM_ID)
+    ?.getTracks()
+    .forEach((t) => t.stop());
+  try {
+    const s = await md.getUserMedia({
+      video: { ...VIDEO_CONSTRAINTS, facingMode: { ideal: facing } },
+      audio: false,
+    });
+    const track = s.getVideoTracks()[0];
+    if (!track) return { ok: false, code: 'notFound' };
+    registerStream(PHONE_STREAM_ID, s);
+    return { ok: true, track };
+  } catch (e) {
+    return { ok: false, code: deviceErrorCode(e) };
+  }
+}
+
 /**
  * Captures one still of the local camera as JPEG (canvas), for the AI identity check.
  *

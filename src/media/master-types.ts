@@ -74,6 +74,12 @@ export interface MasterHandle {
    * checker was removed or replaced) and answers a held offer of the one it now allows.
    */
   matchedViewerChanged(): void;
+  /**
+   * Sends `track` in place of the video track every connected viewer receives (RTCRtpSender.replaceTrack, no
+   * new offer): the phone camera switching between its rear and front camera. New viewers get the registry's
+   * stream as it is then.
+   */
+  replaceVideoTrack(track: MediaStreamTrack): Promise<void>;
   /** Small connection statistics for the matching poll. */
   stats(): { status: MasterStatus; viewers: number; peers: Record<string, string> };
 }

@@ -420,6 +420,14 @@ export async function startMaster(opts: MasterOptions): Promise<MasterHandle> {
       }
       setStatus('stopped');
     },
+    async replaceVideoTrack(track: MediaStreamTrack) {
+      await Promise.all(
+        [...peers.values()].map(async ({ pc }) => {
+          const sender = pc.getSenders().find((s) => s.track?.kind === 'video');
+          await sender?.replaceTrack(track).catch(() => undefined);
+        }),
+      );
+    },
     stats() {
       const pcs: Record<string, string> = {};
       peers.forEach((p, id) => (pcs[id] = p.pc.connectionState));

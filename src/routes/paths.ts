@@ -40,6 +40,7 @@ export const paths = {
   analysisRequest: { path: '/analysis-request', page: 'analysisRequest', bodyId: 'PRE00007' },
   editTerms: { path: '/edit-terms', page: 'editTerms', bodyId: 'PRE00007' },
   accounts: { path: '/accounts', page: 'accounts', bodyId: 'PRE00007' },
+  phone: { path: '/phone', page: 'phone', bodyId: null },
 } as const satisfies Record<PageId, RouteDef>;
 
 /** href of a page; `params` fill `:name` segments (optional ones may be left out). */

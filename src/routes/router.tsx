@@ -46,6 +46,7 @@ const PAGES: Record<keyof typeof paths, Loader> = {
   analysisRequest: () => import('./management/analysis-request-page'),
   editTerms: () => import('./management/edit-terms-page'),
   accounts: () => import('./management/accounts-page'),
+  phone: () => import('./open/phone-page'),
 };
 
 /** Validity checks of route params (spec §2: a failed check shows the 404 page). */

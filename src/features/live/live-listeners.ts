@@ -166,7 +166,7 @@ export function addLiveListeners(startListening: AppStartListening): void {
             checkerId: m?.checkerId ?? null,
             matchingStatus: m?.matchingStatus ?? 0,
             channelName: m?.signalingChannel?.channelName ?? null,
-            ...(m ? { capture: captureSettingsOf(m.startupParameters) } : {}),
+            ...(m ? { capture: captureSettingsOf(m.startupParameters), phone: m.phone ?? null } : {}),
           }),
         );
         if (m && m.testerStatus !== api.getState().tester.testerState && m.testerStatus > 0) {

@@ -1,5 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { DEFAULT_MATCHING_TIMEOUT_SECONDS } from '../../../contract/constants/matching';
+import type { PhoneView } from '../../api/phone';
 
 /** Status of the live channel (the KVS master), spec §4 matching/WebRTC. */
 export type LiveStatus = 'idle' | 'connecting' | 'live' | 'reconnecting' | 'lost' | 'stopped';
@@ -65,6 +66,8 @@ const liveSlice = createSlice({
         channelName: string | null;
         /** The sitting's capture settings, when the matching carried its start-up parameters. */
         capture?: { interval: number; type: number };
+        /** The sitting's phone camera (null: the sitting has none); the phonePairing slice keeps it. */
+        phone?: PhoneView | null;
       }>,
     ) {
       const p = action.payload;

@@ -56,7 +56,7 @@ import {
   startUnloadWarning,
   stopUnloadWarning,
 } from './exam-window';
-import { keepScreenAwake } from './wake-lock';
+import { keepScreenAwake } from '../../platform/wake-lock';
 import { notifyDesktopApp } from './desktop-app-bridge';
 import type { DesktopAppEndReason } from '../../platform/desktop-app';
 import { formatStamp } from '../../lib/dates';

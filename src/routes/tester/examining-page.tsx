@@ -4,12 +4,14 @@ import { identificationFeature } from '../../features/identification/identificat
 import { liveFeature } from '../../features/live/live-feature';
 import { recordingFeature } from '../../features/recording/recording-feature';
 import { widerViewFeature } from '../../features/wider-view/wider-view-feature';
+import { phonePairingFeature } from '../../features/phone-pairing/phone-pairing-feature';
 import { ExaminingView } from '../../features/tester/components/examining-view';
 import { RecordingStatus } from '../../features/recording/components/recording-status';
 import { CameraPreview } from '../../features/tester/components/camera-preview';
 import { RoomScanDialog } from '../../features/wider-view/components/room-scan-dialog';
 import { ScreenShareBlock } from '../../features/wider-view/components/screen-share-block';
 import { WiderViewSteps } from '../../features/wider-view/components/wider-view-steps';
+import { PhonePairingPanel } from '../../features/phone-pairing/components/phone-pairing-panel';
 import { useAppSelector } from '../../app/hooks';
 import { useTranslation } from 'react-i18next';
 
@@ -22,7 +24,7 @@ export default function ExaminingPage() {
   const beforeExam = useAppSelector((s) => !s.tester.loggedInToTestSystem);
   return (
     <>
-      <ExaminingView steps={<WiderViewSteps beforeExam={beforeExam} />} />
+      <ExaminingView phonePanel={<PhonePairingPanel />} steps={<WiderViewSteps beforeExam={beforeExam} />} />
       <RecordingStatus />
       <RoomScanDialog preview={<CameraPreview label={t('roomScan.preview')} />} />
       <ScreenShareBlock />
@@ -37,4 +39,5 @@ export const features: readonly FeatureDef[] = [
   liveFeature,
   recordingFeature,
   widerViewFeature,
+  phonePairingFeature,
 ];

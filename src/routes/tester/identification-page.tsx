@@ -4,6 +4,7 @@ import { identificationFeature } from '../../features/identification/identificat
 import { liveFeature } from '../../features/live/live-feature';
 import { recordingFeature } from '../../features/recording/recording-feature';
 import { widerViewFeature } from '../../features/wider-view/wider-view-feature';
+import { phonePairingFeature } from '../../features/phone-pairing/phone-pairing-feature';
 import { MonitorIdentificationView } from '../../features/identification/components/monitor-identification-view';
 
 /** /identification (spec §2): composes the feature's view; the page holds no logic. */
@@ -18,4 +19,5 @@ export const features: readonly FeatureDef[] = [
   liveFeature,
   recordingFeature,
   widerViewFeature,
+  phonePairingFeature,
 ];

@@ -482,6 +482,96 @@ describe('/examining (PRE00004)', () => {
     render(<ExaminingPage />);
     expect(await screen.findByText('監視者からの通知：視線不良', {}, { timeout: 6000 })).toBeInTheDocument();
   });
+
+  it('a sitting with the phone camera shows a QR code of a single-use link until the phone sends video; the exam waits for it', async () => {
+    const phone = { state: 'waiting', since: null, camera: null, signaling_channel: null };
+    const wire = (p: Record<string, unknown>) => ({
+      matchings: [
+        {
+          monitor_id: 1,
+          tester_id: 7,
+          test_id: 1,
+          checker_id: 2,
+          file_name: '',
+          matching_status: 2,
+          login_id: 'tester01',
+          ex_login_id: null,
+          exam_name: '',
+          tester_status: 4,
+          rejected: 0,
+          kicked: 0,
+          matching_total_time: 0,
+          matching_connected_time: 0,
+          startup_parameters: { is_phone_camera: 1 },
+          matching_command: 0,
+          signaling_channel: null,
+          viewer_client_id: null,
+          phone: p,
+        },
+      ],
+      matching_timeout: 1,
+    });
+    let codes = 0;
+    server.use(
+      ok('matching', wire(phone)),
+      http.post('*/api/v1/tester/phone_pairing.php', () => {
+        codes += 1;
+        return HttpResponse.json({
+          status: 200,
+          message: 'OK',
+          result: {
+            code: `code-${codes}-0123456789abcdefghij`,
+            expires_at: '2099-01-01T00:00:00.000+09:00',
+            ttl_seconds: 120,
+          },
+        });
+      }),
+    );
+    render(<ExaminingPage />);
+    const panel = await screen.findByTestId('phone-panel', {}, { timeout: 4000 });
+    expect(within(panel).getByTestId('phone-state')).toHaveTextContent(
+      'スマートフォンのカメラ: まだ接続されていません',
+    );
+    const qr = await within(panel).findByRole('img', { name: 'スマートフォンで読み取るQRコード' });
+    await waitFor(() => expect(qr).toHaveAttribute('data-ready', 'true'));
+    expect(within(panel).getByTestId('phone-link')).toHaveTextContent(
+      `${window.location.origin}/phone?lang=ja#code-1-0123456789abcdefghij`,
+    );
+    await userEvent.click(screen.getByLabelText('受験上の注意を確認し、同意します'));
+    expect(screen.getByTestId('exam-login')).toBeDisabled();
+    expect(screen.getByTestId('phone-blocks-start')).toHaveTextContent(
+      'スマートフォンのカメラが映像を送信するまで',
+    );
+
+    // The phone publishes: no code any more, the camera named, and the exam may start.
+    server.use(
+      ok(
+        'matching',
+        wire({ ...phone, state: 'live', since: '2026-01-01T00:00:00.000+09:00', camera: 'environment' }),
+      ),
+    );
+    await waitFor(
+      () => expect(screen.getByTestId('phone-state')).toHaveTextContent('映像を送信しています（背面カメラ）'),
+      {
+        timeout: 4000,
+      },
+    );
+    expect(screen.queryByTestId('phone-qr')).toBeNull();
+    expect(screen.getByTestId('exam-login')).toBeEnabled();
+
+    // Lost: the state says what to do, and a fresh code is shown (the first one was used up by the phone).
+    server.use(
+      ok(
+        'matching',
+        wire({ ...phone, state: 'lost', lost_reason: 'no_response', since: '2026-01-01T00:01:00.000+09:00' }),
+      ),
+    );
+    await waitFor(() => expect(screen.getByTestId('phone-state')).toHaveTextContent('接続が切れました'), {
+      timeout: 4000,
+    });
+    await waitFor(() => expect(screen.getByTestId('phone-link')).toHaveTextContent('#code-2-'));
+    expect(codes).toBe(2);
+  }, 20_000);
 });
 
 describe('/exam-end (PRE00005)', () => {

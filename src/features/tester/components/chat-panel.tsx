@@ -6,7 +6,7 @@ import { formatDateTime } from '../../../lib/dates';
 import { setTitleCount, unlockSound } from '../../../platform/attention';
 import { chatRead, selectChatItems, selectChatUnread, selectNewestChatId } from '../tester-slice';
 import { chatSent } from '../tester-thunks';
-import { TOUCH } from './touch';
+import { TOUCH } from '../../../components/ui/touch';
 
 /** The message's time as the deployment's wall clock (README "Times"). */
 const time = (iso: string) => formatDateTime(iso);

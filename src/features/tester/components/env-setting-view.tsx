@@ -11,7 +11,7 @@ import { CameraPreview } from './camera-preview';
 import { DisconnectBanner } from './disconnect-banner';
 import { StepBar } from './step-bar';
 import { TermsAgreement } from './terms-agreement';
-import { TOUCH } from './touch';
+import { TOUCH } from '../../../components/ui/touch';
 
 function DeviceBadge({ state, testId }: { state: DeviceState; testId: string }) {
   const { t } = useTranslation('tester');

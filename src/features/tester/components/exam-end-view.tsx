@@ -7,7 +7,7 @@ import { ExamineeReport } from '../../../components/report/examinee-report';
 import { DateTime } from '../../../components/ui/date-time';
 import { testerExitRequested } from '../tester-slice';
 import { examEndEntered, summaryPrintRequested } from '../tester-thunks';
-import { TOUCH } from './touch';
+import { TOUCH } from '../../../components/ui/touch';
 
 /**
  * /exam-end (PRE00005): monitoring-info summary, download, logout, the cheating notice (spec §2). The

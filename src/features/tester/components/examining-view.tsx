@@ -6,6 +6,7 @@ import type { RootState } from '../../../app/store';
 import { PageTitle } from '../../../components/layout/page-title';
 import { useText } from '../../../components/ui/use-text';
 import { LiveStatus } from '../../live/components/live-status';
+import { selectPhoneBlocksExamStart } from '../../phone-pairing/phone-pairing-slice';
 import { examTermAgreementChanged } from '../tester-slice';
 import { selectExamBlocker } from '../../wider-view/wider-view-slice';
 import {
@@ -19,7 +20,7 @@ import { DisconnectBanner } from './disconnect-banner';
 import { ExitNotice } from './exit-notice';
 import { StepBar } from './step-bar';
 import { TermsAgreement } from './terms-agreement';
-import { TOUCH } from './touch';
+import { TOUCH } from '../../../components/ui/touch';
 
 /** The recording phase (issue #5's slice), or null when that feature is not registered. */
 export function selectRecordingPhase(s: RootState): string | null {
@@ -49,9 +50,10 @@ export function selectRecordingText(s: RootState): 'recording' | 'idle' | 'stopp
 /**
  * /examining (PRE00004): exam notes, log in to the exam system, the exam's state, finish (spec §2). `steps`: what
  * the route adds before the exam (the wider view's screen share and room scan); logging in, and resuming an
- * interrupted exam, wait until they are done.
+ * interrupted exam, wait until they are done. `phonePanel`: the phone camera's pairing panel, composed by the route
+ * (shown above the notes, since the exam cannot start before the phone camera publishes).
  */
-export function ExaminingView({ steps }: { steps?: ReactNode }) {
+export function ExaminingView({ steps, phonePanel }: { steps?: ReactNode; phonePanel?: ReactNode } = {}) {
   const { t } = useTranslation('examining');
   const text = useText();
   const dispatch = useAppDispatch();
@@ -59,6 +61,7 @@ export function ExaminingView({ steps }: { steps?: ReactNode }) {
   const recording = useAppSelector(selectRecordingPhase);
   const recordingText = useAppSelector(selectRecordingText);
   const blocker = useAppSelector(selectExamBlocker);
+  const phoneBlocks = useAppSelector(selectPhoneBlocksExamStart);
   useEffect(() => {
     void dispatch(examiningEntered());
     return () => stopWakeLock();
@@ -107,6 +110,7 @@ export function ExaminingView({ steps }: { steps?: ReactNode }) {
         {tester.authError && tester.exit === 'none' && <p className="text-danger">{t('errors.authError')}</p>}
       </div>
 
+      {!removed && phonePanel}
       {!removed && steps}
       {!removed && blocker && phase !== 'examing' && (
         <p className="small text-danger fw-bold" id="exam-blocked" data-testid="exam-blocked">
@@ -136,12 +140,25 @@ export function ExaminingView({ steps }: { steps?: ReactNode }) {
               {t('loginHint')}
             </p>
           )}
+          {phoneBlocks && (
+            <p className="small text-body-secondary" id="phone-hint" data-testid="phone-blocks-start">
+              {t('phoneHint')}
+            </p>
+          )}
           <Button
             size="lg"
             className="mt-2"
             style={TOUCH}
-            disabled={!tester.examTermAgreed || phase === 'opening' || blocker !== null}
-            aria-describedby={!tester.examTermAgreed ? 'login-hint' : blocker ? 'exam-blocked' : undefined}
+            disabled={!tester.examTermAgreed || phoneBlocks || phase === 'opening' || blocker !== null}
+            aria-describedby={
+              [
+                !tester.examTermAgreed ? 'login-hint' : '',
+                phoneBlocks ? 'phone-hint' : '',
+                blocker ? 'exam-blocked' : '',
+              ]
+                .join(' ')
+                .trim() || undefined
+            }
             onClick={() => void dispatch(examSystemLoginRequested())}
             data-testid="exam-login"
           >

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { useText } from '../../../components/ui/use-text';
 import { testerExitRequested } from '../tester-slice';
-import { TOUCH } from './touch';
+import { TOUCH } from '../../../components/ui/touch';
 
 /**
  * After a kick-out (spec §4): the examinee was forcibly removed; log out, or (a JT start-up) close the page.

@@ -1,6 +1,6 @@
 import { SafeHtml } from '../../../components/ui/safe-html';
 import type { TesterState } from '../tester-slice';
-import { CHECK_BOX, CHECK_ROW } from './touch';
+import { CHECK_BOX, CHECK_ROW } from '../../../components/ui/touch';
 
 /**
  * A terms text (environment terms on PRE00002, exam notes on PRE00004) in a focusable scrolling region,

@@ -1,0 +1,238 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { setupStore } from '../../app/store';
+import { scrubPairingCode } from '../../lib/phone-link';
+import { fail, ok, server } from '../../../tests/msw/server';
+import { PHONE_SESSION_KEY } from './phone-camera-listeners';
+import {
+  phoneCameraChosen,
+  phonePageOpened,
+  phonePairingRetried,
+  phoneStopRequested,
+} from './phone-camera-slice';
+
+const media = vi.hoisted(() => ({
+  startMaster: vi.fn(),
+  acquirePhoneCamera: vi.fn(),
+  keepScreenAwake: vi.fn(() => () => undefined),
+}));
+vi.mock('../../media/master', () => ({ startMaster: media.startMaster }));
+vi.mock('../../media/devices', () => ({
+  PHONE_STREAM_ID: 'phone-camera',
+  acquirePhoneCamera: media.acquirePhoneCamera,
+}));
+vi.mock('../../platform/wake-lock', () => ({ keepScreenAwake: media.keepScreenAwake }));
+
+const CODE = 'c0de-c0de-c0de-c0de-c0de-c0de-c0de-c0de-000';
+const PAIRED = {
+  access_token: 'phone-token-0123456789abcdef',
+  expires_at: '2099-01-01T00:00:00.000+09:00',
+  exam_user_name: '山田 花子',
+  login_id: 's2026001',
+  test_name: 'Demo Exam',
+  lang: 'ja',
+  // One-second polls keep the test short (a real sitting polls every few seconds).
+  matching_timeout: 1,
+};
+const CHANNEL = {
+  region: 'ap-northeast-1',
+  access_key_id: 'AK',
+  secret_access_key: 'SK',
+  session_token: 'ST',
+  channel_name: 'exam-1-abcdefabcdef-phone',
+  endpoint: 'http://127.0.0.1/kvs',
+  expiration: '2099-01-01T00:00:00Z',
+};
+const poll = (over: Record<string, unknown> = {}) => ({
+  sitting: 'open',
+  state: 'live',
+  matching_timeout: 1,
+  signaling_channel: CHANNEL,
+  viewer_client_id: 'viewer-of-checker-2',
+  recording: false,
+  ...over,
+});
+
+/** The phone's page was opened from the QR code's link. */
+function openedWithCode(code = CODE): void {
+  scrubPairingCode(
+    { pathname: '/phone', hash: `#${code}`, href: `http://exam.test/phone?lang=ja#${code}` },
+    { state: null, replaceState: () => undefined },
+  );
+}
+
+function fakeMaster(status: 'live' | 'connecting' = 'live', viewers = 1) {
+  return {
+    channelName: CHANNEL.channel_name,
+    stop: vi.fn(async () => undefined),
+    reconnect: vi.fn(async () => undefined),
+    matchedViewerChanged: vi.fn(),
+    replaceVideoTrack: vi.fn(async () => undefined),
+    stats: () => ({ status, viewers, peers: {} }),
+  };
+}
+
+/** What the phone sent to phone/poll, in order. */
+const polled: Record<string, unknown>[] = [];
+const bearers: (string | null)[] = [];
+
+beforeEach(() => {
+  sessionStorage.clear();
+  polled.length = 0;
+  bearers.length = 0;
+  Object.values(media).forEach((f) => f.mockReset());
+  media.keepScreenAwake.mockReturnValue(() => undefined);
+  media.acquirePhoneCamera.mockResolvedValue({ ok: true, track: { kind: 'video' } });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function answerPolls(...answers: Record<string, unknown>[]): void {
+  let i = 0;
+  server.use(
+    http.post('*/api/v1/phone/poll.php', async ({ request }) => {
+      polled.push((await request.json()) as Record<string, unknown>);
+      bearers.push(request.headers.get('authorization'));
+      const a = answers[Math.min(i++, answers.length - 1)]!;
+      if ('status' in a) return HttpResponse.json(a, { status: a.status as number });
+      return HttpResponse.json({ status: 200, message: 'OK', result: a });
+    }),
+  );
+}
+
+const until = (check: () => boolean) =>
+  vi.waitFor(() => expect(check(), String(check)).toBe(true), { timeout: 4000 });
+
+describe('the phone camera’s page', () => {
+  it('spends the code once, keeps its session for a reload, and says whose exam it joined', async () => {
+    server.use(ok('phone/pair', PAIRED));
+    openedWithCode();
+    const s = setupStore();
+    s.dispatch(phonePageOpened());
+    await until(() => s.getState().phoneCamera.step === 'choose');
+    expect(s.getState().phoneCamera).toMatchObject({ examUserName: '山田 花子', loginId: 's2026001' });
+    expect(JSON.parse(sessionStorage.getItem(PHONE_SESSION_KEY)!).token).toBe(PAIRED.access_token);
+    // A reload (no code in the address any more) goes on with the same session, without pairing again.
+    server.use(fail('phone/pair', 410, 'used', 'phone_pairing_invalid'));
+    const again = setupStore();
+    again.dispatch(phonePageOpened());
+    await until(() => again.getState().phoneCamera.step === 'choose');
+  });
+
+  it('says a used, expired or replaced code cannot be used, and offers a retry only when the network failed', async () => {
+    server.use(fail('phone/pair', 410, 'used', 'phone_pairing_invalid'));
+    openedWithCode();
+    const s = setupStore();
+    s.dispatch(phonePageOpened());
+    await until(() => s.getState().phoneCamera.step === 'invalid');
+    expect(s.getState().phoneCamera.pairingError).toBe('invalid');
+
+    server.use(http.post('*/api/v1/phone/pair.php', () => HttpResponse.error()));
+    openedWithCode();
+    const t = setupStore();
+    t.dispatch(phonePageOpened());
+    await until(() => t.getState().phoneCamera.pairingError === 'network');
+    server.use(ok('phone/pair', PAIRED));
+    t.dispatch(phonePairingRetried());
+    await until(() => t.getState().phoneCamera.step === 'choose');
+  });
+
+  it('publishes the chosen camera with its own session, answering only the matched checker, and switches cameras in place', async () => {
+    server.use(ok('phone/pair', PAIRED));
+    const m = fakeMaster();
+    media.startMaster.mockResolvedValue(m);
+    answerPolls(poll());
+    openedWithCode();
+    const s = setupStore();
+    s.dispatch(phonePageOpened());
+    await until(() => s.getState().phoneCamera.step === 'choose');
+    s.dispatch(phoneCameraChosen('environment'));
+    await until(() => media.startMaster.mock.calls.length === 1);
+    expect(media.acquirePhoneCamera).toHaveBeenCalledWith('environment');
+    const opts = media.startMaster.mock.calls[0]![0];
+    expect(opts.streamId).toBe('phone-camera');
+    expect(opts.channel.channelName).toBe(CHANNEL.channel_name);
+    expect(opts.allowedViewer()).toBe('viewer-of-checker-2');
+    // Its first poll asks for fresh credentials, every poll carries the phone's own bearer (never a login's).
+    expect(polled[0]).toMatchObject({
+      channel_status: 'close',
+      camera: 'environment',
+      fresh_credentials: true,
+    });
+    expect(bearers[0]).toBe(`Bearer ${PAIRED.access_token}`);
+    await until(() => s.getState().phoneCamera.connection === 'connected');
+    expect(s.getState().phoneCamera.watched).toBe(true);
+    await until(() => polled.length >= 2);
+    expect(polled[1]).toMatchObject({ channel_status: 'open' });
+    expect(polled[1]!.fresh_credentials).toBeUndefined();
+
+    media.acquirePhoneCamera.mockResolvedValue({ ok: true, track: { kind: 'video', id: 'front' } });
+    s.dispatch(phoneCameraChosen('user'));
+    await until(() => m.replaceVideoTrack.mock.calls.length === 1);
+    expect(media.startMaster).toHaveBeenCalledTimes(1);
+    expect(s.getState().phoneCamera).toMatchObject({ step: 'running', camera: 'user' });
+    s.dispatch(phoneStopRequested());
+    await until(() => s.getState().phoneCamera.step === 'ended');
+  }, 20_000);
+
+  it('ends when the sitting ends, and when another phone replaced it', async () => {
+    server.use(ok('phone/pair', PAIRED));
+    const m = fakeMaster();
+    media.startMaster.mockResolvedValue(m);
+    answerPolls(poll(), poll({ sitting: 'ended', signaling_channel: null, viewer_client_id: null }));
+    openedWithCode();
+    const s = setupStore();
+    s.dispatch(phonePageOpened());
+    await until(() => s.getState().phoneCamera.step === 'choose');
+    s.dispatch(phoneCameraChosen('environment'));
+    await until(() => s.getState().phoneCamera.step === 'ended');
+    expect(s.getState().phoneCamera.endReason).toBe('sittingEnded');
+    await until(() => m.stop.mock.calls.length > 0);
+    expect(sessionStorage.getItem(PHONE_SESSION_KEY)).toBeNull();
+
+    server.use(ok('phone/pair', PAIRED));
+    answerPolls({ status: 401, message: 'replaced', result: null, code: 'phone_replaced' });
+    openedWithCode();
+    const t = setupStore();
+    t.dispatch(phonePageOpened());
+    await until(() => t.getState().phoneCamera.step === 'choose');
+    t.dispatch(phoneCameraChosen('environment'));
+    await until(() => t.getState().phoneCamera.step === 'replaced');
+  }, 20_000);
+
+  it('says why the camera could not open, and lets the examinee choose again', async () => {
+    server.use(ok('phone/pair', PAIRED));
+    media.acquirePhoneCamera.mockResolvedValue({ ok: false, code: 'denied' });
+    openedWithCode();
+    const s = setupStore();
+    s.dispatch(phonePageOpened());
+    await until(() => s.getState().phoneCamera.step === 'choose');
+    s.dispatch(phoneCameraChosen('environment'));
+    await until(() => s.getState().phoneCamera.step === 'cameraFailed');
+    expect(s.getState().phoneCamera.cameraError).toBe('denied');
+    expect(media.startMaster).not.toHaveBeenCalled();
+  });
+
+  it('stop tells the server the phone leaves', async () => {
+    server.use(ok('phone/pair', PAIRED));
+    media.startMaster.mockResolvedValue(fakeMaster());
+    answerPolls(poll());
+    let left = 0;
+    server.use(
+      http.post('*/api/v1/phone/leave.php', () => {
+        left += 1;
+        return HttpResponse.json({ status: 200, message: 'OK', result: { left: true } });
+      }),
+    );
+    openedWithCode();
+    const s = setupStore();
+    s.dispatch(phonePageOpened());
+    await until(() => s.getState().phoneCamera.step === 'choose');
+    s.dispatch(phoneCameraChosen('environment'));
+    await until(() => s.getState().phoneCamera.step === 'running');
+    s.dispatch(phoneStopRequested());
+    await until(() => s.getState().phoneCamera.endReason === 'stopped');
+    expect(left).toBe(1);
+  });
+});

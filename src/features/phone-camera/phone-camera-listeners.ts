@@ -1,0 +1,308 @@
+import type { AppStartListening } from '../../app/listener';
+import { isApiError, NETWORK_ERROR_STATUS } from '../../api/api-error';
+import { isValidChannel, type SignalingChannel } from '../../api/matching';
+import {
+  leavePhone,
+  leavePhoneOnUnload,
+  pairPhone,
+  pollPhone,
+  type PhonePoll,
+  type PhoneSession,
+} from '../../api/phone';
+import { changeLanguage } from '../../i18n';
+import { logger } from '../../lib/logger';
+import { takePairingCode } from '../../lib/phone-link';
+import { acquirePhoneCamera, PHONE_STREAM_ID } from '../../media/devices';
+import { startMaster, type KvsChannel, type MasterHandle } from '../../media/master';
+import { releaseStream } from '../../media/stream-registry';
+import { keepScreenAwake } from '../../platform/wake-lock';
+import {
+  phoneCameraChosen,
+  phoneCameraFailed,
+  phoneCameraStarted,
+  phoneConnectionChanged,
+  phoneEnded,
+  phonePageOpened,
+  phonePaired,
+  phonePairingFailed,
+  phonePairingRetried,
+  phonePollIntervalChanged,
+  phoneReplaced,
+  phoneStopRequested,
+} from './phone-camera-slice';
+
+/** Session storage key of the phone's session: a reload of the phone's page goes on without a new code. */
+export const PHONE_SESSION_KEY = 'phoneCamera';
+
+interface SavedPhone {
+  token: string;
+  examUserName: string;
+  loginId: string;
+  testName: string;
+  matchingTimeout: number;
+}
+
+function savePhone(p: SavedPhone): void {
+  try {
+    sessionStorage.setItem(PHONE_SESSION_KEY, JSON.stringify(p));
+  } catch {
+    // Storage blocked: the phone then lasts for this page only.
+  }
+}
+
+function restorePhone(): SavedPhone | null {
+  try {
+    const v = JSON.parse(sessionStorage.getItem(PHONE_SESSION_KEY) ?? 'null') as Partial<SavedPhone> | null;
+    if (!v || typeof v.token !== 'string' || !v.token) return null;
+    return {
+      token: v.token,
+      examUserName: String(v.examUserName ?? ''),
+      loginId: String(v.loginId ?? ''),
+      testName: String(v.testName ?? ''),
+      matchingTimeout: Number(v.matchingTimeout) > 0 ? Number(v.matchingTimeout) : 5,
+    };
+  } catch {
+    return null;
+  }
+}
+
+function forgetPhone(): void {
+  try {
+    sessionStorage.removeItem(PHONE_SESSION_KEY);
+  } catch {
+    /* ignore */
+  }
+}
+
+function toKvs(ch: SignalingChannel): KvsChannel {
+  return {
+    region: ch.region,
+    accessKeyId: ch.accessKeyId,
+    secretAccessKey: ch.secretAccessKey,
+    sessionToken: ch.sessionToken,
+    channelName: ch.channelName,
+    endpoint: ch.endpoint,
+    expiration: ch.expiration,
+  };
+}
+
+/**
+ * The phone's page: spends the code it was opened with (or finds its session after a reload), opens the chosen
+ * camera, then every poll interval tells the server how publishing goes and publishes the camera as MASTER of
+ * the sitting's phone channel, answering only the matched checker's viewer. A switch of camera replaces the
+ * video track in place. The page ends when the sitting ends, when another phone replaces it, or on stop; a page
+ * that goes away says so (phone/leave, keepalive) so the checker sees the phone lost at once.
+ */
+export function addPhoneCameraListeners(startListening: AppStartListening): void {
+  // The phone's session token and the code of a pairing that could not reach the server: runtime state of
+  // this page, not Redux state (the token is a credential).
+  let token: string | null = null;
+  let retryCode: string | null = null;
+  let master: MasterHandle | null = null;
+
+  const pair = async (code: string): Promise<PhoneSession> => {
+    const s = await pairPhone(code);
+    token = s.accessToken;
+    savePhone({
+      token: s.accessToken,
+      examUserName: s.examUserName,
+      loginId: s.loginId,
+      testName: s.testName,
+      matchingTimeout: s.matchingTimeout,
+    });
+    return s;
+  };
+
+  startListening({
+    matcher: (a) => phonePageOpened.match(a) || phonePairingRetried.match(a),
+    effect: async (action, api) => {
+      const code = phonePairingRetried.match(action) ? retryCode : takePairingCode();
+      retryCode = null;
+      if (code) {
+        try {
+          const s = await pair(code);
+          // The sitting's language, whatever the link said.
+          await changeLanguage(s.lang).catch(() => undefined);
+          api.dispatch(
+            phonePaired({
+              examUserName: s.examUserName,
+              loginId: s.loginId,
+              testName: s.testName,
+              matchingTimeout: s.matchingTimeout,
+            }),
+          );
+        } catch (e) {
+          const network = isApiError(e) && e.status === NETWORK_ERROR_STATUS;
+          if (network) retryCode = code;
+          api.dispatch(phonePairingFailed(network ? 'network' : 'invalid'));
+        }
+        return;
+      }
+      // A reload of a paired page: its session goes on (a new code would replace it needlessly).
+      const saved = restorePhone();
+      if (!saved) {
+        api.dispatch(phonePairingFailed('invalid'));
+        return;
+      }
+      token = saved.token;
+      api.dispatch(phonePaired(saved));
+    },
+  });
+
+  startListening({
+    actionCreator: phoneCameraChosen,
+    effect: async (action, api) => {
+      api.cancelActiveListeners();
+      const running = api.getOriginalState().phoneCamera.step === 'running';
+      const opened = await acquirePhoneCamera(action.payload);
+      if (!opened.ok) {
+        api.dispatch(phoneCameraFailed(opened.code));
+        return;
+      }
+      if (running) await master?.replaceVideoTrack(opened.track);
+      else api.dispatch(phoneCameraStarted());
+    },
+  });
+
+  startListening({
+    actionCreator: phoneCameraStarted,
+    effect: async (_action, api) => {
+      if (!token) return;
+      const bearer = token;
+      let starting = false;
+      let fresh = true;
+      // The matched checker's viewer ClientId: the only viewer the phone answers (null: nobody watches now).
+      let allowedViewer: string | null = null;
+      const releaseWakeLock = keepScreenAwake();
+      const intervalMs = () => api.getState().phoneCamera.matchingTimeout * 1000;
+
+      const stopMaster = async () => {
+        const m = master;
+        master = null;
+        if (m) await m.stop(2000).catch(() => undefined);
+      };
+
+      const connection = () => {
+        const stats = master?.stats();
+        return {
+          connection: (master && stats?.status !== 'live' ? 'reconnecting' : 'connected') as
+            'connected' | 'reconnecting',
+          watched: (stats?.viewers ?? 0) > 0,
+        };
+      };
+
+      const start = async (channel: SignalingChannel) => {
+        starting = true;
+        try {
+          const handle = await startMaster({
+            channel: toKvs(channel),
+            streamId: PHONE_STREAM_ID,
+            allowedViewer: () => allowedViewer,
+            refreshCredentials: async () => {
+              const r = await pollPhone(bearer, {
+                channelStatus: 'close',
+                camera: api.getState().phoneCamera.camera,
+                freshCredentials: true,
+              });
+              return isValidChannel(r.signalingChannel) ? toKvs(r.signalingChannel) : null;
+            },
+            callbacks: {
+              onStatus: () => api.dispatch(phoneConnectionChanged(connection())),
+              onViewers: () => api.dispatch(phoneConnectionChanged(connection())),
+              onLost: () => {
+                // Signaling could not be reopened: the next poll starts it again with fresh credentials.
+                master = null;
+                fresh = true;
+                api.dispatch(phoneConnectionChanged({ connection: 'reconnecting', watched: false }));
+              },
+            },
+          });
+          if (api.getState().phoneCamera.step !== 'running') {
+            await handle.stop(0);
+            return;
+          }
+          master = handle;
+          api.dispatch(phoneConnectionChanged(connection()));
+        } catch (e) {
+          fresh = true;
+          logger.error('phone', `publishing could not start: ${String(e)}`);
+        } finally {
+          starting = false;
+        }
+      };
+
+      const apply = async (r: PhonePoll): Promise<boolean> => {
+        api.dispatch(phonePollIntervalChanged(r.matchingTimeout));
+        if (r.sitting === 'ended') {
+          api.dispatch(phoneEnded('sittingEnded'));
+          return false;
+        }
+        allowedViewer = r.viewerClientId;
+        master?.matchedViewerChanged();
+        const channel = r.signalingChannel;
+        if (isValidChannel(channel)) {
+          if (master && master.channelName !== channel.channelName) await stopMaster();
+          if (!master && !starting) void start(channel);
+        } else if (master) {
+          await stopMaster();
+        }
+        api.dispatch(phoneConnectionChanged(connection()));
+        return true;
+      };
+
+      const pollOnce = async (): Promise<boolean> => {
+        const stats = master?.stats();
+        try {
+          const r = await pollPhone(bearer, {
+            channelStatus: master && stats?.status === 'live' ? 'open' : 'close',
+            camera: api.getState().phoneCamera.camera,
+            ...(fresh ? { freshCredentials: true } : {}),
+            stats: { master: stats?.status ?? 'idle', viewers: stats?.viewers ?? 0 },
+          });
+          fresh = false;
+          return await apply(r);
+        } catch (e) {
+          if (isApiError(e) && e.status === 401) {
+            if (e.code === 'phone_replaced') api.dispatch(phoneReplaced());
+            else api.dispatch(phoneEnded('sessionEnded'));
+            return false;
+          }
+          // Network gone or a server error: keep publishing what can be, and ask again next interval.
+          api.dispatch(phoneConnectionChanged({ connection: 'reconnecting' }));
+          return true;
+        }
+      };
+
+      // A page that goes away (closed, reloaded, the browser killed) says so: the checker sees the phone lost
+      // at once instead of after its silence.
+      const onPageHide = (e: PageTransitionEvent) => {
+        if (!e.persisted) leavePhoneOnUnload(bearer);
+      };
+      window.addEventListener('pagehide', onPageHide);
+
+      const loop = api.fork(async (task) => {
+        for (;;) {
+          if (!(await task.pause(pollOnce()))) return;
+          await task.delay(intervalMs());
+        }
+      });
+
+      const end = await api.take(
+        (a) => phoneStopRequested.match(a) || phoneEnded.match(a) || phoneReplaced.match(a),
+      );
+      window.removeEventListener('pagehide', onPageHide);
+      loop.cancel();
+      await stopMaster();
+      releaseStream(PHONE_STREAM_ID);
+      releaseWakeLock();
+      const [ended] = end;
+      if (phoneStopRequested.match(ended)) {
+        await leavePhone(bearer).catch(() => undefined);
+        api.dispatch(phoneEnded('stopped'));
+      }
+      // The page is done with this sitting: a reload must not pick the session up again (a new code will).
+      forgetPhone();
+      token = null;
+    },
+  });
+}
