@@ -32,15 +32,15 @@ export default defineConfig({
     trace: 'retain-on-failure',
     locale: 'ja-JP',
   },
-  // The checker-monitoring, live-sitting, checker-console and wider-view specs switch checkers' activation while their examinees
-  // start (so they land on their own checker): each runs alone, after every other spec, so no other spec's examinee
-  // is caught in that window.
+  // The checker-monitoring, live-sitting, checker-console, wider-view and phone-camera specs switch checkers'
+  // activation while their examinees start (so they land on their own checker): each runs alone, after every other
+  // spec, so no other spec's examinee is caught in that window.
   projects: [
     {
       name: 'chromium',
       // e2e/scale/ is the scale layer's (playwright.scale.config.ts, scripts/scale.mjs).
       testIgnore: [
-        /(checker-monitoring|live-sitting|checker-console|wider-view)\.spec\.ts/,
+        /(checker-monitoring|live-sitting|checker-console|wider-view|phone-camera)\.spec\.ts/,
         /[\\/]scale[\\/]/,
       ],
       use: chromiumUse,
@@ -67,6 +67,12 @@ export default defineConfig({
       name: 'chromium-wider-view',
       testMatch: /wider-view\.spec\.ts/,
       dependencies: ['chromium-console-shift'],
+      use: chromiumUse,
+    },
+    {
+      name: 'chromium-phone-camera',
+      testMatch: /phone-camera\.spec\.ts/,
+      dependencies: ['chromium-wider-view'],
       use: chromiumUse,
     },
   ],

@@ -52,6 +52,14 @@ export class MonitoringConsolePage {
       .evaluate((v) => (v as HTMLVideoElement).videoWidth);
   }
 
+  /** Frames the <video> of one of the pane's views (camera, screen, phone) has shown so far. */
+  viewFrames(testerId: number, view: string): Promise<number> {
+    return this.pane(testerId)
+      .getByTestId(`pane-view-${view}`)
+      .locator('video')
+      .evaluate((v) => (v as HTMLVideoElement).getVideoPlaybackQuality().totalVideoFrames);
+  }
+
   /** Sum of inbound video framesDecoded over every live peer connection of the page. */
   framesDecoded(): Promise<number> {
     return this.page.evaluate(async () => {
