@@ -222,33 +222,36 @@ export async function phonePoll(
   const testId = phoneSitting(auth);
   const stats = statsJson(body.stats);
   const step = await app.db.transaction(async (tx) => {
-    const { rows } = await tx.query<{
-      open: boolean;
-      startup_parameters: unknown;
-      session_id: number | null;
-      was_lost: boolean;
-      channel_name: string | null;
-      viewer_client_id: string | null;
-    }>(
-      `SELECT ${SITTING_OPEN_SQL} AS open, t.startup_parameters, l.session_id,
-              (l.lost_at IS NOT NULL OR l.stale_at <= now()) AS was_lost,
-              (SELECT m.channel_name FROM matchings m WHERE m.test_id = t.id ORDER BY m.id DESC LIMIT 1) AS channel_name,
-              (SELECT m.viewer_client_id FROM matchings m WHERE m.test_id = t.id AND m.deleted_at IS NULL
-                  AND m.checker_id IS NOT NULL LIMIT 1) AS viewer_client_id
-         FROM tests t JOIN users u ON u.id = t.user_id
-         LEFT JOIN phone_links l ON l.test_id = t.id
-        WHERE t.id = $1
-        FOR UPDATE OF t`,
-      [testId],
-    );
-    const row = rows[0];
+    // The link row first, locked: a pairing that replaces this phone meanwhile waits, and then this poll sees it.
+    const link = (
+      await tx.query<{ session_id: number; was_lost: boolean }>(
+        `SELECT session_id, (lost_at IS NOT NULL OR stale_at <= now()) AS was_lost
+           FROM phone_links WHERE test_id = $1 FOR UPDATE`,
+        [testId],
+      )
+    ).rows[0];
     // The link names the newest phone session; an older one was replaced (its session was revoked with it).
-    if (!row || row.session_id !== auth.sessionId)
+    if (!link || Number(link.session_id) !== auth.sessionId)
       throw new ApiError(
         401,
         'phone_replaced',
         'Another phone was paired with this exam in place of this one.',
       );
+    const { rows } = await tx.query<{
+      open: boolean;
+      startup_parameters: unknown;
+      channel_name: string | null;
+      viewer_client_id: string | null;
+    }>(
+      `SELECT ${SITTING_OPEN_SQL} AS open, t.startup_parameters,
+              (SELECT m.channel_name FROM matchings m WHERE m.test_id = t.id ORDER BY m.id DESC LIMIT 1) AS channel_name,
+              (SELECT m.viewer_client_id FROM matchings m WHERE m.test_id = t.id AND m.deleted_at IS NULL
+                  AND m.checker_id IS NOT NULL LIMIT 1) AS viewer_client_id
+         FROM tests t JOIN users u ON u.id = t.user_id
+        WHERE t.id = $1`,
+      [testId],
+    );
+    const row = rows[0]!;
     const timeout = matchingTimeoutOf(row.startup_parameters, settings);
     if (!row.open) return { row, timeout, state: 'lost' as PhoneState };
     const cs = body.channel_status ?? null;
@@ -262,9 +265,9 @@ export async function phonePoll(
          camera = coalesce($5, l.camera), stats = coalesce($6::jsonb, l.stats)
        WHERE l.test_id = $1
        RETURNING ${STATE_SQL} AS state`,
-      [testId, timeout * PHONE_STALE_FACTOR, cs, row.was_lost, body.camera ?? null, stats],
+      [testId, timeout * PHONE_STALE_FACTOR, cs, link.was_lost, body.camera ?? null, stats],
     );
-    if (row.was_lost)
+    if (link.was_lost)
       await tx.query(`INSERT INTO examinee_logs (test_id, event) VALUES ($1, 'phone_reconnected')`, [testId]);
     return { row, timeout, state: upd.rows[0]!.state };
   });
