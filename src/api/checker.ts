@@ -18,6 +18,7 @@ import type {
   TesterStatusResult,
 } from '../../contract/tester';
 import { WIDER_VIEW_PARAMS } from '../../contract/constants/wider-view';
+import type { PhoneCamera, PhoneLostReason, PhoneState } from '../../contract/constants/phone';
 import { call } from './client';
 import { DEFAULT_MATCHING_TIMEOUT_SECONDS } from '../../contract/constants/matching';
 
@@ -61,6 +62,19 @@ export interface CheckerMatching {
   channel: ViewerChannelCredentials | null;
   /** The sitting's wider view (start-up flags): its screen shared, room scans, a phone as a second camera. */
   widerView: { screen: boolean; roomScan: boolean; phone: boolean };
+  /** The sitting's phone camera (README "Phone as a second camera"); null when the sitting has none. */
+  phone: CheckerPhone | null;
+}
+
+/** The sitting's phone as the checker sees it: its state, and the viewer credentials of the phone's channel. */
+export interface CheckerPhone {
+  state: PhoneState;
+  /** ISO 8601: since when the phone is in `state`. */
+  since: string | null;
+  lostReason: PhoneLostReason | null;
+  camera: PhoneCamera | null;
+  /** VIEWER credentials of the phone's channel (with the matching's ClientId), while a phone is paired. */
+  channel: ViewerChannelCredentials | null;
 }
 
 /** A matching of this checker that ended recently, and why (the pane says so instead of vanishing). */
@@ -126,6 +140,15 @@ function toCheckerMatching(m: Matching): CheckerMatching {
     matchingCommand: m.matching_command,
     channel: toViewerChannel(m.signaling_channel, m.viewer_client_id),
     widerView: widerViewOf(m.startup_parameters),
+    phone: m.phone
+      ? {
+          state: m.phone.state,
+          since: m.phone.since,
+          lostReason: m.phone.lost_reason ?? null,
+          camera: m.phone.camera,
+          channel: toViewerChannel(m.phone.signaling_channel, m.viewer_client_id),
+        }
+      : null,
   };
 }
 

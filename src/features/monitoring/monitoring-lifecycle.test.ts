@@ -55,6 +55,7 @@ function m(testerId: number, monitorId: number): CheckerMatching {
     matchingCommand: 0,
     channel: null,
     widerView: { screen: false, roomScan: false, phone: false },
+    phone: null,
   };
 }
 

@@ -89,6 +89,7 @@ type Store = { dispatch: ListenerDispatch; getState: () => RootState };
 /** Polls matching.php once and makes the viewers follow the matchings. */
 export async function pollAndReconcile(store: Store, report?: ViewerReport): Promise<void> {
   const before = new Map(selectPanes(store.getState()).map((p) => [p.testerId, p.monitorId]));
+  const phonesBefore = new Map(selectPanes(store.getState()).map((p) => [p.testerId, p.phone?.state]));
   let r;
   try {
     r = await pollCheckerMatchings(report);
@@ -109,6 +110,9 @@ export async function pollAndReconcile(store: Store, report?: ViewerReport): Pro
       void loadExaminee(store, m.testerId);
       void pollMessages(store, m.testerId);
     }
+    // A phone camera that was paired and is lost now (README "Phone as a second camera").
+    const wasPaired = ['connecting', 'live'].includes(phonesBefore.get(m.testerId) ?? '');
+    if (!isNew && wasPaired && m.phone?.state === 'lost') raiseAlert(store, 'phone', m.testerId);
     if (!m.channel) continue;
     rememberPaneCredentials(m.testerId, m.channel);
     const pane = selectPane(store.getState(), m.testerId);

@@ -19,6 +19,7 @@ import { MESSAGE_COMMANDS, SEND_TYPE, parseCommand } from '../../../contract/con
 import { DEFAULT_MATCHING_TIMEOUT_SECONDS } from '../../../contract/constants/matching';
 import { viewsOf, type PaneViewId, type PaneViewStatus } from './pane-views';
 import { WIDER_VIEW_COMMANDS } from '../../../contract/constants/wider-view';
+import type { PhoneLostReason, PhoneState } from '../../../contract/constants/phone';
 
 /** What a person reads at a glance on a pane (issue #4). */
 export type PaneConnection = 'connecting' | 'live' | 'reconnecting' | 'lost';
@@ -60,6 +61,8 @@ export interface Pane {
   roomScanEnabled: boolean;
   /** The room scan the chat markers tell of: none yet, asked for, under way, done. */
   roomScan: PaneRoomScan;
+  /** The sitting's phone camera as the server last reported it (null: the sitting has none). */
+  phone: { state: PhoneState; since: string | null; lostReason: PhoneLostReason | null } | null;
   muted: boolean;
   auth: PaneAuth;
   /** The examinee announced BEFORE_CLOSE (spec §4: delayed deletion). */
@@ -96,8 +99,11 @@ export interface PaneLive {
   flags: LiveFlag[];
 }
 
-/** What needs the checker: an identity check asked for, a chat message, an AI flag, a lost connection. */
-export type AlertKind = 'identity' | 'chat' | 'flag' | 'connection' | 'screen';
+/**
+ * What needs the checker: an identity check asked for, a chat message, an AI flag, a lost connection, the screen
+ * share ended, a lost phone camera.
+ */
+export type AlertKind = 'identity' | 'chat' | 'flag' | 'connection' | 'screen' | 'phone';
 
 /** One alert: which pane (its number, 1–5, as the shortcut keys name it) and examinee, what and when. */
 export interface ConsoleAlert {
@@ -199,6 +205,11 @@ function dropPaneState(state: MonitoringState, testerId: number): void {
   if (state.chatTesterId === testerId) state.chatTesterId = null;
 }
 
+/** The pane's copy of the matching's phone (without its credentials: those stay out of the store). */
+function phoneOf(m: CheckerMatching): Pane['phone'] {
+  return m.phone ? { state: m.phone.state, since: m.phone.since, lostReason: m.phone.lostReason } : null;
+}
+
 function newPane(m: CheckerMatching, now: number): Pane {
   return {
     testerId: m.testerId,
@@ -221,6 +232,7 @@ function newPane(m: CheckerMatching, now: number): Pane {
     viewStatus: {},
     roomScanEnabled: m.widerView.roomScan,
     roomScan: 'none',
+    phone: phoneOf(m),
     muted: false,
     auth: m.rejected === 1 ? 'rejected' : 'none',
     beforeClose: false,
@@ -294,6 +306,8 @@ const monitoringSlice = createSlice({
           p.views = views;
           if (!views.includes(p.mainView)) p.mainView = 'camera';
         }
+        const phone = phoneOf(m);
+        if (JSON.stringify(phone) !== JSON.stringify(p.phone)) p.phone = phone;
       }
       const gone = state.panes.ids.filter((id) => !seen.has(id));
       panesAdapter.removeMany(state.panes, gone);

@@ -855,6 +855,31 @@ describe('MonitoringConsole: live stills, alerts and the keyboard', () => {
     }
   });
 
+  it('alerts when the sitting\'s phone camera is lost (README "Phone as a second camera")', async () => {
+    const phone = (state: 'live' | 'lost') => ({
+      state,
+      since: new Date().toISOString(),
+      camera: 'environment' as const,
+      signaling_channel: null,
+      ...(state === 'lost' ? { lost_reason: 'no_response' as const } : {}),
+    });
+    matchings = [matching(11, { startup_parameters: { is_phone_camera: 1 }, phone: phone('live') })];
+    await renderConsole();
+    const alerts = screen.getByTestId('console-alerts');
+    expect(alerts).toBeEmptyDOMElement();
+    matchings = [matching(11, { startup_parameters: { is_phone_camera: 1 }, phone: phone('lost') })];
+    await waitFor(
+      () =>
+        expect(alerts).toHaveTextContent(
+          '画面 1・受験者11 (tester11): スマートフォンのカメラとの接続が切れました',
+        ),
+      { timeout: 8000 },
+    );
+    // Still lost at the next poll: no second alert.
+    await new Promise((r) => setTimeout(r, 5500));
+    expect(within(alerts).getAllByRole('listitem')).toHaveLength(1);
+  }, 20_000);
+
   it('asks for the desktop-notification permission once, on a click', async () => {
     const ask = vi.fn(async () => 'denied');
     vi.stubGlobal(
