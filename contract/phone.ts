@@ -69,8 +69,17 @@ export const PhonePollResult = Type.Object({
   matching_timeout: Type.Integer({ minimum: 1 }),
   signaling_channel: Type.Union([SignalingChannel, Type.Null()]),
   viewer_client_id: Type.Union([Type.String(), Type.Null()]),
-  /** Whether the sitting records (start-up is_record): the phone records its camera too. */
-  recording: Type.Boolean(),
+  /**
+   * How the phone records its camera (`tester/recording.php` with stream `phone`), or null when the sitting
+   * records nothing (start-up is_record 0): the sitting's video quality level (spec §9, 1–20) and codec.
+   */
+  recording: Type.Union([
+    Type.Null(),
+    Type.Object({
+      video_level: Type.Union([Type.Integer(), Type.Null()]),
+      video_codec: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ]),
 });
 export type PhonePollResult = Static<typeof PhonePollResult>;
 

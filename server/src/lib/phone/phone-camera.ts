@@ -29,6 +29,12 @@ import { hashToken, newToken } from '../tokens';
  * 'phone', so it can do nothing but the phone's job for that one sitting.
  */
 
+/** A text start-up parameter, or null when it is absent or empty. */
+function startupText(sp: unknown, key: string): string | null {
+  const v = sp && typeof sp === 'object' ? (sp as Record<string, unknown>)[key] : undefined;
+  return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
+}
+
 /** Whether the sitting's start-up parameters switch the phone camera on. */
 export function phoneCameraOn(startupParameters: unknown): boolean {
   return paramInt(startupParameters, 'is_phone_camera', 0) === 1;
@@ -289,7 +295,13 @@ export async function phonePoll(
     matching_timeout: timeout,
     signaling_channel: signaling,
     viewer_client_id: row.open ? row.viewer_client_id : null,
-    recording: paramInt(sp, 'is_record', 0) === 1,
+    recording:
+      paramInt(sp, 'is_record', 0) === 1
+        ? {
+            video_level: paramInt(sp, 'video_recording_preference', 0) || null,
+            video_codec: startupText(sp, 'video_codec'),
+          }
+        : null,
   };
 }
 
