@@ -6,9 +6,11 @@ import type {
   PhonePairingResult,
   PhonePollResult,
 } from '../../contract/phone';
+import type { ClientPart, RecordingCredentials as WireCredentials } from '../../contract/recording';
 import { camelize, type Camelize } from '../lib/case';
 import { call, sendOnUnload } from './client';
 import type { SignalingChannel } from './matching';
+import type { RecordingCredentials } from './recording';
 
 /**
  * The examinee's phone as a second camera (README "Phone as a second camera"): the examinee's page asks for a
@@ -74,4 +76,43 @@ export async function leavePhone(token: string): Promise<boolean> {
 /** phone/leave from a page that is going away (fetch keepalive; nothing waited for). */
 export function leavePhoneOnUnload(token: string): void {
   sendOnUnload('phone/leave', {}, token);
+}
+
+/** How the phone records (phone/poll `recording`), camelCase. */
+export type PhoneRecordingSettings = NonNullable<Camelize<PhonePollResult>['recording']>;
+
+/**
+ * POST tester/recording.php method PUT with stream `phone`, as the phone (its own session): starts a recording
+ * of the phone's camera and answers its upload credentials.
+ */
+export async function startPhoneRecording(token: string, mimeType: string): Promise<RecordingCredentials> {
+  return camelize(
+    await call<WireCredentials>('tester/recording', {
+      data: { method: 'PUT', mime_type: mimeType, stream: 'phone' },
+      token,
+      silent: true,
+    }),
+  );
+}
+
+/** GET tester/recording.php for the phone's recording: fresh upload credentials (S3 said ExpiredToken). */
+export async function getPhoneRecordingCredentials(
+  token: string,
+  recordId: number,
+): Promise<RecordingCredentials> {
+  return camelize(
+    await call<WireCredentials>('tester/recording', {
+      method: 'GET',
+      params: { record_id: recordId },
+      token,
+      silent: true,
+    }),
+  );
+}
+
+/** POST tester/recording.php method DELETE for the phone's recording: the server completes the upload. */
+export async function endPhoneRecording(token: string, recordId: number, parts: ClientPart[]): Promise<void> {
+  const data: Record<string, unknown> = { method: 'DELETE', record_id: recordId };
+  if (parts.length > 0) data.parts = parts;
+  await call<unknown>('tester/recording', { data, token, silent: true });
 }

@@ -15,6 +15,25 @@ const media = vi.hoisted(() => ({
   startMaster: vi.fn(),
   acquirePhoneCamera: vi.fn(),
   keepScreenAwake: vi.fn(() => () => undefined),
+  sessionStart: vi.fn(),
+  sessionStop: vi.fn(),
+  sessionComplete: vi.fn(),
+}));
+vi.mock('../../media/recording/chunk-store', () => ({
+  openChunkStore: async () => ({ store: {}, durable: true }),
+}));
+vi.mock('../../media/recording/recording-session', async (orig) => ({
+  ...(await orig<object>()),
+  createRecordingSession: () => ({
+    start: media.sessionStart,
+    stop: media.sessionStop,
+    complete: media.sessionComplete,
+    dispose: async () => undefined,
+  }),
+}));
+vi.mock('../../media/stream-registry', async (orig) => ({
+  ...(await orig<object>()),
+  getStream: () => ({ getTracks: () => [] }),
 }));
 vi.mock('../../media/master', () => ({ startMaster: media.startMaster }));
 vi.mock('../../media/devices', () => ({
@@ -49,7 +68,7 @@ const poll = (over: Record<string, unknown> = {}) => ({
   matching_timeout: 1,
   signaling_channel: CHANNEL,
   viewer_client_id: 'viewer-of-checker-2',
-  recording: false,
+  recording: null,
   ...over,
 });
 
@@ -83,6 +102,14 @@ beforeEach(() => {
   Object.values(media).forEach((f) => f.mockReset());
   media.keepScreenAwake.mockReturnValue(() => undefined);
   media.acquirePhoneCamera.mockResolvedValue({ ok: true, track: { kind: 'video' } });
+  media.sessionStart.mockResolvedValue({
+    mimeType: 'video/webm',
+    resumed: false,
+    segment: 0,
+    timesliceMs: 15000,
+  });
+  media.sessionStop.mockResolvedValue([{ PartNumber: 1, ETag: '"e1"' }]);
+  media.sessionComplete.mockResolvedValue(undefined);
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -199,6 +226,63 @@ describe('the phone camera’s page', () => {
     await until(() => t.getState().phoneCamera.step === 'choose');
     t.dispatch(phoneCameraChosen('environment'));
     await until(() => t.getState().phoneCamera.step === 'replaced');
+  }, 20_000);
+
+  it("records its camera as the sitting's phone stream at the sitting's quality, and sends the rest when the exam ends", async () => {
+    server.use(ok('phone/pair', PAIRED));
+    media.startMaster.mockResolvedValue(fakeMaster());
+    const recording = { video_level: 10, video_codec: null };
+    answerPolls(
+      poll({ recording }),
+      poll({ recording }),
+      poll({ sitting: 'ended', signaling_channel: null, recording }),
+    );
+    const calls: Record<string, unknown>[] = [];
+    server.use(
+      http.post('*/api/v1/tester/recording.php', async ({ request }) => {
+        const body = (await request.json()) as Record<string, unknown>;
+        calls.push({ ...body, bearer: request.headers.get('authorization') });
+        const result =
+          body.method === 'PUT'
+            ? {
+                record_id: 41,
+                segment: 1,
+                mime_type: 'video/webm',
+                accessKeyId: 'AK',
+                secretAccessKey: 'SK',
+                sessionToken: 'ST',
+                expiration: '2099-01-01T00:00:00Z',
+                bucket: 'recordings',
+                key: 'recordings/1/phone/41-1.webm',
+                uploadId: 'U1',
+                interval: 0,
+                region: 'ap-northeast-1',
+                part_size: 5242880,
+              }
+            : { record_id: 41, completed: true };
+        return HttpResponse.json({ status: 200, message: 'OK', result });
+      }),
+    );
+    openedWithCode();
+    const s = setupStore();
+    s.dispatch(phonePageOpened());
+    await until(() => s.getState().phoneCamera.step === 'choose');
+    s.dispatch(phoneCameraChosen('environment'));
+    await until(() => media.sessionStart.mock.calls.length === 1);
+    expect(calls[0]).toMatchObject({
+      method: 'PUT',
+      stream: 'phone',
+      bearer: `Bearer ${PAIRED.access_token}`,
+    });
+    expect(media.sessionStart.mock.calls[0]![0]).toMatchObject({ voiceRecording: false, videoLevel: 10 });
+    await until(() => s.getState().phoneCamera.step === 'ended');
+    await until(() => media.sessionComplete.mock.calls.length === 1);
+    expect(calls.at(-1)).toMatchObject({
+      method: 'DELETE',
+      record_id: 41,
+      parts: [{ PartNumber: 1, ETag: '"e1"' }],
+    });
+    expect(s.getState().phoneCamera.recording).toBe('done');
   }, 20_000);
 
   it('says why the camera could not open, and lets the examinee choose again', async () => {

@@ -2,10 +2,13 @@ import type { AppStartListening } from '../../app/listener';
 import { isApiError, NETWORK_ERROR_STATUS } from '../../api/api-error';
 import { isValidChannel, type SignalingChannel } from '../../api/matching';
 import {
+  endPhoneRecording,
+  getPhoneRecordingCredentials,
   leavePhone,
   leavePhoneOnUnload,
   pairPhone,
   pollPhone,
+  startPhoneRecording,
   type PhonePoll,
   type PhoneSession,
 } from '../../api/phone';
@@ -14,7 +17,7 @@ import { logger } from '../../lib/logger';
 import { takePairingCode } from '../../lib/phone-link';
 import { acquirePhoneCamera, PHONE_STREAM_ID } from '../../media/devices';
 import { startMaster, type KvsChannel, type MasterHandle } from '../../media/master';
-import { releaseStream } from '../../media/stream-registry';
+import { getStream, releaseStream } from '../../media/stream-registry';
 import { keepScreenAwake } from '../../platform/wake-lock';
 import {
   phoneCameraChosen,
@@ -27,9 +30,11 @@ import {
   phonePairingFailed,
   phonePairingRetried,
   phonePollIntervalChanged,
+  phoneRecordingChanged,
   phoneReplaced,
   phoneStopRequested,
 } from './phone-camera-slice';
+import { PhoneRecording } from './phone-recording';
 
 /** Session storage key of the phone's session: a reload of the phone's page goes on without a new code. */
 export const PHONE_SESSION_KEY = 'phoneCamera';
@@ -99,6 +104,8 @@ export function addPhoneCameraListeners(startListening: AppStartListening): void
   let token: string | null = null;
   let retryCode: string | null = null;
   let master: MasterHandle | null = null;
+  // The phone's recording while it runs (a camera switch ends it; the next poll starts the next one).
+  let recording: PhoneRecording | null = null;
 
   const pair = async (code: string): Promise<PhoneSession> => {
     const s = await pairPhone(code);
@@ -159,8 +166,11 @@ export function addPhoneCameraListeners(startListening: AppStartListening): void
         api.dispatch(phoneCameraFailed(opened.code));
         return;
       }
-      if (running) await master?.replaceVideoTrack(opened.track);
-      else api.dispatch(phoneCameraStarted());
+      if (running) {
+        await master?.replaceVideoTrack(opened.track);
+        // The recorder held the other camera's stream: that recording ends here, the next poll starts anew.
+        await recording?.finish();
+      } else api.dispatch(phoneCameraStarted());
     },
   });
 
@@ -174,6 +184,15 @@ export function addPhoneCameraListeners(startListening: AppStartListening): void
       // The matched checker's viewer ClientId: the only viewer the phone answers (null: nobody watches now).
       let allowedViewer: string | null = null;
       const releaseWakeLock = keepScreenAwake();
+      const rec = new PhoneRecording(
+        {
+          start: (mimeType) => startPhoneRecording(bearer, mimeType),
+          refresh: (recordId) => getPhoneRecordingCredentials(bearer, recordId),
+          end: (recordId, parts) => endPhoneRecording(bearer, recordId, parts),
+        },
+        (state) => api.dispatch(phoneRecordingChanged(state)),
+      );
+      recording = rec;
       const intervalMs = () => api.getState().phoneCamera.matchingTimeout * 1000;
 
       const stopMaster = async () => {
@@ -239,6 +258,8 @@ export function addPhoneCameraListeners(startListening: AppStartListening): void
         }
         allowedViewer = r.viewerClientId;
         master?.matchedViewerChanged();
+        const stream = getStream(PHONE_STREAM_ID);
+        if (r.recording && stream) void rec.start(stream, r.recording);
         const channel = r.signalingChannel;
         if (isValidChannel(channel)) {
           if (master && master.channelName !== channel.channelName) await stopMaster();
@@ -293,9 +314,15 @@ export function addPhoneCameraListeners(startListening: AppStartListening): void
       window.removeEventListener('pagehide', onPageHide);
       loop.cancel();
       await stopMaster();
+      const [ended] = end;
+      recording = null;
+      // The sitting ended or the examinee stopped: the rest of the recording is sent and completed (before the
+      // camera is released). A replaced phone's session no longer works: what it holds is completed by the
+      // server when the sitting ends.
+      if (phoneReplaced.match(ended)) await rec.dispose();
+      else await rec.finish();
       releaseStream(PHONE_STREAM_ID);
       releaseWakeLock();
-      const [ended] = end;
       if (phoneStopRequested.match(ended)) {
         await leavePhone(bearer).catch(() => undefined);
         api.dispatch(phoneEnded('stopped'));

@@ -1,6 +1,7 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { PhoneCamera } from '../../api/phone';
 import type { DeviceErrorCode } from '../../media/devices';
+import type { PhoneRecordingState } from './phone-recording';
 
 /**
  * The phone's own page (`/phone`, opened from the QR code on the examinee's page) as a state machine:
@@ -34,6 +35,8 @@ export interface PhoneCameraState {
   endReason: PhoneEndReason | null;
   /** Poll interval in seconds (server value). */
   matchingTimeout: number;
+  /** The phone's own recording of its camera (off while the sitting records nothing). */
+  recording: PhoneRecordingState;
 }
 
 const initialState: PhoneCameraState = {
@@ -48,6 +51,7 @@ const initialState: PhoneCameraState = {
   pairingError: null,
   endReason: null,
   matchingTimeout: 5,
+  recording: 'off',
 };
 
 const phoneCameraSlice = createSlice({
@@ -107,6 +111,10 @@ const phoneCameraSlice = createSlice({
     phonePollIntervalChanged(state, action: PayloadAction<number>) {
       if (action.payload > 0) state.matchingTimeout = action.payload;
     },
+    /** The phone's recording changed state. */
+    phoneRecordingChanged(state, action: PayloadAction<PhoneRecordingState>) {
+      state.recording = action.payload;
+    },
     /** The examinee pressed stop on the phone. */
     phoneStopRequested() {},
     /** The phone's page is done: the sitting ended, it was stopped, or its session ended. */
@@ -133,6 +141,7 @@ export const {
   phoneCameraStarted,
   phoneConnectionChanged,
   phonePollIntervalChanged,
+  phoneRecordingChanged,
   phoneStopRequested,
   phoneEnded,
   phoneReplaced,

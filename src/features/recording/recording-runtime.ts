@@ -23,8 +23,8 @@ import {
 } from '../../media/recording/recorder';
 import {
   createRecordingSession,
+  fromServerCredentials as toSessionCredentials,
   recordingKeyOf,
-  type RecordingCredentials,
   type RecordingSession,
   type RecordingStatus,
 } from '../../media/recording/recording-session';
@@ -379,22 +379,6 @@ async function recordSettings(state: RootState, kind: StreamKind): Promise<Recor
     videoLevel: pick('video_recording_preference', p.videoRecordingPreference),
     audioLevel: pick('voice_quality_preference', p.voiceQualityPreference),
   };
-}
-
-/** The library's credentials from the server's. */
-export function toSessionCredentials(c: ServerCredentials): RecordingCredentials {
-  const out: RecordingCredentials = {
-    accessKeyId: c.accessKeyId,
-    secretAccessKey: c.secretAccessKey,
-    sessionToken: c.sessionToken,
-    bucket: c.bucket,
-    key: c.key,
-    uploadId: c.uploadId,
-    interval: c.interval,
-    region: c.region,
-  };
-  if (c.endpoint) out.endpoint = c.endpoint;
-  return out;
 }
 
 function report(s: RecordingStatus): RecordingStatusReport {

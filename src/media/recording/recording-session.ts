@@ -58,6 +58,22 @@ export interface RecordingCredentials {
   region?: string;
 }
 
+/** The upload credentials of a server's recording start (`tester/recording.php`, camelCase) as a session needs them. */
+export function fromServerCredentials(c: RecordingCredentials & { region: string }): RecordingCredentials {
+  const out: RecordingCredentials = {
+    accessKeyId: c.accessKeyId,
+    secretAccessKey: c.secretAccessKey,
+    sessionToken: c.sessionToken,
+    bucket: c.bucket,
+    key: c.key,
+    uploadId: c.uploadId,
+    interval: c.interval,
+    region: c.region,
+  };
+  if (c.endpoint) out.endpoint = c.endpoint;
+  return out;
+}
+
 /** spec §9: the storage region. */
 export const DEFAULT_REGION = 'ap-northeast-1';
 

@@ -122,6 +122,11 @@ export function PhoneCameraView() {
             {p.connection === 'connected' && p.watched && <> / {t('page.status.watched')}</>}
           </p>
         )}
+        {p.recording !== 'off' && (p.step === 'running' || p.step === 'ended') && (
+          <p className="small" data-testid="phone-recording" data-state={p.recording}>
+            {t('page.recording.label')}: {t(`page.recording.${p.recording}`)}
+          </p>
+        )}
         {p.step === 'ended' && p.endReason && (
           <p className="alert alert-info" data-testid="phone-ended" data-reason={p.endReason}>
             {t(`page.ended.${p.endReason}`)}
