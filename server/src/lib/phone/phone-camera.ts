@@ -12,6 +12,7 @@ import {
   type PhoneView,
 } from '../../../../contract/phone';
 import type { Matching } from '../../../../contract/matching';
+import { WIDER_VIEW_PARAMS } from '../../../../contract/constants/wider-view';
 import type { Db } from '../../db/db';
 import { ApiError } from '../api-error';
 import type { App, AuthContext } from '../app-types';
@@ -20,6 +21,7 @@ import { phoneChannelName, type MatchingChannels } from '../matching-channels';
 import { isProctored, matchingTimeoutOf, paramInt } from '../matching-rows';
 import type { MatchingSettings } from '../matching-settings';
 import { statsJson } from '../matching-engine';
+import { RECORDING_FINALIZE_GRACE_SECONDS } from '../sitting-exit';
 import { hashToken, newToken } from '../tokens';
 
 /**
@@ -37,7 +39,7 @@ function startupText(sp: unknown, key: string): string | null {
 
 /** Whether the sitting's start-up parameters switch the phone camera on. */
 export function phoneCameraOn(startupParameters: unknown): boolean {
-  return paramInt(startupParameters, 'is_phone_camera', 0) === 1;
+  return paramInt(startupParameters, WIDER_VIEW_PARAMS.phone, 0) === 1;
 }
 
 // The open-sitting test of the matching engine: not finished, not kicked, not logged out since its last login.
@@ -51,6 +53,15 @@ const STATE_SQL = `CASE WHEN l.test_id IS NULL THEN 'waiting'
 const SINCE_SQL = `CASE WHEN l.test_id IS NULL THEN NULL
   WHEN l.lost_at IS NOT NULL OR l.stale_at <= now() THEN coalesce(l.lost_at, l.stale_at)
   WHEN l.channel_status = 'open' THEN coalesce(l.live_at, l.paired_at) ELSE l.paired_at END`;
+
+/** Whether the sitting is open as the phone sees it (not finished, kicked or logged out since its last login). */
+export async function phoneSittingOpen(db: Db, testId: number): Promise<boolean> {
+  const { rows } = await db.query<{ open: boolean }>(
+    `SELECT ${SITTING_OPEN_SQL} AS open FROM tests t JOIN users u ON u.id = t.user_id WHERE t.id = $1`,
+    [testId],
+  );
+  return rows[0]?.open === true;
+}
 
 interface LinkRow {
   test_id: number;
@@ -167,6 +178,7 @@ export async function pairPhone(
          lost_at = NULL, lost_reason = NULL, camera = NULL, stats = NULL`,
       [grant.test_id, session.rows[0]!.id, timeout * PHONE_STALE_FACTOR],
     );
+    if (replaced.rows.length > 0) await finalizeReplacedPhoneRecordings(tx, grant.test_id);
     await tx.query(`INSERT INTO examinee_logs (test_id, event, detail) VALUES ($1, 'phone_paired', $2)`, [
       grant.test_id,
       replaced.rows.length > 0 ? 'replaced' : '',
@@ -190,6 +202,20 @@ export async function pairPhone(
   // The replaced phone must not go on publishing into the sitting's phone channel.
   if (paired.replaced) await revokePhoneMasters(app, paired.testId);
   return paired.result;
+}
+
+/**
+ * A phone replaced by another (rescanned) can no longer call: its unfinished recordings are given to the
+ * server to complete from the parts they hold, after the usual grace, instead of waiting for the sitting's end.
+ */
+async function finalizeReplacedPhoneRecordings(tx: Db, testId: number): Promise<number> {
+  const r = await tx.query(
+    `UPDATE records SET finalize_at = least(coalesce(finalize_at, 'infinity'), now() + $2::int * interval '1 second'),
+            finalize_reason = 'phone_replaced', updated_at = now()
+      WHERE test_id = $1 AND stream = 'phone' AND stop_at IS NULL`,
+    [testId, RECORDING_FINALIZE_GRACE_SECONDS],
+  );
+  return r.rowCount;
 }
 
 /** Revokes (local stand-in) every master credential of the sitting's phone channel; STS ones expire by themselves. */

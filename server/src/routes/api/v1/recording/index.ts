@@ -53,6 +53,12 @@ import {
   type RecordRow,
 } from '../../../../lib/recording/store';
 import { assertCanViewSitting } from '../../../../lib/tester/detail';
+import {
+  assertPhoneSittingOpen,
+  assertRecordCaller,
+  phoneRecordingOff,
+  recordableStream,
+} from '../../../../lib/phone/phone-recordings';
 import { loadTester, requireOpenSitting, startupInt, startupOf } from '../../../../lib/sittings/sittings';
 
 const validation = (message: string) => new ApiError(400, 'validation', message);
@@ -152,12 +158,14 @@ export default async function recordingRoutes(app: App): Promise<void> {
   /** Part size the browser must use: the configured size, but never below what the store accepts. */
   const partSize = () => Math.min(S3_MAX_PART_SIZE, Math.max(settings.partSize, store().minPartSize()));
 
-  /** A recording of the calling tester, or 404/403. */
+  /**
+   * A recording the caller may use, or 404/403: the examinee's own recordings of its streams, a paired phone's
+   * its sitting's phone recordings (lib/phone/phone-recordings.ts).
+   */
   async function ownRecord(auth: AuthContext, id: number): Promise<RecordRow> {
     const rec = await findRecord(app.db, id);
     if (!rec) throw new ApiError(404, 'not_found', 'No such recording.');
-    if (rec.tester_id !== auth.userId)
-      throw new ApiError(403, 'forbidden', 'This recording belongs to another tester.');
+    assertRecordCaller(auth, rec);
     return rec;
   }
 
@@ -209,12 +217,15 @@ export default async function recordingRoutes(app: App): Promise<void> {
       );
     }
     const sitting = await requireOpenSitting(app.db, auth.userId);
+    await assertPhoneSittingOpen(app.db, auth, sitting.id);
     if (sitting.kicked)
       throw new ApiError(403, 'kicked', 'The tester was kicked out; a manager must lift it first.');
     const flag = STREAM_FLAG[stream];
     if (startupInt(startupOf(sitting), flag, 0) !== 1) {
       throw conflict(`Recording is off for this sitting's ${stream} (start-up parameter ${flag} is not 1).`);
     }
+    if (phoneRecordingOff(stream, startupInt(startupOf(sitting), 'is_record', 0)))
+      throw conflict('Recording is off for this sitting (start-up parameter is_record is not 1).');
     return mutex.run(`test:${sitting.id}`, async () => {
       if (segment !== undefined) {
         const existing = await findSegment(app.db, sitting.id, stream, segment);
@@ -404,7 +415,8 @@ export default async function recordingRoutes(app: App): Promise<void> {
   app.post(
     '/tester/recording.php',
     {
-      config: { access: [ACTOR.tester] },
+      // The paired phone records its own camera (stream 'phone') with its own session.
+      config: { access: [ACTOR.tester, 'phone'] },
       schema: {
         body: RecordingPostBody,
         response: { 200: Envelope(Type.Union([RecordingCredentials, RecordingEndResult])) },
@@ -415,7 +427,7 @@ export default async function recordingRoutes(app: App): Promise<void> {
       const b = request.body;
       reply.header('Cache-Control', 'no-store');
       if (b.method === 'PUT')
-        return reply.ok(await startRecording(auth, b.stream ?? 'camera', b.mime_type, b.segment));
+        return reply.ok(await startRecording(auth, recordableStream(auth, b.stream), b.mime_type, b.segment));
       if (b.record_id === undefined) throw validation('record_id is required with method DELETE.');
       return reply.ok(await endRecording(auth, Number(b.record_id), b.parts));
     },
@@ -424,7 +436,7 @@ export default async function recordingRoutes(app: App): Promise<void> {
   app.get(
     '/tester/recording.php',
     {
-      config: { access: [ACTOR.tester] },
+      config: { access: [ACTOR.tester, 'phone'] },
       schema: { querystring: RecordingQuery, response: { 200: Envelope(RecordingCredentials) } },
     },
     async (request, reply) => {
@@ -433,9 +445,10 @@ export default async function recordingRoutes(app: App): Promise<void> {
       let rec: RecordRow | null;
       if (id !== undefined) rec = await ownRecord(auth, Number(id));
       else {
-        rec = await findOpenRecord(app.db, auth.userId, request.query.stream ?? 'camera');
+        rec = await findOpenRecord(app.db, auth.userId, recordableStream(auth, request.query.stream));
         if (!rec)
           throw new ApiError(404, 'not_found', 'No recording is in progress; start one with method PUT.');
+        assertRecordCaller(auth, rec);
       }
       if (isCompleted(rec))
         throw conflict('The recording is already completed; start a new segment to record more.');
