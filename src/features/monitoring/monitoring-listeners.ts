@@ -2,6 +2,7 @@ import { TaskAbortError } from '@reduxjs/toolkit';
 import type { AppStartListening, ListenerDispatch } from '../../app/listener';
 import type { RootState } from '../../app/store';
 import {
+  type CheckerMatching,
   deleteCheckerMatching,
   getExamineeMessages,
   getExamineeSummary,
@@ -59,6 +60,7 @@ import {
   selectMonitoringRunning,
   selectPane,
   selectPanes,
+  type Pane,
 } from './monitoring-slice';
 import {
   connectPaneViewer,
@@ -86,10 +88,58 @@ const CONNECTION_LOST_REASONS = new Set(['connection_lost', 'no_response']);
 
 type Store = { dispatch: ListenerDispatch; getState: () => RootState };
 
+/**
+ * Polls in a row that the server said a phone publishes while this checker's viewer of it showed no frames,
+ * before that viewer is started again (its offer went unanswered: the phone's signaling was reconnecting).
+ */
+export const PHONE_VIEW_RESTART_POLLS = 4;
+const phoneViewWaits = new Map<number, number>();
+
+/** Stops a pane's viewers (the camera's and the phone's) and forgets their credentials. */
+function stopPane(testerId: number, forget: boolean): void {
+  stopPaneViewer(testerId);
+  stopPaneViewer(testerId, 'phone');
+  phoneViewWaits.delete(testerId);
+  if (!forget) return;
+  forgetPaneCredentials(testerId);
+  forgetPaneCredentials(testerId, 'phone');
+}
+
+/**
+ * The phone's view follows the matching's phone (README "Phone as a second camera"): this checker views the
+ * phone's channel while the server says the phone publishes and hands out its credentials; the viewer starts
+ * again when the phone published anew (rescanned, or back after a loss: `since` moved) or for a new matching
+ * (a new ClientId), and stops when the phone is lost, replaced (paired, not publishing yet) or gone.
+ */
+function followPhone(
+  store: Store,
+  m: CheckerMatching,
+  before: Pane['phone'] | undefined,
+  isNew: boolean,
+): void {
+  const phone = m.phone;
+  if (!phone || phone.state !== 'live' || !phone.channel) {
+    if (isPaneViewerActive(m.testerId, 'phone')) stopPaneViewer(m.testerId, 'phone');
+    forgetPaneCredentials(m.testerId, 'phone');
+    phoneViewWaits.delete(m.testerId);
+    return;
+  }
+  rememberPaneCredentials(m.testerId, phone.channel, 'phone');
+  const republished = before?.state === 'live' && before.since !== phone.since;
+  const showing = selectPane(store.getState(), m.testerId)?.viewStatus.phone === 'live';
+  const waits = showing ? 0 : (phoneViewWaits.get(m.testerId) ?? 0) + 1;
+  phoneViewWaits.set(m.testerId, waits);
+  const stuck = waits > PHONE_VIEW_RESTART_POLLS;
+  if (isNew || republished || stuck || !isPaneViewerActive(m.testerId, 'phone')) {
+    phoneViewWaits.set(m.testerId, 0);
+    void connectPaneViewer(store, m.testerId, m.monitorId, phone.channel, 'phone');
+  }
+}
+
 /** Polls matching.php once and makes the viewers follow the matchings. */
 export async function pollAndReconcile(store: Store, report?: ViewerReport): Promise<void> {
   const before = new Map(selectPanes(store.getState()).map((p) => [p.testerId, p.monitorId]));
-  const phonesBefore = new Map(selectPanes(store.getState()).map((p) => [p.testerId, p.phone?.state]));
+  const phonesBefore = new Map(selectPanes(store.getState()).map((p) => [p.testerId, p.phone]));
   let r;
   try {
     r = await pollCheckerMatchings(report);
@@ -99,10 +149,8 @@ export async function pollAndReconcile(store: Store, report?: ViewerReport): Pro
   if (!selectMonitoringRunning(store.getState())) return;
   store.dispatch(matchingsPolled({ ...r, at: Date.now() }));
   for (const [testerId, monitorId] of before) {
-    if (!r.matchings.some((m) => m.testerId === testerId && m.monitorId === monitorId)) {
-      stopPaneViewer(testerId);
-      if (!r.matchings.some((m) => m.testerId === testerId)) forgetPaneCredentials(testerId);
-    }
+    if (!r.matchings.some((m) => m.testerId === testerId && m.monitorId === monitorId))
+      stopPane(testerId, !r.matchings.some((m) => m.testerId === testerId));
   }
   for (const m of r.matchings) {
     const isNew = before.get(m.testerId) !== m.monitorId;
@@ -111,8 +159,10 @@ export async function pollAndReconcile(store: Store, report?: ViewerReport): Pro
       void pollMessages(store, m.testerId);
     }
     // A phone camera that was paired and is lost now (README "Phone as a second camera").
-    const wasPaired = ['connecting', 'live'].includes(phonesBefore.get(m.testerId) ?? '');
+    const phoneBefore = phonesBefore.get(m.testerId);
+    const wasPaired = ['connecting', 'live'].includes(phoneBefore?.state ?? '');
     if (!isNew && wasPaired && m.phone?.state === 'lost') raiseAlert(store, 'phone', m.testerId);
+    followPhone(store, m, isNew ? undefined : phoneBefore, isNew);
     if (!m.channel) continue;
     rememberPaneCredentials(m.testerId, m.channel);
     const pane = selectPane(store.getState(), m.testerId);
@@ -287,7 +337,7 @@ export async function deletePaneMatching(
   monitorId: number,
   connectionLost = false,
 ): Promise<void> {
-  stopPaneViewer(testerId);
+  stopPane(testerId, false);
   try {
     await deleteCheckerMatching(testerId, monitorId, connectionLost);
   } catch {

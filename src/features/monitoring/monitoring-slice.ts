@@ -210,6 +210,24 @@ function phoneOf(m: CheckerMatching): Pane['phone'] {
   return m.phone ? { state: m.phone.state, since: m.phone.since, lostReason: m.phone.lostReason } : null;
 }
 
+/**
+ * The phone view's status from the server's phone: not connected before a phone is paired, lost when it stopped
+ * answering or left, connecting once paired; while the phone publishes, this checker's viewer of the phone's
+ * channel says when its frames arrive (`live`), and anything short of that is still connecting.
+ */
+function phoneViewStatus(phone: Pane['phone'], current: PaneViewStatus | undefined): PaneViewStatus {
+  if (!phone || phone.state === 'waiting') return 'waiting';
+  if (phone.state === 'lost') return 'lost';
+  return phone.state === 'live' && current === 'live' ? 'live' : 'connecting';
+}
+
+/** Writes the phone view's status of a pane whose sitting has the phone view. */
+function followPhoneView(p: Pane): void {
+  if (!p.views.includes('phone')) return;
+  const status = phoneViewStatus(p.phone, p.viewStatus.phone);
+  if (p.viewStatus.phone !== status) p.viewStatus.phone = status;
+}
+
 function newPane(m: CheckerMatching, now: number): Pane {
   return {
     testerId: m.testerId,
@@ -291,7 +309,9 @@ const monitoringSlice = createSlice({
         seen.add(m.testerId);
         const p = state.panes.entities[m.testerId];
         if (!p || p.monitorId !== m.monitorId) {
-          panesAdapter.setOne(state.panes, newPane(m, at));
+          const pane = newPane(m, at);
+          followPhoneView(pane);
+          panesAdapter.setOne(state.panes, pane);
           if (!p) state.chats[m.testerId] = [];
           continue;
         }
@@ -308,6 +328,7 @@ const monitoringSlice = createSlice({
         }
         const phone = phoneOf(m);
         if (JSON.stringify(phone) !== JSON.stringify(p.phone)) p.phone = phone;
+        followPhoneView(p);
       }
       const gone = state.panes.ids.filter((id) => !seen.has(id));
       panesAdapter.removeMany(state.panes, gone);

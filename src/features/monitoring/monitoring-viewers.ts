@@ -43,6 +43,8 @@ const channelKey = (testerId: number, channel: PaneChannel) => viewKey(testerId,
 
 /** The latest connect attempt per channel: callbacks of an older attempt are ignored. */
 const generation = new Map<string, number>();
+/** Channels (by key) whose viewer is being started right now. */
+const starting = new Set<string>();
 
 /** The newest credentials per channel (every matching poll carries them, refreshed before expiry). */
 const latestCredentials = new Map<string, ViewerChannelCredentials>();
@@ -141,6 +143,8 @@ function viewsOfChannel(channel: PaneChannel): readonly PaneViewId[] {
 export function stopPaneViewer(testerId: number, channel: PaneChannel = 'camera'): void {
   const key = channelKey(testerId, channel);
   generation.set(key, (generation.get(key) ?? 0) + 1);
+  // An attempt under way is abandoned with it: the channel no longer counts as active.
+  starting.delete(key);
   for (const view of viewsOfChannel(channel)) closeViewer(viewKey(testerId, view));
 }
 
@@ -229,6 +233,9 @@ async function attemptConnect(
           if (!current()) return;
           if (which !== 'camera') {
             viewStatus(which, phoneStatusFor(state));
+            // A phone viewer whose connection is gone is dropped: the next matching poll starts a new one
+            // while the server says the phone publishes.
+            if (state === 'failed' || state === 'closed') stopPaneViewer(testerId, which);
             return;
           }
           if (state === 'connecting') {
@@ -270,9 +277,6 @@ async function attemptConnect(
   if (which === 'camera') store.dispatch(viewerStartFailed({ testerId, monitorId }));
   else viewStatus(which, 'lost');
 }
-
-/** Channels (by key) whose viewer is being started right now. */
-const starting = new Set<string>();
 
 /** Whether a channel (the camera's by default) has a viewer, or one is being started. */
 export function isPaneViewerActive(testerId: number, which: PaneChannel = 'camera'): boolean {

@@ -12,6 +12,8 @@ import { paneConnectionChanged } from '../monitoring-slice';
 import { formatDateTime } from '../monitoring-format';
 
 interface ViewerOpts {
+  credentials: { channelName: string };
+  clientId?: string;
   onStateChange: (s: string) => void;
   onStream: (s: MediaStream) => void;
   extraViews?: readonly string[];
@@ -19,13 +21,16 @@ interface ViewerOpts {
 }
 const viewerMock = vi.hoisted(() => ({
   calls: [] as ViewerOpts[],
+  closes: [] as ReturnType<typeof vi.fn>[],
 }));
 
 vi.mock('../../../media/viewer', () => ({
   openViewer: vi.fn((opts: ViewerOpts) => {
     viewerMock.calls.push(opts);
+    const close = vi.fn();
+    viewerMock.closes.push(close);
     opts.onStateChange('connecting');
-    return Promise.resolve({ clientId: `c-${viewerMock.calls.length}`, channelName: 'ch', close: vi.fn() });
+    return Promise.resolve({ clientId: `c-${viewerMock.calls.length}`, channelName: 'ch', close });
   }),
 }));
 
@@ -187,6 +192,7 @@ beforeEach(() => {
   ended = [];
   messages = {};
   viewerMock.calls.length = 0;
+  viewerMock.closes.length = 0;
   baseHandlers();
 });
 afterEach(() => vi.clearAllMocks());
@@ -879,6 +885,103 @@ describe('MonitoringConsole: live stills, alerts and the keyboard', () => {
     await new Promise((r) => setTimeout(r, 5500));
     expect(within(alerts).getAllByRole('listitem')).toHaveLength(1);
   }, 20_000);
+
+  it('views the phone beside the camera while it publishes, shows it lost, and views a rescanned phone again', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const phoneChannel = {
+        ...matching(11).signaling_channel!,
+        channel_name: 'ch-11-phone',
+        access_key_id: 'AK-phone',
+      };
+      const withPhone = (phone: Matching['phone']) => [
+        matching(11, { startup_parameters: { is_phone_camera: 1 }, viewer_client_id: 'viewer-11', phone }),
+      ];
+      const nextPoll = () =>
+        act(async () => {
+          await vi.advanceTimersByTimeAsync(5100);
+        });
+      // Paired, not publishing yet: the phone's view is connecting, nothing views its channel.
+      matchings = withPhone({
+        state: 'connecting',
+        since: '2026-01-01T00:00:00Z',
+        camera: null,
+        signaling_channel: null,
+      });
+      await renderConsole();
+      const pane = screen.getByTestId('monitor-pane-11');
+      const phoneView = () => within(pane).getByTestId('pane-view-phone');
+      await waitFor(() => expect(viewerMock.calls).toHaveLength(1));
+      expect(phoneView()).toHaveAttribute('data-status', 'connecting');
+      expect(within(pane).getByTestId('pane-view-status-phone')).toHaveTextContent('接続中');
+
+      // The phone publishes: the checker views the phone's channel with the matching's ClientId, phone only.
+      const live = (since: string) =>
+        withPhone({ state: 'live', since, camera: 'environment', signaling_channel: phoneChannel });
+      matchings = live('2026-01-01T00:00:05Z');
+      await nextPoll();
+      await waitFor(() => expect(viewerMock.calls).toHaveLength(2));
+      const phoneViewer = viewerMock.calls[1]!;
+      expect(phoneViewer.credentials.channelName).toBe('ch-11-phone');
+      expect(phoneViewer.clientId).toBe('viewer-11');
+      expect(phoneViewer.extraViews).toBeUndefined();
+      const track = Object.assign(new EventTarget(), { muted: false, kind: 'video' });
+      const stream = { getVideoTracks: () => [track], getTracks: () => [track] } as unknown as MediaStream;
+      act(() => {
+        phoneViewer.onStream(stream);
+        phoneViewer.onStateChange('connected');
+      });
+      expect(phoneView()).toHaveAttribute('data-status', 'live');
+      expect(within(pane).queryByTestId('pane-view-status-phone')).toBeNull();
+      expect((within(pane).getByTestId('pane-video-phone') as HTMLVideoElement).srcObject).toBe(stream);
+      expect(within(pane).getByLabelText('受験者11 のスマートフォン（ライブ）')).toBeInTheDocument();
+      // The camera's pane is untouched by the phone's viewer.
+      expect(within(pane).getByTestId('pane-connection')).toHaveTextContent('接続中');
+      // Polls while it stays live start nothing new.
+      await nextPoll();
+      expect(viewerMock.calls).toHaveLength(2);
+
+      // The phone stops answering: its viewer is closed, the view says lost, an alert names the pane.
+      matchings = withPhone({
+        state: 'lost',
+        since: '2026-01-01T00:01:00Z',
+        lost_reason: 'no_response',
+        camera: 'environment',
+        signaling_channel: null,
+      });
+      await nextPoll();
+      await waitFor(() => expect(phoneView()).toHaveAttribute('data-status', 'lost'));
+      expect(viewerMock.closes[1]).toHaveBeenCalled();
+      expect(within(pane).getByTestId('pane-view-status-phone')).toHaveTextContent('切断');
+      expect(screen.getByTestId('console-alerts')).toHaveTextContent(
+        '画面 1・受験者11 (tester11): スマートフォンのカメラとの接続が切れました',
+      );
+
+      // A new code scanned: the new phone publishes and is viewed again.
+      matchings = live('2026-01-01T00:02:00Z');
+      await nextPoll();
+      await waitFor(() => expect(viewerMock.calls).toHaveLength(3));
+      expect(viewerMock.calls[2]!.credentials.channelName).toBe('ch-11-phone');
+      expect(phoneView()).toHaveAttribute('data-status', 'connecting');
+      act(() => viewerMock.calls[2]!.onStateChange('connected'));
+      expect(phoneView()).toHaveAttribute('data-status', 'live');
+
+      // The phone's connection fails although the phone still publishes: the next poll views it again.
+      act(() => viewerMock.calls[2]!.onStateChange('failed'));
+      expect(phoneView()).toHaveAttribute('data-status', 'lost');
+      await nextPoll();
+      await waitFor(() => expect(viewerMock.calls).toHaveLength(4));
+      expect(viewerMock.calls[3]!.credentials.channelName).toBe('ch-11-phone');
+      // The phone published anew (its reload): the viewer starts again too.
+      act(() => viewerMock.calls[3]!.onStateChange('connected'));
+      matchings = live('2026-01-01T00:03:00Z');
+      await nextPoll();
+      await waitFor(() => expect(viewerMock.calls).toHaveLength(5));
+      expect(viewerMock.closes[3]).toHaveBeenCalled();
+    } finally {
+      vi.useRealTimers();
+    }
+  }, 30_000);
 
   it('asks for the desktop-notification permission once, on a click', async () => {
     const ask = vi.fn(async () => 'denied');
