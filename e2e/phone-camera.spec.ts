@@ -3,7 +3,8 @@ import { expectNoAxeViolations } from './helpers';
 import { LiveChecker } from './pages/live-checker';
 import { RealExaminee } from './pages/monitoring-examinee';
 import { decodeQr, PhoneCamera } from './pages/phone-camera';
-import { TesterEnvSettingPage } from './pages/tester-pages';
+import { LoginPage } from './pages/login-page';
+import { TesterEnvSettingPage, TesterExaminingPage } from './pages/tester-pages';
 import { apiToken, importAccounts, type SpecAccount } from './support/accounts';
 
 // The examinee's phone as a second camera (README "Phone as a second camera"): the QR code on /examining is read
@@ -62,6 +63,82 @@ async function toExamining(e: RealExaminee, checker: LiveChecker, browser: Brows
   return checker.console_.testerIdOf(e.loginId);
 }
 
+/** The sitting (test id) an examinee is in, as a manager reads it. */
+async function testIdOf(request: APIRequestContext, testerId: number): Promise<number> {
+  const manager = await apiToken(request, 'manager01');
+  const r = await request.get(`/api/v1/tester/detail.php?tester_id=${testerId}`, {
+    headers: { Authorization: `Bearer ${manager}` },
+  });
+  const id = ((await r.json()) as { result: { test_id: number } }).result.test_id;
+  expect(id).toBeGreaterThan(0);
+  return id;
+}
+
+/**
+ * A manager's examinee detail, in Japanese and English: the camera's and the phone's recordings side by side, the
+ * phone's completed (the rescanned phone's by its page; the replaced phone's by the server from the parts it
+ * holds) and each playable.
+ */
+async function playPhoneRecordings(
+  browser: Browser,
+  request: APIRequestContext,
+  testId: number,
+): Promise<void> {
+  const manager = await apiToken(request, 'manager01');
+  const records = async () => {
+    const r = await request.get(`/api/v1/tester/detail.php?test_id=${testId}`, {
+      headers: { Authorization: `Bearer ${manager}` },
+    });
+    return ((await r.json()) as { result: { records: { stream: string; movie_status: string }[] } }).result
+      .records;
+  };
+  // The rescanned phone's recording completed by its page (02), beside the camera's, and no phone recording
+  // still open (the replaced phone's is completed by the server 30 s after the new pairing).
+  await expect
+    .poll(
+      async () => {
+        const all = await records();
+        const done = all.filter((x) => x.movie_status === '02').map((x) => x.stream);
+        const open = all.filter((x) => x.stream === 'phone' && ['00', '01'].includes(x.movie_status));
+        return `${[...new Set(done)].sort().join(',')} open=${open.length}`;
+      },
+      { timeout: 120_000, intervals: [2000] },
+    )
+    .toBe('camera,phone open=0');
+  const phones = (await records()).filter((x) => x.stream === 'phone' && x.movie_status === '02').length;
+  for (const lang of ['ja', 'en'] as const) {
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    try {
+      await page.goto(lang === 'en' ? '/?actor=3&lang=en' : '/s/demo-manager');
+      await expect(page).toHaveURL(/\/login$/);
+      await new LoginPage(page).login('manager01');
+      await expect(page).toHaveURL(/\/examinees$/);
+      await page.goto(`/examinees/${testId}`);
+      const [camera, phone] = (lang === 'ja' ? ['カメラ', 'スマートフォン'] : ['Camera', 'Phone']).map((n) =>
+        page.getByRole('region', { name: n, exact: true }),
+      );
+      await expect(camera!.locator('video')).toHaveCount(1, { timeout: 30_000 });
+      await expect(phone!.locator('video')).toHaveCount(phones);
+      for (const v of await phone!.locator('video').all()) {
+        await expect
+          .poll(() => v.evaluate((x) => (x as HTMLVideoElement).readyState), { timeout: 30_000 })
+          .toBeGreaterThanOrEqual(1);
+        const d = await v.evaluate((x) => (x as HTMLVideoElement).duration);
+        expect(Number.isFinite(d) && d > 0).toBe(true);
+      }
+      if (lang === 'ja') {
+        const log = page.getByTestId('examinee-log');
+        for (const e of ['スマートフォンのカメラを接続', 'スマートフォンのカメラが応答しなくなった'])
+          await expect(log.filter({ hasText: e }).first()).toBeVisible();
+      }
+      await expectNoAxeViolations(page);
+    } finally {
+      await ctx.close();
+    }
+  }
+}
+
 test.describe('the phone as a second camera', () => {
   test.skip(!!process.env.E2E_NO_NETNS, 'WebRTC needs the loopback-only network namespace');
   test.describe.configure({ mode: 'serial' });
@@ -74,7 +151,7 @@ test.describe('the phone as a second camera', () => {
     browser,
     request,
   }) => {
-    test.setTimeout(300_000);
+    test.setTimeout(480_000);
     const checker = new LiveChecker(CHECKER, PASSWORD);
     const e = new RealExaminee(EXAMINEES[0]);
     const phone = new PhoneCamera();
@@ -168,6 +245,25 @@ test.describe('the phone as a second camera', () => {
         'phone_lost:no_response',
         'phone_paired:replaced',
       ]);
+
+      // The exam runs and ends: the phone records its camera until the sitting ends, then sends the rest and
+      // completes its recording; a manager plays it beside the camera in the examinee detail.
+      await expect(second.page.getByTestId('phone-recording')).toHaveAttribute('data-state', 'recording', {
+        timeout: 30_000,
+      });
+      const exam = new TesterExaminingPage(e.page);
+      await exam.openExamSystem();
+      const testId = await testIdOf(request, testerId);
+      await expect
+        .poll(() => checker.console_.viewFrames(testerId, 'phone'), { timeout: 30_000 })
+        .toBeGreaterThan(10);
+      await exam.finish();
+      await expect(e.page).toHaveURL(/\/exam-end$/, { timeout: 30_000 });
+      await expect(second.page.getByTestId('phone-ended')).toBeVisible({ timeout: 30_000 });
+      await expect(second.page.getByTestId('phone-recording')).toHaveAttribute('data-state', 'done', {
+        timeout: 60_000,
+      });
+      await playPhoneRecordings(browser, request, testId);
     } finally {
       await second.close();
       await phone.close();
@@ -176,7 +272,7 @@ test.describe('the phone as a second camera', () => {
     }
   });
 
-  test('in English: the phone page, the examinee panel and a phone that closes its page', async ({
+  test('in English: the phone page, the examinee panel, the checker’s pane and a phone that closes its page', async ({
     browser,
     request,
   }) => {
@@ -185,7 +281,7 @@ test.describe('the phone as a second camera', () => {
     const e = new RealExaminee(EXAMINEES[1]);
     const phone = new PhoneCamera();
     try {
-      await checker.open(browser, request, '/s/demo-checker');
+      await checker.open(browser, request, '/?actor=2&lang=en');
       const testerId = await toExamining(e, checker, browser, 'en');
       const panel = e.page.getByTestId('phone-panel');
       await expect(panel.getByTestId('phone-state')).toHaveText('Phone camera: Not connected yet', {
@@ -206,16 +302,27 @@ test.describe('the phone as a second camera', () => {
       await expect(panel).toHaveAttribute('data-phone-state', 'live', { timeout: 20_000 });
       await expectNoAxeViolations(e.page);
 
+      // The checker's pane, in English: the phone's view decoding beside the camera.
+      const pane = checker.console_.pane(testerId);
+      await expect(pane.getByTestId('pane-view-phone')).toHaveAttribute('data-status', 'live', {
+        timeout: 30_000,
+      });
+      await expect
+        .poll(() => checker.console_.viewFrames(testerId, 'phone'), { timeout: 30_000 })
+        .toBeGreaterThan(10);
+      await expect(pane.getByRole('button', { name: 'Show the Phone of スマホ受験者2 large' })).toBeVisible();
+      await expectNoAxeViolations(checker.page);
+
       // The phone's page is closed: lost at once (it said so on the way out), and a new code is shown.
       await phone.page.close({ runBeforeUnload: true });
       await expect(panel).toHaveAttribute('data-phone-state', 'lost', { timeout: 15_000 });
       await expect(panel.getByTestId('phone-state')).toContainText('The connection was lost');
       await expect(panel.getByTestId('phone-qr')).toHaveAttribute('data-ready', 'true');
-      await expect(checker.console_.pane(testerId).getByTestId('pane-view-phone')).toHaveAttribute(
-        'data-status',
-        'lost',
-        { timeout: 20_000 },
-      );
+      await expect(pane.getByTestId('pane-view-phone')).toHaveAttribute('data-status', 'lost', {
+        timeout: 20_000,
+      });
+      await expect(checker.page.getByTestId('console-alerts')).toContainText('The phone camera was lost');
+      await expectNoAxeViolations(checker.page);
     } finally {
       await phone.close();
       await e.close();
