@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { KvsChannel, MasterCallbacks } from './master-types';
+import type * as StreamRegistry from './stream-registry';
 
 /** Fakes of the SDK modules master.ts imports dynamically, and of RTCPeerConnection. */
 const fake = vi.hoisted(() => {
@@ -173,7 +174,9 @@ vi.mock('./kvs-signer', () => ({
     return { getSignedURL: vi.fn() };
   },
 }));
-vi.mock('./stream-registry', () => ({
+// The registry's other exports (the stream ids the features import when the test setup registers them) stay real.
+vi.mock('./stream-registry', async (importOriginal) => ({
+  ...(await importOriginal<typeof StreamRegistry>()),
   getStream: (id: string) => fake.registry.streams.get(id) ?? null,
   onStreamChange: (fn: (id: string) => void) => {
     fake.registry.listeners.add(fn);
