@@ -242,4 +242,60 @@ describe('steady examinee polls against the real server', () => {
     const after = await poll('tester05', { channel_status: 'close' });
     expect(after.matchings[0]!.checker_id).not.toBeNull();
   });
+
+  it('answers the phone camera on a steady poll as on the transactional one, and reads no phone without it', async () => {
+    // tester06's sitting has the phone camera and a paired phone publishing (README "Phone as a second camera").
+    await s.db.query(
+      `UPDATE tests SET startup_parameters = startup_parameters || '{"is_phone_camera": 1}'::jsonb
+        WHERE user_id = (SELECT id FROM users WHERE login_id = 'tester06') AND status < 7`,
+    );
+    const code = await injectAs(s.app, tokens.get('tester06')!, {
+      method: 'POST',
+      url: '/api/v1/tester/phone_pairing.php',
+      payload: {},
+    });
+    const paired = await s.app.inject({
+      method: 'POST',
+      url: '/api/v1/phone/pair.php',
+      payload: { code: envelope<{ code: string }>(code).result.code },
+    });
+    const phone = envelope<{ access_token: string }>(paired).result.access_token;
+    const phonePoll = await injectAs(s.app, phone, {
+      method: 'POST',
+      url: '/api/v1/phone/poll.php',
+      payload: { camera: 'environment', channel_status: 'open' },
+    });
+    expect(phonePoll.statusCode, phonePoll.body).toBe(200);
+
+    const report = { channel_status: 'failed' };
+    const full = (await poll('tester06', report)).matchings[0]!;
+    const transaction = s.db.transaction.bind(s.db);
+    let transactions = 0;
+    s.db.transaction = (fn) => (transactions++, transaction(fn));
+    const steady = await poll('tester06', { channel_status: 'close' })
+      .then(() => ((transactions = 0), poll('tester06', { channel_status: 'close' })))
+      .finally(() => {
+        s.db.transaction = transaction;
+      });
+    expect(transactions).toBe(0);
+    expect(full.phone).toMatchObject({ state: 'live', camera: 'environment', signaling_channel: null });
+    expect(steady.matchings[0]!.phone).toEqual(full.phone);
+
+    // Sittings without the phone: their polls, steady or not, never read the phone's tables.
+    const query = s.db.query.bind(s.db);
+    const phoneReads: string[] = [];
+    s.db.query = ((sql: string, params?: unknown[]) => {
+      if (/phone_links|phone_pairings/.test(sql)) phoneReads.push(sql);
+      return query(sql, params as never);
+    }) as typeof s.db.query;
+    try {
+      for (const t of TESTERS.slice(0, 5)) {
+        expect((await poll(t, { channel_status: 'close' })).matchings[0]!.phone).toBeUndefined();
+        expect((await poll(t, { channel_status: 'failed' })).matchings[0]!.phone).toBeUndefined();
+      }
+    } finally {
+      s.db.query = query;
+    }
+    expect(phoneReads).toEqual([]);
+  });
 });
