@@ -120,16 +120,27 @@ const WHEN = [
     "when the examinee's live channel starts (the first matching with signaling credentials)",
   ],
   [/client-s3/, 'when the recording sends its first part'],
+  [/recording-media/, 'when the examinee agrees to the exam notes on /examining, or a recording starts'],
   [/viewer-sdk/, "when the checker's first pane connects"],
+  [/index\.browser/, 'with the AWS SDK that needs it (its signing code: @smithy/core)'],
 ];
 const whenOf = (key) => WHEN.find(([re]) => re.test(key))?.[1] ?? '(when: unknown — check)';
 const isPageOrText = (k) => /^src\/routes\/.+-page\.tsx$/.test(k) || /^src\/i18n\/locales\//.test(k);
 const importers = new Map();
-const routeClosures = rows.map((r) => [r.route, closure(`src/routes/${r.route}`, new Set(entrySet))]);
-for (const [who, keys] of [['entry', entrySet], ...routeClosures])
+// A dynamically imported chunk's own dynamic imports count too (the S3 SDK behind the recording's media).
+const queue = [
+  ['entry', entrySet],
+  ...rows.map((r) => [r.route, closure(`src/routes/${r.route}`, new Set(entrySet))]),
+];
+while (queue.length > 0) {
+  const [who, keys] = queue.shift();
   for (const k of keys)
-    for (const d of manifest[k].dynamicImports ?? [])
-      if (!isPageOrText(d)) importers.set(d, (importers.get(d) ?? new Set()).add(who));
+    for (const d of manifest[k].dynamicImports ?? []) {
+      if (isPageOrText(d)) continue;
+      if (!importers.has(d)) queue.push([`via ${d.replace(/^.*\//, '')}`, closure(d)]);
+      importers.set(d, (importers.get(d) ?? new Set()).add(who));
+    }
+}
 if (importers.size > 0) {
   console.log(
     'chunks imported dynamically (sizes without the entry)             raw KB   gzip KB  imported by; when',
@@ -138,7 +149,7 @@ if (importers.size > 0) {
     const keys = closure(d);
     for (const k of entrySet) keys.delete(k);
     const s = sum(keys);
-    const by = who.has('entry') ? 'entry' : who.size === 1 ? [...who][0] : `${who.size} routes`;
+    const by = who.has('entry') ? 'entry' : who.size === 1 ? [...who][0] : `${who.size} importers`;
     console.log(`${d.slice(0, 64).padEnd(64)} ${kb(s.raw)}  ${kb(s.gz)}  ${by}; ${whenOf(d)}`);
   }
 }

@@ -315,21 +315,29 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   });
 }
 
-/** Logs in and brings the examinee to a running exam (env-setting, identity check, notes, exam window). */
+/**
+ * Logs in and gets into the exam: a new sitting agrees to the notes and opens the exam system; a sitting whose
+ * exam is running (`resume`) must go back into it by itself. (Reading the phase to tell the two apart would
+ * race the page, which shows the notes until it has loaded the sitting.) `opened`: the page is already at the
+ * start-up URL (the relaunch navigated there itself).
+ */
 async function enterExam(
   page: Page,
   request: APIRequestContext,
   urlKey: string,
   tester: string,
-  { opened = false }: { opened?: boolean } = {},
+  { opened = false, resume = false }: { opened?: boolean; resume?: boolean } = {},
 ) {
   if (!opened) await page.goto(`/s/${urlKey}`, { timeout: 30_000 });
   await new LoginPage(page).login(tester);
   await expect(page).toHaveURL(/\/(env-setting|identification|examining)$/, { timeout: 30_000 });
   await reachExamining(page, poster(request), tester);
   const exam = new TesterExaminingPage(page);
-  const phase = await page.getByTestId('exam-phase').getAttribute('data-phase', { timeout: 10_000 });
-  if (phase !== 'examing') {
+  if (resume) {
+    await expect(page.getByTestId('exam-phase')).toHaveAttribute('data-phase', 'examing', {
+      timeout: 30_000,
+    });
+  } else {
     await exam.agreeNotes();
     await exam.openExamSystem();
   }
@@ -448,7 +456,10 @@ test('recording survives the browser process killed and relaunched with the same
       }
     }
     if (!second) throw new Error('the relaunched browser never loaded the page (three launches)');
-    const exam = await enterExam(second.page, request, CRASH_URL_KEY, CRASH_TESTER, { opened: true });
+    const exam = await enterExam(second.page, request, CRASH_URL_KEY, CRASH_TESTER, {
+      opened: true,
+      resume: true,
+    });
     await expect
       .poll(() => starts.filter((s) => s.record_id !== rec1.record_id).length, { timeout: 60_000 })
       .toBeGreaterThanOrEqual(1);

@@ -10,12 +10,12 @@ import { App } from './app/app';
 
 async function main() {
   const config = await loadRuntimeConfig();
-  const { store, router } = await bootstrapApp(config, openedAddress);
+  const { store } = await bootstrapApp(config, openedAddress);
   const el = document.getElementById('root');
   if (!el) throw new Error('#root missing');
   createRoot(el).render(
     <StrictMode>
-      <App store={store} router={router} />
+      <App store={store} />
     </StrictMode>,
   );
 }

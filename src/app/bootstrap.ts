@@ -2,8 +2,8 @@ import type { RuntimeConfig } from '../lib/runtime-config';
 import { setLogLevel, setLogSink } from '../lib/logger';
 import { initI18n } from '../i18n';
 import { setupStore } from './store';
-import { createAppRouter } from '../routes/router';
-import { setNavigator } from './navigation';
+import { preloadRoute } from '../routes/router';
+import { navigateBeforeRender, setNavigator } from './navigation';
 import { restoreSession } from '../features/session/session-storage';
 import { loggedIn } from '../features/session/session-slice';
 import {
@@ -19,8 +19,8 @@ import { syncServerClock } from '../features/startup/server-clock';
 import { ACTOR } from '../../contract/constants/common';
 
 /**
- * Start-up, in order: store, saved session, start-up parameters, language (loading), router, then the
- * start-up checks of spec §2 (which may send the user elsewhere before the first page renders).
+ * Start-up, in order: store, saved session, start-up parameters, language and first page (loading), then
+ * the start-up checks of spec §2 (which may send the user elsewhere before the first page renders).
  */
 export async function bootstrapApp(config: RuntimeConfig, opened: OpenedAddress) {
   setLogLevel(config.logLevel);
@@ -36,15 +36,17 @@ export async function bootstrapApp(config: RuntimeConfig, opened: OpenedAddress)
   store.dispatch(startupParamsLoaded(params));
   // A JT start-up (spec §2) logs in during the checks: the API client's axios chunk loads meanwhile.
   if (params.actor === ACTOR.tester && params.loginId !== '') preloadHttp();
-  // The texts of the start-up language load while the router loads the first page and the checks run (the
-  // router's feature texts wait for them); the first render comes after both.
+  // The texts of the start-up language load while the first page loads and the checks run (the page's
+  // feature texts wait for them); the first render comes after all three.
   const i18nReady = initI18n(params.lang);
-  const router = createAppRouter(store);
-  setNavigator((to, opts) => void router.navigate(to, opts));
+  // Until the router mounts (app.tsx), navigations change the history entry it will read.
+  setNavigator(navigateBeforeRender);
+  void preloadRoute(store, window.location.pathname);
   const outcome = await runStartupChecks(store, config);
-  await applyStartupOutcome(outcome, router);
-  await i18nReady;
+  await applyStartupOutcome(outcome, { navigate: navigateBeforeRender });
+  // The page the checks settled on (a page load is shared, so the one started above is not loaded twice).
+  await Promise.all([i18nReady, preloadRoute(store, window.location.pathname)]);
   // Not awaited: the first page does not wait for the server clock.
   void syncServerClock(store.dispatch);
-  return { store, router };
+  return { store };
 }

@@ -2,8 +2,8 @@ import type { AppStore } from './store';
 import type { RuntimeConfig } from '../lib/runtime-config';
 import { logger } from '../lib/logger';
 import { FIRST_PAGE, OPEN_PAGES, UndefinedActorError, isActor, type Actor } from './permissions';
-import { href, paths } from '../routes/paths';
-import { matchPath } from 'react-router-dom';
+import { href } from '../routes/paths';
+import { matchRoute } from '../routes/guard';
 import {
   startupChecksPassed,
   startupChecksStarted,
@@ -188,9 +188,7 @@ async function route(store: AppStore, env: StartupEnv): Promise<StartupOutcome> 
 
 /** Whether `path` matches one of the routes of spec §2 (a trailing slash tolerated). */
 function isKnownPath(path: string): boolean {
-  return Object.values(paths).some(
-    (def) => matchPath({ path: def.path, caseSensitive: false }, path) !== null,
-  );
+  return matchRoute(path) !== null;
 }
 
 /** Whether `path` is one of the open pages of spec §6 other than login (`/alerting/{id}` included). */

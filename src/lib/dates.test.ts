@@ -36,6 +36,12 @@ describe('server times in the deployment zone', () => {
   it('follows a configured zone, and falls back to Asia/Tokyo for an unknown one', () => {
     setRuntimeConfig({ timeZone: 'America/New_York' });
     expect(formatDateTime('2026-11-24T23:19:42Z')).toBe('2026-11-24 18:19:42');
+    expect(formatIso('2026-11-24T23:19:42Z')).toBe('2026-11-24T18:19:42-05:00');
+    expect(formatIso('2026-07-01T12:00:00Z')).toBe('2026-07-01T08:00:00-04:00');
+    setRuntimeConfig({ timeZone: 'Asia/Kolkata' });
+    expect(formatIso('2026-11-24T23:19:42Z')).toBe('2026-11-25T04:49:42+05:30');
+    setRuntimeConfig({ timeZone: 'UTC' });
+    expect(formatIso('2026-11-24T23:19:42Z')).toBe('2026-11-24T23:19:42+00:00');
     setRuntimeConfig({ timeZone: 'Not/AZone' });
     expect(formatDateTime('2026-11-24T23:19:42Z')).toBe('2026-11-25 08:19:42');
   });

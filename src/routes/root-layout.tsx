@@ -1,15 +1,14 @@
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { Suspense, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  Outlet,
-  ScrollRestoration,
-  useLocation,
-  useMatches,
-  useNavigationType,
-  type UIMatch,
-} from 'react-router-dom';
+import { Outlet, useLocation } from 'react-router-dom';
+import { useAppStore } from '../app/hooks';
 import { AppLayout } from '../features/layout/components/app-layout';
-import { href, type RouteDef } from './paths';
+import { selectActor } from '../features/session/session-slice';
+import { resolveRoute, type RouteResolution } from './guard';
+import { href } from './paths';
+import { RouteErrorBoundary } from './errors/route-error-page';
+import { RouteLoading } from './route-loading';
+import { useScrollRules } from './scroll-rules';
 
 const LINKS = {
   login: href('login'),
@@ -17,20 +16,6 @@ const LINKS = {
   privacy: href('privacy'),
   inquiry: href('inquiry'),
 };
-
-/**
- * The route on screen: the deepest match with a route handle whose loader passed. A guard or validity
- * check that throws leaves the match without loader data (`undefined`; a passing guard returns null), and
- * the error page shows instead — it must not carry the page's body id.
- */
-export function currentRoute(matches: UIMatch[]): RouteDef | null {
-  for (let i = matches.length - 1; i >= 0; i -= 1) {
-    const m = matches[i];
-    const route = (m?.handle as { route?: RouteDef } | undefined)?.route;
-    if (route) return m?.data === undefined ? null : route;
-  }
-  return null;
-}
 
 /** Sets document.body.id to the page identifier (PRE00001–PRE00007), or removes it. */
 function useBodyId(bodyId: string | null): void {
@@ -42,35 +27,24 @@ function useBodyId(bodyId: string | null): void {
 }
 
 /**
- * Spec §2 scrolling: ScrollRestoration scrolls to top on navigation, restores the saved position on
- * back/forward and scrolls to a #hash target. A route with `keepScroll` undoes the scroll-to-top: this
- * layout effect runs after ScrollRestoration's (children first) and before paint.
+ * The root route: the app layout around the page, the body id, the title and the scroll rules. The guard
+ * decides once per navigation, with the session as it is then (a logout is followed by its own navigation);
+ * the page below shows what it decided (router.tsx). Only a page the guard let through carries its body id:
+ * the 403 and 404 pages carry none.
  */
-function useKeepScroll(keepScroll: boolean): void {
-  const lastY = useRef(0);
-  const location = useLocation();
-  const navType = useNavigationType();
-  useEffect(() => {
-    const onScroll = () => {
-      lastY.current = window.scrollY;
-    };
-    window.addEventListener('scroll', onScroll, { passive: true });
-    return () => window.removeEventListener('scroll', onScroll);
-  }, []);
-  useLayoutEffect(() => {
-    if (keepScroll && navType !== 'POP' && !location.hash) window.scrollTo(0, lastY.current);
-    // Only on a new location.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [location.key]);
-}
-
-/** The root route: the app layout around the page, the body id and the scroll rules. */
 export function RootLayout() {
-  const matches = useMatches();
-  const route = currentRoute(matches);
+  const store = useAppStore();
+  const location = useLocation();
+  const resolution: RouteResolution = useMemo(
+    () => resolveRoute(location.pathname, selectActor(store.getState())),
+    // Once per navigation (a new history entry has a new key).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [location.key, location.pathname, store],
+  );
+  const route = resolution.kind === 'page' ? resolution.route : null;
   const { t } = useTranslation(['pages', 'common']);
   useBodyId(route?.bodyId ?? null);
-  useKeepScroll(route?.keepScroll === true);
+  useScrollRules(route?.keepScroll === true);
 
   const title = route ? t(`titles.${route.page}`) : '';
   useEffect(() => {
@@ -80,8 +54,11 @@ export function RootLayout() {
 
   return (
     <AppLayout page={route?.page ?? null} links={LINKS}>
-      <Outlet />
-      <ScrollRestoration />
+      <RouteErrorBoundary resetKey={location.key}>
+        <Suspense fallback={<RouteLoading />}>
+          <Outlet context={resolution} />
+        </Suspense>
+      </RouteErrorBoundary>
     </AppLayout>
   );
 }

@@ -1,30 +1,51 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
-import { Provider } from 'react-redux';
-import { I18nextProvider } from 'react-i18next';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { useEffect } from 'react';
+import { MemoryRouter, useLocation } from 'react-router-dom';
+import { AppProviders, AppRouterContent } from '../../src/app/app';
+import { navigateTo } from '../../src/app/navigation';
 import { setupStore } from '../../src/app/store';
 import { i18next } from '../../src/i18n';
-import { buildRoutes } from '../../src/routes/router';
 import type { Actor } from '../../src/app/permissions';
 import { loginState } from '../render';
 import { server } from '../msw/server';
 import { http, HttpResponse } from 'msw';
 
-/** The real route table (buildRoutes) in a memory router, with a real store. */
+let shown = '';
+function LocationProbe() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    shown = pathname;
+  }, [pathname]);
+  return null;
+}
+
+/** The real routes (AppRouterContent: guard, lazy pages, layout) in a memory router, with a real store. */
 async function renderAt(path: string, actor: Actor | null, lang: 'ja' | 'en' = 'ja') {
   const store = setupStore(actor ? loginState(actor) : {});
   await i18next.changeLanguage(lang);
-  const router = createMemoryRouter(buildRoutes(store), { initialEntries: [path] });
-  render(
-    <Provider store={store}>
-      <I18nextProvider i18n={i18next}>
-        <RouterProvider router={router} />
-      </I18nextProvider>
-    </Provider>,
-  );
-  await waitFor(() => expect(router.state.navigation.state).toBe('idle'));
-  await screen.findByRole('heading', { level: 1 });
-  return { store, router };
+  // Awaited: a page that suspends while its module loads is rendered again only within an awaited act.
+  await act(async () => {
+    render(
+      <AppProviders store={store}>
+        <MemoryRouter initialEntries={[path]}>
+          <LocationProbe />
+          <AppRouterContent />
+        </MemoryRouter>
+      </AppProviders>,
+    );
+  });
+  // A page module loads on first use: on a busy machine that can take longer than findBy's default second.
+  await screen.findByRole('heading', { level: 1 }, { timeout: 10_000 });
+  return {
+    store,
+    router: {
+      location: () => shown,
+      navigate: (to: string) =>
+        act(async () => {
+          navigateTo(to);
+        }),
+    },
+  };
 }
 
 const t = (k: string) => i18next.t(k as never);
@@ -87,7 +108,7 @@ describe('routing: the real route table', () => {
     'without login %s goes to /login',
     async (path) => {
       const { router } = await renderAt(path, null);
-      expect(router.state.location.pathname).toBe('/login');
+      expect(router.location()).toBe('/login');
       // The login page sets its body id from an effect of its own lazy chunk, which may commit after the heading.
       await waitFor(() => expect(document.body.id).toBe('PRE00001'));
     },
@@ -106,7 +127,7 @@ describe('routing: the real route table', () => {
         }),
       );
       const { router } = await renderAt(path, null);
-      expect(router.state.location.pathname).toBe(path);
+      expect(router.location()).toBe(path);
     },
   );
 
@@ -132,23 +153,23 @@ describe('routing: the real route table', () => {
 
   it('"/" sends a logged-in actor to the first page', async () => {
     const a = await renderAt('/', 4);
-    expect(a.router.state.location.pathname).toBe('/management');
+    expect(a.router.location()).toBe('/management');
   });
 
   it('"/" sends a visitor who is not logged in to /login', async () => {
     const a = await renderAt('/', null);
-    expect(a.router.state.location.pathname).toBe('/login');
+    expect(a.router.location()).toBe('/login');
   });
 
   it('sets the body id of the page and changes it on navigation', async () => {
     const { router } = await renderAt('/management', 4);
     expect(document.body.id).toBe('PRE00007');
-    await act(() => router.navigate('/examinees/5'));
+    await router.navigate('/examinees/5');
     await screen.findByText(t('pages:titles.examineeDetail'));
     expect(document.body.id).toBe('PRE00007');
-    await act(() => router.navigate('/login'));
+    await router.navigate('/login');
     await waitFor(() => expect(document.body.id).toBe('PRE00001'));
-    await act(() => router.navigate('/nowhere'));
+    await router.navigate('/nowhere');
     await screen.findByText(t('layout:errorPage.notFound'));
     expect(document.body.id).toBe('');
   });
@@ -156,7 +177,7 @@ describe('routing: the real route table', () => {
   it('scrolls to top on a new page', async () => {
     const { router } = await renderAt('/management', 4);
     vi.mocked(window.scrollTo).mockClear();
-    await act(() => router.navigate('/logins'));
+    await router.navigate('/logins');
     await screen.findByText(t('pages:titles.logins'), { selector: 'h1 *' });
     expect(window.scrollTo).toHaveBeenCalledWith(0, 0);
   });

@@ -1,12 +1,15 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
-import { Provider } from 'react-redux';
-import { I18nextProvider } from 'react-i18next';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { useLayoutEffect } from 'react';
+import {
+  MemoryRouter,
+  Route,
+  Routes,
+  useLocation,
+  useNavigate,
+  type NavigateFunction,
+} from 'react-router-dom';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setupStore } from '../../src/app/store';
-import { i18next } from '../../src/i18n';
-import { RootLayout } from '../../src/routes/root-layout';
-import type { RouteDef } from '../../src/routes/paths';
+import { useScrollRules } from '../../src/routes/scroll-rules';
 
 // Spec §2: navigation scrolls to top unless a route opts out, and restores the saved position or hash target.
 // jsdom does not scroll, so the window's scroll position is set by hand and the scroll calls are observed.
@@ -27,50 +30,49 @@ beforeEach(() => {
   scrollY = 0;
   scrollTo.mockClear();
   scrollIntoView.mockClear();
+  sessionStorage.clear();
 });
 
-function page(def: RouteDef) {
-  return {
-    path: def.path,
-    handle: { route: def },
-    loader: () => null,
-    element: (
-      <section>
-        <h1>{def.path}</h1>
-        <p id="target">target</p>
-      </section>
-    ),
-  };
+let navigate: NavigateFunction = () => undefined;
+
+/** The rules as the root layout uses them: /keep is a route that opts out of the scroll to top. */
+function Pages() {
+  const location = useLocation();
+  const nav = useNavigate();
+  useLayoutEffect(() => {
+    navigate = nav;
+  }, [nav]);
+  useScrollRules(location.pathname === '/keep');
+  const page = (path: string) => (
+    <section>
+      <h1>{path}</h1>
+      <p id="target">target</p>
+    </section>
+  );
+  return (
+    <Routes>
+      {['/a', '/b', '/keep'].map((p) => (
+        <Route key={p} path={p} element={page(p)} />
+      ))}
+    </Routes>
+  );
 }
 
-async function renderLayout() {
-  const router = createMemoryRouter(
-    [
-      {
-        element: <RootLayout />,
-        children: [
-          page({ path: '/a', page: 'management', bodyId: 'PRE00007' }),
-          page({ path: '/b', page: 'logins', bodyId: 'PRE00007' }),
-          page({ path: '/keep', page: 'logview', bodyId: 'PRE00007', keepScroll: true }),
-        ],
-      },
-    ],
-    { initialEntries: ['/a'] },
-  );
+async function renderPages() {
   render(
-    <Provider store={setupStore()}>
-      <I18nextProvider i18n={i18next}>
-        <RouterProvider router={router} />
-      </I18nextProvider>
-    </Provider>,
+    <MemoryRouter initialEntries={['/a']}>
+      <Pages />
+    </MemoryRouter>,
   );
   await screen.findByRole('heading', { name: '/a' });
-  return router;
 }
 
-async function go(router: Awaited<ReturnType<typeof renderLayout>>, to: string | number, heading: string) {
+async function go(to: string | number, heading: string) {
   scrollTo.mockClear();
-  await act(() => (typeof to === 'number' ? router.navigate(to) : router.navigate(to)));
+  await act(async () => {
+    if (typeof to === 'number') await navigate(to);
+    else await navigate(to);
+  });
   await screen.findByRole('heading', { name: heading });
 }
 
@@ -81,38 +83,40 @@ function scrolledAt(y: number) {
 
 describe('scrolling on navigation (spec §2)', () => {
   it('scrolls to top on a new page', async () => {
-    const router = await renderLayout();
+    await renderPages();
     scrolledAt(400);
-    await go(router, '/b', '/b');
+    await go('/b', '/b');
     expect(scrollTo).toHaveBeenLastCalledWith(0, 0);
   });
 
   it('keeps the position on a route that opts out', async () => {
-    const router = await renderLayout();
+    await renderPages();
     scrolledAt(320);
-    await go(router, '/keep', '/keep');
+    await go('/keep', '/keep');
     await waitFor(() => expect(scrollTo).toHaveBeenLastCalledWith(0, 320));
   });
 
   it('restores the saved position on back', async () => {
-    const router = await renderLayout();
+    await renderPages();
     scrolledAt(250);
-    await go(router, '/b', '/b');
+    await go('/b', '/b');
     scrolledAt(0);
-    await go(router, -1, '/a');
+    await go(-1, '/a');
     await waitFor(() => expect(scrollTo).toHaveBeenLastCalledWith(0, 250));
   });
 
+  it('keeps the positions across a reload (saved when the page is hidden)', async () => {
+    await renderPages();
+    scrolledAt(180);
+    window.dispatchEvent(new Event('pagehide'));
+    expect(JSON.parse(sessionStorage.getItem('scrollPositions') ?? '{}')).toEqual({ default: 180 });
+  });
+
   it('scrolls to the hash target instead of the top', async () => {
-    const router = await renderLayout();
-    await go(router, '/b#target', '/b');
+    await renderPages();
+    await go('/b#target', '/b');
     await waitFor(() => expect(scrollIntoView).toHaveBeenCalled());
     expect(scrollIntoView.mock.contexts.at(-1)).toBe(document.getElementById('target'));
     expect(scrollTo).not.toHaveBeenCalledWith(0, 0);
-  });
-
-  it('sets the body id of the route', async () => {
-    await renderLayout();
-    await waitFor(() => expect(document.body.id).toBe('PRE00007'));
   });
 });

@@ -150,7 +150,7 @@ describe('recording listeners', () => {
   });
 
   it('recorder cannot start: 録画開始に失敗しました。 alert, session disposed', async () => {
-    const { RecordingError } = await import('../../media/recording/recorder');
+    const { RecordingError } = await import('../../media/recording/recording-errors');
     const session = fakeSession({
       start: vi.fn(async () => {
         throw new RecordingError('recording:startFailed');

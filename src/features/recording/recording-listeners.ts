@@ -7,7 +7,12 @@
 import type { AppStartListening } from '../../app/listener';
 import { LOCAL_STREAM_ID, SCREEN_STREAM_ID } from '../../media/stream-registry';
 import { loggedOut } from '../session/session-slice';
-import { examPhaseChanged, sittingClosing, testerStateChanged } from '../tester/tester-slice';
+import {
+  examPhaseChanged,
+  examTermAgreementChanged,
+  sittingClosing,
+  testerStateChanged,
+} from '../tester/tester-slice';
 import { TESTER_STATUS } from '../../../contract/constants/tester';
 import {
   roomScanStarted,
@@ -70,6 +75,15 @@ export function addRecordingListeners(startListening: AppStartListening): void {
     predicate: (action) => roomScanStopped.match(action) || sittingClosing.match(action),
     effect: async (_action, api) => {
       await roomScan.finish(api);
+    },
+  });
+
+  // The examinee agreed to the exam notes: the recording's media code loads while the exam system opens, so
+  // the start does not wait for it (and the pages before /examining never load it).
+  startListening({
+    predicate: (action) => examTermAgreementChanged.match(action) && action.payload,
+    effect: () => {
+      page.media().catch(() => undefined);
     },
   });
 

@@ -6,13 +6,15 @@
  */
 import type { ListenerDispatch } from '../../app/listener';
 import type { RootState } from '../../app/store';
-import { openChunkStore, type ChunkStore, type UploadMeta } from '../../media/recording/chunk-store';
+import type { ChunkStore, UploadMeta } from '../../media/recording/chunk-store';
 import type { UploadProgress } from '../../media/recording/uploader';
 import { logger } from '../../lib/logger';
 import { uploadFinished, uploadStarted } from '../layout/layout-slice';
-import { drainStoredRecording, recordOfKey, recoverStored } from './recording-backlog';
+import type * as RecordingMediaModule from './recording-media';
 import { backlogChanged } from './recording-slice';
 import type { StreamKind } from '../../../contract/constants/wider-view';
+
+type RecordingMedia = typeof RecordingMediaModule;
 
 /** What the page asks of each of its recorded streams. */
 export interface RecordedStream {
@@ -27,6 +29,7 @@ export interface RecordedStream {
 }
 
 export class RecordingPage {
+  private mediaLoad: Promise<RecordingMedia> | null = null;
   private store: Promise<{ store: ChunkStore; durable: boolean }> | null = null;
   /** Keys of recordings a session of this page owns (never treated as backlog). */
   private readonly liveKeys = new Set<string>();
@@ -43,9 +46,24 @@ export class RecordingPage {
     this.streams.push(stream);
   }
 
+  /**
+   * The recording's media code (recording-media.ts), loaded once; also called ahead, when the examinee
+   * agrees to the exam notes, so the exam's start does not wait for it. A failed load is tried again by the
+   * next call.
+   */
+  media(): Promise<RecordingMedia> {
+    this.mediaLoad ??= import('./recording-media').catch((e: unknown) => {
+      this.mediaLoad = null;
+      throw e;
+    });
+    return this.mediaLoad;
+  }
+
   /** The device's chunk store, opened once. */
   chunkStore(): Promise<{ store: ChunkStore; durable: boolean }> {
-    this.store ??= openChunkStore().then(({ store, durable }) => ({ store: tapped(store), durable }));
+    this.store ??= this.media()
+      .then((m) => m.openChunkStore())
+      .then(({ store, durable }) => ({ store: tapped(store), durable }));
     return this.store;
   }
 
@@ -69,13 +87,19 @@ export class RecordingPage {
     store: ChunkStore,
     kind: StreamKind = 'camera',
   ): Promise<number> {
+    const { drainStoredRecording, recordOfKey, recoverStored } = await this.media();
+    const maxSegment = (metas: UploadMeta[]) =>
+      metas.reduce((m, meta) => {
+        const r = recordOfKey(meta.key);
+        return r && r.stream === kind ? Math.max(m, r.segment) : m;
+      }, 0);
     let metas: UploadMeta[];
     try {
       metas = (await store.listMeta()).filter((m) => !this.liveKeys.has(m.recordingKey));
     } catch {
       return 0;
     }
-    if (metas.length === 0 || this.backlog) return maxSegment(metas, kind);
+    if (metas.length === 0 || this.backlog) return maxSegment(metas);
     const recoveries = [];
     for (const meta of metas) {
       try {
@@ -88,7 +112,7 @@ export class RecordingPage {
     }
     const top = recoveries.reduce(
       (m, r) => ((r.recovery.stream ?? 'camera') === kind ? Math.max(m, r.recovery.segment) : m),
-      maxSegment(metas, kind),
+      maxSegment(metas),
     );
     if (recoveries.length === 0) return top;
     const abort = new AbortController();
@@ -204,13 +228,6 @@ export class RecordingPage {
   private hasUnsent(): boolean {
     return this.backlogPending > 0 || this.streams.some((s) => s.hasUnsent());
   }
-}
-
-function maxSegment(metas: UploadMeta[], kind: StreamKind): number {
-  return metas.reduce((m, meta) => {
-    const r = recordOfKey(meta.key);
-    return r && r.stream === kind ? Math.max(m, r.segment) : m;
-  }, 0);
 }
 
 /**

@@ -15,20 +15,16 @@ import {
   type RecordingCredentials as ServerCredentials,
 } from '../../api/recording';
 import { getTesterDetail } from '../../api/tester';
-import { browserIsTypeSupported, chooseMimeType } from '../../media/recording/quality';
 import {
   RECORDING_START_FAILED,
   RecordingError,
   type RecordingErrorKey as LibraryErrorKey,
-} from '../../media/recording/recorder';
-import {
-  createRecordingSession,
-  fromServerCredentials as toSessionCredentials,
-  recordingKeyOf,
-  type RecordingSession,
-  type RecordingStatus,
+} from '../../media/recording/recording-errors';
+import type {
+  RecordingCredentials,
+  RecordingSession,
+  RecordingStatus,
 } from '../../media/recording/recording-session';
-import { UploadGiveUpError } from '../../media/recording/retry-policy';
 import { getStream, onStreamChange } from '../../media/stream-registry';
 import { logger } from '../../lib/logger';
 import { showAlert } from '../layout/layout-thunks';
@@ -173,6 +169,8 @@ export class RecordingRuntime implements RecordedStream {
     this.finishing.set(active.recordId, active);
     const { dispatch } = api;
     try {
+      // Loaded already: the recording started with it.
+      const { UploadGiveUpError } = await this.page.media();
       let parts;
       for (;;) {
         try {
@@ -245,6 +243,13 @@ export class RecordingRuntime implements RecordedStream {
       const settings = await recordSettings(api.getState(), this.kind);
       if (!settings.isRecord) return;
       this.out.starting(dispatch);
+      const {
+        browserIsTypeSupported,
+        chooseMimeType,
+        createRecordingSession,
+        fromServerCredentials: toSessionCredentials,
+        recordingKeyOf,
+      } = await this.page.media();
       const stream = await waitForStream(this.options.streamId, STREAM_WAIT_MS);
       const video = stream?.getVideoTracks().some((t) => t.readyState !== 'ended') ?? false;
       const audio = stream?.getAudioTracks().some((t) => t.readyState !== 'ended') ?? false;

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createChunkStore, createMemoryBackend, type ChunkInfo, type ChunkStore } from './chunk-store';
 import { bitratesFor } from './quality';
-import { RECORDING_START_FAILED, RecordingError, createRecorder, type RecorderOptions } from './recorder';
+import { createRecorder, type RecorderOptions } from './recorder';
+import { RECORDING_START_FAILED, RecordingError } from './recording-errors';
 import { FakeMediaRecorder, type FakeMediaStream, fakeCameraStream, fakeEnvironment } from './test-fakes';
 
 const RK = 'rec/k?uploadId=U';

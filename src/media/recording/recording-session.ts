@@ -23,14 +23,8 @@ import {
   type PartLayout,
   type Rechunker,
 } from './rechunker';
-import {
-  RECORDING_START_FAILED,
-  type RecordingError,
-  createRecorder,
-  type Recorder,
-  type RecorderEnvironment,
-  type RecordingErrorKey,
-} from './recorder';
+import { createRecorder, type Recorder, type RecorderEnvironment } from './recorder';
+import { RECORDING_START_FAILED, type RecordingError, type RecordingErrorKey } from './recording-errors';
 import type { Clock, GiveUpReason, RetryPolicy } from './retry-policy';
 import {
   createUploader,

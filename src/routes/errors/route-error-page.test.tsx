@@ -1,24 +1,29 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
-import { createMemoryRouter } from 'react-router-dom';
-import { App } from '../../app/app';
+import { MemoryRouter } from 'react-router-dom';
+import { AppProviders } from '../../app/app';
 import { setupStore } from '../../app/store';
 import { i18next } from '../../i18n';
 import { CHUNK_RELOAD_KEY } from './chunk-reload';
-import { RouteErrorPage } from './route-error-page';
+import { RouteErrorBoundary } from './route-error-page';
 
+function Throw({ error }: { error: unknown }): null {
+  throw error;
+}
+
+/** A page that throws `error` while it renders, inside the routes' error boundary. */
 function renderThrowing(error: unknown, lang: 'ja' | 'en' = 'ja') {
-  const router = createMemoryRouter([
-    {
-      path: '/',
-      loader: () => {
-        throw error;
-      },
-      element: null,
-      errorElement: <RouteErrorPage />,
-    },
-  ]);
   act(() => void i18next.changeLanguage(lang));
-  return render(<App store={setupStore()} router={router} />);
+  const ui = (resetKey: string, failing: boolean) => (
+    <AppProviders store={setupStore()}>
+      <MemoryRouter>
+        <RouteErrorBoundary resetKey={resetKey}>
+          {failing ? <Throw error={error} /> : <p>next page</p>}
+        </RouteErrorBoundary>
+      </MemoryRouter>
+    </AppProviders>
+  );
+  const r = render(ui('a', true));
+  return { ...r, navigateAway: () => r.rerender(ui('b', false)) };
 }
 
 describe('RouteErrorPage', () => {
@@ -34,18 +39,25 @@ describe('RouteErrorPage', () => {
   });
 
   it('shows the 404 text', async () => {
-    renderThrowing(new Response('', { status: 404 }), 'en');
+    renderThrowing(Object.assign(new Error('gone'), { status: 404 }), 'en');
     expect(await screen.findByText('This page could not be found')).toBeInTheDocument();
   });
 
   it('shows the 403 page', async () => {
-    renderThrowing(new Response('', { status: 403 }));
+    renderThrowing(Object.assign(new Error('no'), { status: 403 }));
     expect(await screen.findByText('このページを表示する権限がありません。')).toBeInTheDocument();
   });
 
   it('shows a generic error with its status', async () => {
-    renderThrowing(new Response('', { status: 502 }));
+    renderThrowing(Object.assign(new Error('bad gateway'), { status: 502 }));
     expect(await screen.findByText('エラーが発生しました（ステータス 502）。')).toBeInTheDocument();
+  });
+
+  it('lets the next navigation render its page', async () => {
+    const { navigateAway } = renderThrowing(new Error('kaboom'));
+    expect(await screen.findByText('kaboom')).toBeInTheDocument();
+    navigateAway();
+    expect(await screen.findByText('next page')).toBeInTheDocument();
   });
 
   it('uses 500 for a thrown Error', async () => {

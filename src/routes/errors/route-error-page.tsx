@@ -1,14 +1,13 @@
-import { useEffect } from 'react';
+import { Component, useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isRouteErrorResponse, Link, useRouteError } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import { PageTitle } from '../../components/layout/page-title';
 import { ForbiddenContent } from './forbidden-content';
 import { NotFoundContent } from './not-found-content';
 import { claimChunkReload, isChunkLoadError } from './chunk-reload';
 
-/** The status of a route error: a thrown Response's status, an error's numeric `status`, else 500 (spec §8). */
+/** The status of a route error: its numeric `status` (a Response, an API error), else 500 (spec §8). */
 export function errorStatus(error: unknown): number {
-  if (isRouteErrorResponse(error)) return error.status;
   const s = (error as { status?: unknown } | null)?.status;
   return typeof s === 'number' && s >= 400 ? s : 500;
 }
@@ -48,9 +47,8 @@ function useChunkReload(error: unknown): boolean {
   return reload;
 }
 
-/** The error element of the routes: 403, 404, chunk-load reload, or a generic error with its status. */
-export function RouteErrorPage() {
-  const error = useRouteError();
+/** What a page that failed to render shows: 403, 404, chunk-load reload, or a generic error with its status. */
+export function RouteErrorPage({ error }: { error: unknown }) {
   const { t } = useTranslation('layout');
   const reloading = useChunkReload(error);
 
@@ -64,7 +62,36 @@ export function RouteErrorPage() {
   const status = errorStatus(error);
   if (status === 403) return <ForbiddenContent />;
   if (status === 404) return <NotFoundContent />;
-  if (!isRouteErrorResponse(error) && error instanceof Error) console.error('[route]', error);
-  const detail = isRouteErrorResponse(error) ? null : error instanceof Error ? error.message : null;
+  const detail = error instanceof Error ? error.message : null;
   return <GenericError status={status} detail={detail} />;
+}
+
+interface BoundaryProps {
+  children: ReactNode;
+  /** A new value (the next navigation) clears a caught error, so the next page renders. */
+  resetKey?: string;
+}
+
+/** Catches what a page throws while it loads or renders, and shows RouteErrorPage in its place. */
+export class RouteErrorBoundary extends Component<
+  BoundaryProps,
+  { error: unknown; key: string | undefined }
+> {
+  override state = { error: null as unknown, key: this.props.resetKey };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error: error ?? new Error('unknown error') };
+  }
+
+  static getDerivedStateFromProps(props: BoundaryProps, state: { error: unknown; key: string | undefined }) {
+    return props.resetKey === state.key ? null : { error: null, key: props.resetKey };
+  }
+
+  override componentDidCatch(error: unknown) {
+    if (error instanceof Error) console.error('[route]', error);
+  }
+
+  override render() {
+    return this.state.error ? <RouteErrorPage error={this.state.error} /> : this.props.children;
+  }
 }

@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
-import { createMemoryRouter } from 'react-router-dom';
-import { App } from '../../app/app';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { AppProviders } from '../../app/app';
 import { setupStore } from '../../app/store';
 import { i18next } from '../../i18n';
 import AlertingPage from './alerting-page';
@@ -14,7 +14,11 @@ function renderAlerting(
   const router = createMemoryRouter([{ path: '/alerting/:id?', element: <AlertingPage /> }], {
     initialEntries: [entry],
   });
-  return render(<App store={setupStore()} router={router} />);
+  return render(
+    <AppProviders store={setupStore()}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
 }
 
 describe('AlertingPage', () => {

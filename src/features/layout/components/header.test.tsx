@@ -1,7 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import { combineReducers, configureStore } from '@reduxjs/toolkit';
-import { createMemoryRouter } from 'react-router-dom';
-import { App } from '../../../app/app';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { AppProviders } from '../../../app/app';
 import type { AppStore } from '../../../app/store';
 import startup from '../../startup/startup-slice';
 import session from '../../session/session-slice';
@@ -26,7 +26,11 @@ function renderWithTesterSlice(testerState: number) {
     preloadedState: loginState(1),
   });
   const router = createMemoryRouter([{ path: '*', element: <Header page="examining" loginHref="/login" /> }]);
-  return render(<App store={store as unknown as AppStore} router={router} />);
+  return render(
+    <AppProviders store={store as unknown as AppStore}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
 }
 
 function renderHeader(opts: { actor?: Actor; page: PageId | null; disabled?: boolean; target?: string }) {
