@@ -1,12 +1,60 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
-import importX from 'eslint-plugin-import-x';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import checkFile from 'eslint-plugin-check-file';
 import globals from 'globals';
 
+/**
+ * Modules of a feature that other features may import besides its `*-slice.ts` (events and selectors):
+ * alerts and confirms as promises, the session's login and logout, the live channel's status line that
+ * every examinee page shows.
+ */
+const FEATURE_PUBLIC = [
+  'layout/layout-thunks.ts',
+  'session/session-thunks.ts',
+  'live/components/live-status.tsx',
+];
+
+/**
+ * One zone per feature folder: its own files, another feature's `*-slice.ts` and the public modules above,
+ * nothing else of src/features. A view that needs parts of several features is composed in src/routes.
+ */
+function featureZones() {
+  const features = readdirSync(path.join(import.meta.dirname, 'src/features'), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
+  return features.map((f) => ({
+    target: `./src/features/${f}`,
+    from: './src/features/**',
+    except: [
+      `**/src/features/${f}/**`,
+      '**/src/features/*/*-slice.ts',
+      ...FEATURE_PUBLIC.map((p) => `**/src/features/${p}`),
+    ],
+    message: `Another feature only through its *-slice.ts or ${FEATURE_PUBLIC.join(', ')}; compose views of several features in src/routes.`,
+  }));
+}
+
+/** The layers of src/ (STYLE.md §2). */
+const SRC_LAYERS = [
+  'app',
+  'routes',
+  'features',
+  'api',
+  'media',
+  'platform',
+  'components',
+  'i18n',
+  'config',
+  'lib',
+];
+const srcLayers = (...names) => names.map((n) => `./src/${n}`);
+
 /** Import zones of STYLE.md §2 ("Import rules"), enforced rather than described. */
-const zones = [
+const layerZones = [
   // src/ and server/ never import each other; contract/ imports neither.
   { target: './src', from: './server', message: 'src/ must not import server/.' },
   { target: './server', from: './src', message: 'server/ must not import src/.' },
@@ -21,79 +69,19 @@ const zones = [
     except: [],
     message: 'src/ must not import tests/ or e2e/.',
   },
-  // api, media, platform: own folder and lib only.
-  {
-    target: './src/api',
-    from: [
-      './src/app',
-      './src/routes',
-      './src/features',
-      './src/media',
-      './src/platform',
-      './src/components',
-      './src/i18n',
-    ],
-  },
-  {
-    target: './src/media',
-    from: [
-      './src/app',
-      './src/routes',
-      './src/features',
-      './src/api',
-      './src/platform',
-      './src/components',
-      './src/i18n',
-    ],
-  },
-  {
-    target: './src/platform',
-    from: [
-      './src/app',
-      './src/routes',
-      './src/features',
-      './src/api',
-      './src/media',
-      './src/components',
-      './src/i18n',
-    ],
-  },
-  // components: i18n and lib only.
-  {
-    target: './src/components',
-    from: ['./src/app', './src/routes', './src/features', './src/api', './src/media', './src/platform'],
-  },
-  // i18n, lib: lib only.
-  {
-    target: './src/lib',
-    from: [
-      './src/app',
-      './src/routes',
-      './src/features',
-      './src/api',
-      './src/media',
-      './src/platform',
-      './src/components',
-      './src/i18n',
-    ],
-  },
-  {
-    target: './src/i18n',
-    from: [
-      './src/app',
-      './src/routes',
-      './src/features',
-      './src/api',
-      './src/media',
-      './src/platform',
-      './src/components',
-    ],
-  },
+  // api, media, platform, i18n, config, lib: their own folder and lib only.
+  ...['api', 'media', 'platform', 'i18n', 'config', 'lib'].map((layer) => ({
+    target: `./src/${layer}`,
+    from: srcLayers(...SRC_LAYERS.filter((l) => l !== layer && l !== 'lib')),
+  })),
+  // components: i18n, config and lib only.
+  { target: './src/components', from: srcLayers('app', 'routes', 'features', 'api', 'media', 'platform') },
   // routes: no api, media or platform (pages compose features).
   { target: './src/routes', from: ['./src/api', './src/media', './src/platform'] },
   // features: not routes.
   { target: './src/features', from: ['./src/routes'] },
 ];
+const zones = [...layerZones, ...featureZones()];
 
 /**
  * The contract's schema modules build TypeBox schemas when they load, so a value imported from one would ship
@@ -101,7 +89,7 @@ const zones = [
  * the schema modules.
  */
 const contractSchemaValues = {
-  regex: '(^|/)contract/(?!constants/)[^/]+$',
+  regex: '(^|/|@)contract/(?!constants/)[^/]+$',
   allowTypeImports: true,
   message:
     'src/ imports values from contract/constants/* only (TypeBox-free); a schema module only with `import type`.',
@@ -208,7 +196,21 @@ export default tseslint.config(
     files: ['**/*.{ts,tsx}'],
     languageOptions: { ecmaVersion: 2023, globals: { ...globals.browser, ...globals.node } },
     plugins: { 'react-hooks': reactHooks, 'import-x': importX, 'check-file': checkFile },
-    settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } } },
+    settings: {
+      // no-cycle reads the imported modules too: they are TypeScript.
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      // The path aliases of tsconfig.app.json / vite.config.ts, so the import rules see through them.
+      'import-x/resolver-next': [
+        createNodeResolver({
+          extensions: ['.ts', '.tsx', '.js'],
+          alias: {
+            '@': [path.resolve(import.meta.dirname, 'src')],
+            '@contract': [path.resolve(import.meta.dirname, 'contract')],
+          },
+        }),
+      ],
+    },
     rules: {
       ...reactHooks.configs.recommended.rules,
       '@typescript-eslint/consistent-type-imports': [
@@ -217,6 +219,9 @@ export default tseslint.config(
       ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'import-x/no-restricted-paths': ['error', { zones }],
+      // A cycle of value imports means one module can see the other half-initialised; `import type` cycles
+      // (the store and the listener types) are erased and allowed.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'check-file/filename-naming-convention': [
         'error',
         { 'src/**/*.{ts,tsx}': 'KEBAB_CASE', 'server/**/*.ts': 'KEBAB_CASE' },
@@ -268,7 +273,8 @@ export default tseslint.config(
       'no-restricted-properties': 'off',
       'import-x/no-restricted-paths': [
         'error',
-        { zones: zones.filter((z) => !String(z.from).includes('./tests')) },
+        // Tests compose several features, as the routes do: only the layer zones apply.
+        { zones: layerZones.filter((z) => !String(z.from).includes('./tests')) },
       ],
     },
   },

@@ -21,6 +21,15 @@ const reactRouterProduction: Alias[] = [
 ];
 
 /**
+ * Path aliases (tsconfig.app.json `paths`, ESLint's resolver in eslint.config.js, vitest.config.ts): `@/` is
+ * src/, `@contract/` is contract/, so an import says which layer it reaches instead of how many `../` away.
+ */
+export const appAliases: Alias[] = [
+  { find: /^@\//, replacement: `${path.resolve(import.meta.dirname, 'src')}/` },
+  { find: /^@contract\//, replacement: `${path.resolve(import.meta.dirname, 'contract')}/` },
+];
+
+/**
  * With the iOS 13 target the bundler reports each BigInt literal (iOS 13 has no BigInt) with a code frame.
  * One line naming the packages replaces them; the literals stay as they are.
  */
@@ -54,7 +63,7 @@ export default defineConfig(({ command }) => ({
     // The KVS SDK reads this at module load (SDK issue #321); Vite must define it for the browser.
     'process.env.PACKAGE_VERSION': JSON.stringify('2.9.0'),
   },
-  resolve: { alias: command === 'build' ? reactRouterProduction : [] },
+  resolve: { alias: [...appAliases, ...(command === 'build' ? reactRouterProduction : [])] },
   build: {
     outDir: 'dist',
     sourcemap: true,

@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { appAliases } from './vite.config.ts';
 
 export default defineConfig({
   test: {
@@ -10,6 +11,7 @@ export default defineConfig({
     projects: [
       {
         plugins: [react()],
+        resolve: { alias: appAliases },
         define: { 'process.env.PACKAGE_VERSION': JSON.stringify('2.9.0') },
         test: {
           name: 'spa',

@@ -1,4 +1,4 @@
-import type { AccessLimitListResult, AccessLimitRow as Row } from '../../contract/management';
+import type { AccessLimitListResult, AccessLimitRow as Row } from '@contract/management';
 import { call } from './client';
 import { camelize, type Camelize } from '../lib/case';
 

@@ -4,7 +4,7 @@ import type {
   GroupListResult,
   GroupRow,
   PasswordResetResult,
-} from '../../contract/accounts';
+} from '@contract/accounts';
 import { call } from './client';
 import { camelize, type Camelize } from '../lib/case';
 

@@ -1,4 +1,4 @@
-import type { AiAuthAttemptResult, AiAuthStatusResult } from '../../contract/ai-auth';
+import type { AiAuthAttemptResult, AiAuthStatusResult } from '@contract/ai-auth';
 import { camelize, type Camelize } from '../lib/case';
 import { call } from './client';
 

@@ -1,4 +1,4 @@
-import { ERROR_CODES } from '../../contract/constants/common';
+import { ERROR_CODES } from '@contract/constants/common';
 
 /** What every failed call becomes (spec §8): endpoint, status, message, and an i18n key for the UI. */
 export interface SerializedApiError {

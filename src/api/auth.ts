@@ -1,4 +1,4 @@
-import type { LoginResult } from '../../contract/auth';
+import type { LoginResult } from '@contract/auth';
 import { call } from './client';
 import { camelize, type Camelize } from '../lib/case';
 

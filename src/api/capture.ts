@@ -3,7 +3,7 @@ import type {
   LiveFeedResult,
   LiveFlag as WireLiveFlag,
   LivePane as WireLivePane,
-} from '../../contract/capture';
+} from '@contract/capture';
 import { camelize, type Camelize } from '../lib/case';
 import { call } from './client';
 

@@ -8,19 +8,19 @@ import type {
   MonitorActivateListResult,
   MonitorActivateResult,
   SignalingChannel,
-} from '../../contract/matching';
-import type { FixedNotificationList, WebrtcMessage, WebrtcMessageList } from '../../contract/messages';
+} from '@contract/matching';
+import type { FixedNotificationList, WebrtcMessage, WebrtcMessageList } from '@contract/messages';
 import type {
   HeadShotResult,
   KickOutResult,
   RejectedResult,
   TesterDetail,
   TesterStatusResult,
-} from '../../contract/tester';
-import { WIDER_VIEW_PARAMS } from '../../contract/constants/wider-view';
-import type { PhoneCamera, PhoneLostReason, PhoneState } from '../../contract/constants/phone';
+} from '@contract/tester';
+import { WIDER_VIEW_PARAMS } from '@contract/constants/wider-view';
+import type { PhoneCamera, PhoneLostReason, PhoneState } from '@contract/constants/phone';
 import { call } from './client';
-import { DEFAULT_MATCHING_TIMEOUT_SECONDS } from '../../contract/constants/matching';
+import { DEFAULT_MATCHING_TIMEOUT_SECONDS } from '@contract/constants/matching';
 
 /**
  * The calls a checker (actor 2) makes on the monitoring page (spec §7): its matchings, the viewer's channel

@@ -1,4 +1,4 @@
-import type { CleanerSettingListResult, CleanerSettingRow } from '../../contract/management';
+import type { CleanerSettingListResult, CleanerSettingRow } from '@contract/management';
 import { call } from './client';
 import { camelize, type Camelize } from '../lib/case';
 import { downloadCsvFile, type DownloadedCsv } from './examinees';

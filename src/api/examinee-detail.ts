@@ -1,5 +1,5 @@
-import type { TesterDetail } from '../../contract/tester';
-import type { OnetimeUriResult } from '../../contract/recording';
+import type { TesterDetail } from '@contract/tester';
+import type { OnetimeUriResult } from '@contract/recording';
 import { call } from './client';
 import { camelize, type Camelize } from '../lib/case';
 

@@ -4,7 +4,7 @@ import type {
   TesterSearchQuery,
   TesterSearchResult,
   TestPassResult,
-} from '../../contract/examinees';
+} from '@contract/examinees';
 import { call, download } from './client';
 import { camelize, snakeize, type Camelize } from '../lib/case';
 

@@ -1,4 +1,4 @@
-import type { LogSearchResult } from '../../contract/logs';
+import type { LogSearchResult } from '@contract/logs';
 import { call } from './client';
 import { camelize, type Camelize } from '../lib/case';
 

@@ -1,4 +1,4 @@
-import type { LoginsResult } from '../../contract/management';
+import type { LoginsResult } from '@contract/management';
 import { call } from './client';
 import { camelize, type Camelize } from '../lib/case';
 

@@ -2,9 +2,9 @@ import type {
   AnalysisInitialParamResult,
   ManagementInitialParamResult,
   ManagementSummaryResult,
-} from '../../contract/management';
-import type { CheckersMonitoringResult } from '../../contract/matching';
-import type { AdminPermissionResult } from '../../contract/logs';
+} from '@contract/management';
+import type { CheckersMonitoringResult } from '@contract/matching';
+import type { AdminPermissionResult } from '@contract/logs';
 import { call } from './client';
 import { camelize, type Camelize } from '../lib/case';
 

@@ -1,5 +1,5 @@
-import type { MarkList } from '../../contract/messages';
-import type { MarkingResult, TestMarkingsResult } from '../../contract/tester';
+import type { MarkList } from '@contract/messages';
+import type { MarkingResult, TestMarkingsResult } from '@contract/tester';
 import { call } from './client';
 
 /** A mark a checker can record (spec §3 "Mark", with its score). */

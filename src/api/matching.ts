@@ -4,7 +4,7 @@ import type {
   Matching as WireMatching,
   MatchingResult,
   SignalingChannel as WireChannel,
-} from '../../contract/matching';
+} from '@contract/matching';
 import { camelize, type Camelize } from '../lib/case';
 import { call } from './client';
 

@@ -1,4 +1,4 @@
-import type { WebrtcMessage, WebrtcMessageList } from '../../contract/messages';
+import type { WebrtcMessage, WebrtcMessageList } from '@contract/messages';
 import { camelize, type Camelize } from '../lib/case';
 import { call } from './client';
 

@@ -3,8 +3,8 @@ import type {
   RecordingCredentials as WireCredentials,
   RecordingEndResult as WireEndResult,
   RecoveryResult as WireRecovery,
-} from '../../contract/recording';
-import type { StreamKind } from '../../contract/constants/wider-view';
+} from '@contract/recording';
+import type { StreamKind } from '@contract/constants/wider-view';
 import { camelize, type Camelize } from '../lib/case';
 import { call } from './client';
 

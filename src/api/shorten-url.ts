@@ -1,4 +1,4 @@
-import type { ShortUrlListResult, ShortUrlRow as Row } from '../../contract/management';
+import type { ShortUrlListResult, ShortUrlRow as Row } from '@contract/management';
 import { call } from './client';
 
 /** One short URL; `param` keeps the wire (start-up query) names, which are the URL's own vocabulary. */

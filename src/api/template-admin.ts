@@ -1,4 +1,4 @@
-import type { TemplateAdminListResult, TemplateAdminRow } from '../../contract/templates';
+import type { TemplateAdminListResult, TemplateAdminRow } from '@contract/templates';
 import { call } from './client';
 import { camelize, type Camelize } from '../lib/case';
 

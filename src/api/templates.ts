@@ -1,4 +1,4 @@
-import type { TemplateResult } from '../../contract/templates';
+import type { TemplateResult } from '@contract/templates';
 import { ApiError } from './api-error';
 import { call } from './client';
 

@@ -6,8 +6,8 @@ import type {
   TesterStatusResult,
   TestStatusBody,
   TestStatusResult,
-} from '../../contract/tester';
-import type { TemplateResult } from '../../contract/templates';
+} from '@contract/tester';
+import type { TemplateResult } from '@contract/templates';
 import { camelize, type Camelize } from '../lib/case';
 import { ApiError } from './api-error';
 import { call, sendOnUnload } from './client';

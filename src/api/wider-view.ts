@@ -1,5 +1,5 @@
-import type { RoomScan as WireRoomScan, WiderViewState as WireState } from '../../contract/wider-view';
-import type { DisplaySurface } from '../../contract/constants/wider-view';
+import type { RoomScan as WireRoomScan, WiderViewState as WireState } from '@contract/wider-view';
+import type { DisplaySurface } from '@contract/constants/wider-view';
 import { camelize, type Camelize } from '../lib/case';
 import { call } from './client';
 

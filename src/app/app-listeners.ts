@@ -6,10 +6,10 @@ import { sendClientLog } from '../api/logs';
 import { apiErrorRecorded } from '../features/errors/errors-slice';
 import { loggedOut, selectAccessToken } from '../features/session/session-slice';
 import { navigateTo } from './navigation';
-import { SYSTEM_ERROR_PATH, href } from '../routes/paths';
+import { SYSTEM_ERROR_PATH, href } from '@/config/paths';
 import { addSessionListeners } from '../features/session/session-listeners';
 import { addLayoutListeners } from '../features/layout/layout-thunks';
-import { ACTOR } from '../../contract/constants/common';
+import { ACTOR } from '@contract/constants/common';
 
 let unsubscribeApi: (() => void) | null = null;
 

@@ -16,7 +16,7 @@ import { runStartupChecks, applyStartupOutcome } from './startup';
 import { sendClientLog } from '../api/logs';
 import { preloadHttp } from '../api/client';
 import { syncServerClock } from '../features/startup/server-clock';
-import { ACTOR } from '../../contract/constants/common';
+import { ACTOR } from '@contract/constants/common';
 
 /**
  * Start-up, in order: store, saved session, start-up parameters, language and first page (loading), then

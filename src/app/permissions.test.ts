@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_ACTORS as ACTORS } from '../../contract/constants/common';
+import { ALL_ACTORS as ACTORS } from '@contract/constants/common';
 import {
   FIRST_PAGE,
   OPEN_PAGES,
@@ -9,7 +9,7 @@ import {
   type Actor,
   type PageId,
 } from './permissions';
-import { paths } from '../routes/paths';
+import { paths } from '@/config/paths';
 
 const ALL_PAGES = Object.keys(paths) as PageId[];
 

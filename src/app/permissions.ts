@@ -1,44 +1,11 @@
-import { ACTOR, ALL_ACTORS, type Actor } from '../../contract/constants/common';
+import { ACTOR, ALL_ACTORS, type Actor } from '@contract/constants/common';
+import type { PageId } from '@/config/paths';
 
-export type { Actor };
+export type { Actor, PageId };
 
 export function isActor(v: unknown): v is Actor {
   return typeof v === 'number' && (ALL_ACTORS as readonly number[]).includes(v);
 }
-
-/** Page identifiers of spec §2: every routed page has one. */
-export type PageId =
-  | 'login'
-  | 'redirect'
-  | 'iframe'
-  | 'alerting'
-  | 'terms'
-  | 'privacy'
-  | 'inquiry'
-  | 'close'
-  | 'envSetting'
-  | 'identification'
-  | 'identificationAi'
-  | 'examining'
-  | 'examEnd'
-  | 'monitoring'
-  | 'management'
-  | 'examinees'
-  | 'examineeDetail'
-  | 'examineeReport'
-  | 'examineeLogin'
-  | 'checkersMonitoring'
-  | 'accessLimit'
-  | 'logview'
-  | 'deleteSetting'
-  | 'deletePlan'
-  | 'logins'
-  | 'createShorturl'
-  | 'createShorturlList'
-  | 'analysisRequest'
-  | 'editTerms'
-  | 'accounts'
-  | 'phone';
 
 /** Open to everyone, logged in or not (spec §6). */
 export const OPEN_PAGES: readonly PageId[] = [

@@ -2,7 +2,7 @@ import type { AppStore } from './store';
 import type { RuntimeConfig } from '../lib/runtime-config';
 import { logger } from '../lib/logger';
 import { FIRST_PAGE, OPEN_PAGES, UndefinedActorError, isActor, type Actor } from './permissions';
-import { href } from '../routes/paths';
+import { href } from '@/config/paths';
 import { matchRoute } from '../routes/guard';
 import {
   startupChecksPassed,
@@ -18,7 +18,7 @@ import { isPC } from '../platform/device';
 import { registerServiceWorker } from '../platform/service-worker';
 import { isChildWindow, openChildWindow } from '../platform/child-window';
 import { desktopAppSetupRedirect } from '../platform/desktop-app';
-import { ACTOR } from '../../contract/constants/common';
+import { ACTOR } from '@contract/constants/common';
 
 /** Where the start-up checks send the user. */
 export type StartupOutcome =

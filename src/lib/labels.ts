@@ -1,7 +1,7 @@
-import { MESSAGE_COMMANDS, parseCommand } from '../../contract/constants/messages';
-import { MOVIE_STATUS } from '../../contract/constants/recording';
-import { TESTER_STATUS } from '../../contract/constants/tester';
-import { WIDER_VIEW_COMMANDS, WIDER_VIEW_LOG_EVENTS } from '../../contract/constants/wider-view';
+import { MESSAGE_COMMANDS, parseCommand } from '@contract/constants/messages';
+import { MOVIE_STATUS } from '@contract/constants/recording';
+import { TESTER_STATUS } from '@contract/constants/tester';
+import { WIDER_VIEW_COMMANDS, WIDER_VIEW_LOG_EVENTS } from '@contract/constants/wider-view';
 /**
  * i18n keys (common namespace) of the codes the server sends, so no page shows a bare code: tester states
  * (spec §4, 0–7), record statuses (00–08), cheating levels (0–3), examinee-log events and chat markers.

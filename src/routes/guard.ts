@@ -1,7 +1,7 @@
 import { matchPath } from 'react-router-dom';
 import { desktopAppSetupFor } from '../app/desktop-app-guard';
 import { decideAccess, FIRST_PAGE, type Actor } from '../app/permissions';
-import { href, paths, type RouteDef } from './paths';
+import { href, paths, type RouteDef } from '@/config/paths';
 
 export type RouteKey = keyof typeof paths;
 

@@ -5,7 +5,7 @@ import { useAppStore } from '../app/hooks';
 import { AppLayout } from '../features/layout/components/app-layout';
 import { selectActor } from '../features/session/session-slice';
 import { resolveRoute, type RouteResolution } from './guard';
-import { href } from './paths';
+import { href } from '@/config/paths';
 import { RouteErrorBoundary } from './errors/route-error-page';
 import { RouteLoading } from './route-loading';
 import { useScrollRules } from './scroll-rules';

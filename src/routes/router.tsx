@@ -4,7 +4,7 @@ import { useAppStore } from '../app/hooks';
 import { registerFeatures, type AppStore } from '../app/store';
 import type { FeatureDef } from '../app/features';
 import { selectActor } from '../features/session/session-slice';
-import { paths } from './paths';
+import { paths } from '@/config/paths';
 import { resolveRoute, type RouteKey, type RouteResolution } from './guard';
 import { RootLayout } from './root-layout';
 import { RouteLoading } from './route-loading';

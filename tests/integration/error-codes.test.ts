@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../../contract/constants/common';
+import { ERROR_CODES } from '@contract/constants/common';
 import ja from '../../src/i18n/locales/ja/errors.json';
 import en from '../../src/i18n/locales/en/errors.json';
 import { CLIENT_ERROR_CODES, isKnownErrorCode, messageKeyFor } from '../../src/api/api-error';

@@ -3,7 +3,8 @@ import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * The import rules of eslint.config.js, proven on deliberate violations: each fixture is linted as if it were
+ * The import rules of eslint.config.js (contract values, feature zones, the config layer, no-cycle, through
+ * the path aliases too), proven on deliberate violations: each fixture is linted as if it were
  * the file named by `at` (it is never written there), with the repository's own configuration. A rule that
  * stopped firing, or fired on allowed code, fails here before a real violation slips through.
  */
@@ -20,25 +21,68 @@ const FIXTURES: Fixture[] = [
   {
     name: 'a value from a contract schema module',
     at: 'src/features/tester/probe.ts',
-    code: "import { TESTER_STATUS } from '../../../contract/tester';\nexport const s = TESTER_STATUS.examing;\n",
+    code: "import { TESTER_STATUS } from '@contract/tester';\nexport const s = TESTER_STATUS.examing;\n",
     fires: 'no-restricted-imports',
   },
   {
     name: 'a value from a contract schema module, mixed with a type',
     at: 'src/api/probe.ts',
-    code: "import { ERROR_CODES, type ErrorCode } from '../../contract/common';\nexport const c: ErrorCode[] = [...ERROR_CODES];\n",
+    code: "import { ERROR_CODES, type ErrorCode } from '@contract/common';\nexport const c: ErrorCode[] = [...ERROR_CODES];\n",
     fires: 'no-restricted-imports',
   },
   {
     name: 'a type from a contract schema module',
     at: 'src/api/probe.ts',
-    code: "import type { TesterDetail } from '../../contract/tester';\nexport type T = TesterDetail;\n",
+    code: "import type { TesterDetail } from '@contract/tester';\nexport type T = TesterDetail;\n",
+    fires: null,
+  },
+  {
+    name: 'a value from a contract schema module through the @contract alias',
+    at: 'src/features/tester/probe.ts',
+    code: "import { TESTER_STATUS } from '@contract/tester';\nexport const s = TESTER_STATUS.examing;\n",
+    fires: 'no-restricted-imports',
+  },
+  {
+    name: "another feature's component",
+    at: 'src/features/identification/components/probe.tsx',
+    code: "import { StepBar } from '../../tester/components/step-bar';\nexport const C = StepBar;\n",
+    fires: 'import-x/no-restricted-paths',
+  },
+  {
+    name: "another feature's thunks through the @/ alias",
+    at: 'src/features/recording/probe.ts',
+    code: "import { recordingDeadlineFrom } from '@/features/tester/tester-thunks';\nexport const f = recordingDeadlineFrom;\n",
+    fires: 'import-x/no-restricted-paths',
+  },
+  {
+    name: "another feature's slice and a public module",
+    at: 'src/features/identification/probe.ts',
+    code: "import { stepReached } from '../tester/tester-slice';\nimport { showAlert } from '../layout/layout-thunks';\nexport const a = [stepReached, showAlert];\n",
+    fires: null,
+  },
+  {
+    name: 'the app layer from the shared config layer',
+    at: 'src/config/probe.ts',
+    code: "import { FIRST_PAGE } from '@/app/permissions';\nexport const f = FIRST_PAGE;\n",
+    fires: 'import-x/no-restricted-paths',
+  },
+  {
+    // tester-slice imports live-slice: live-slice importing a value back closes a cycle.
+    name: 'a value import that closes a cycle',
+    at: 'src/features/live/live-slice.ts',
+    code: "import { testerStateChanged } from '../tester/tester-slice';\nexport const t = testerStateChanged;\n",
+    fires: 'import-x/no-cycle',
+  },
+  {
+    name: 'a type import in the same place (erased, so no cycle)',
+    at: 'src/features/live/live-slice.ts',
+    code: "import type { TesterState } from '../tester/tester-slice';\nexport type T = TesterState;\n",
     fires: null,
   },
   {
     name: 'a value from contract/constants',
     at: 'src/features/tester/probe.ts',
-    code: "import { TESTER_STATUS } from '../../../contract/constants/tester';\nexport const s = TESTER_STATUS.examing;\n",
+    code: "import { TESTER_STATUS } from '@contract/constants/tester';\nexport const s = TESTER_STATUS.examing;\n",
     fires: null,
   },
 ];

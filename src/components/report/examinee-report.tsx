@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { StreamKind } from '../../../contract/constants/wider-view';
+import type { StreamKind } from '@contract/constants/wider-view';
 import { formatDateTime } from '../../lib/dates';
 import { cheatingLevelKey, examineeLogKey, recordStatusKey, testerStatusKey } from '../../lib/labels';
 import { DateTime } from '../ui/date-time';

@@ -11,7 +11,7 @@ import {
 } from '../../api/accounts';
 import { loadingFinished, loadingStarted } from '../layout/layout-slice';
 import { confirm } from '../layout/layout-thunks';
-import { saveBlob } from '../examinees/save-file';
+import { saveBlob } from '../../lib/save-file';
 import {
   groupsFailed,
   groupsLoaded,

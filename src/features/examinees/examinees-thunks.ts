@@ -30,7 +30,7 @@ import {
   type Failure,
 } from './examinees-slice';
 import { hasConditions, validateSearch, type SearchForm } from './examinees-validation';
-import { saveBlob } from './save-file';
+import { saveBlob } from '../../lib/save-file';
 import { formatStamp } from '../../lib/dates';
 import { printDocument, reportFileName } from '../../platform/print';
 

@@ -1,11 +1,10 @@
 import { TaskAbortError } from '@reduxjs/toolkit';
 import type { AppStartListening } from '../../app/listener';
 import { navigateTo } from '../../app/navigation';
-import { MESSAGE_COMMANDS } from '../../../contract/constants/messages';
+import { MESSAGE_COMMANDS } from '@contract/constants/messages';
 import { getTesterDetail } from '../../api/tester';
 import { loggedOut } from '../session/session-slice';
 import {
-  TESTER_PATHS,
   commandReceived,
   identityAccepted,
   identityCheckRequested,
@@ -18,7 +17,8 @@ import {
   monitorCheckRejected,
   monitorCheckSent,
 } from './identification-slice';
-import { TESTER_STATUS } from '../../../contract/constants/tester';
+import { TESTER_STATUS } from '@contract/constants/tester';
+import { href } from '@/config/paths';
 
 /** Spec §9: identification wait poll 1 s. */
 export const IDENTIFICATION_POLL_MS = 1000;
@@ -71,7 +71,7 @@ export function addIdentificationListeners(startListening: AppStartListening): v
               api.dispatch(testerStateChanged(d.status));
               api.dispatch(identityAccepted());
               api.dispatch(monitorCheckAccepted());
-              navigateTo(TESTER_PATHS.examining);
+              navigateTo(href('examining'));
               return;
             }
           } catch (e) {

@@ -1,8 +1,8 @@
 import type { AppDispatch as StoreDispatch, RootState } from '../../app/store';
 import type { ListenerDispatch as AppDispatch } from '../../app/listener';
 import { navigateTo } from '../../app/navigation';
-import { AI_AUTH_STATUS, AI_FAILED_MODE } from '../../../contract/constants/ai-auth';
-import { MESSAGE_COMMANDS } from '../../../contract/constants/messages';
+import { AI_AUTH_STATUS, AI_FAILED_MODE } from '@contract/constants/ai-auth';
+import { MESSAGE_COMMANDS } from '@contract/constants/messages';
 import { isApiError, NETWORK_ERROR_STATUS } from '../../api/api-error';
 import * as aiApi from '../../api/ai-auth';
 import { postMessage } from '../../api/messages';
@@ -10,7 +10,6 @@ import { captureStill } from '../../media/devices';
 import { showAlert, type ShowAlertArgs } from '../layout/layout-thunks';
 import { networkErrorOccurred } from '../live/live-slice';
 import {
-  TESTER_PATHS,
   aiFixedTextsSet,
   aiNoticeChanged,
   aiRetryCounted,
@@ -36,7 +35,8 @@ import {
   monitorCheckSent,
   type AiFallback,
 } from './identification-slice';
-import { TESTER_STATUS } from '../../../contract/constants/tester';
+import { TESTER_STATUS } from '@contract/constants/tester';
+import { href } from '@/config/paths';
 
 /** The layout's alert thunk run with this feature's dispatch type. */
 function alertModal(dispatch: AppDispatch, args: ShowAlertArgs): Promise<void> {
@@ -67,7 +67,7 @@ export const identificationEntered = (): Thunk => async (dispatch) => {
     const d = await loadDetail(dispatch);
     if (d.rejected === 1) dispatch(monitorCheckRejected());
     else if (d.status >= TESTER_STATUS.identificated) {
-      navigateTo(TESTER_PATHS.examining, { replace: true });
+      navigateTo(href('examining'), { replace: true });
       return;
     }
   } catch (e) {
@@ -155,7 +155,7 @@ export const aiIdentificationEntered = (): Thunk => async (dispatch, getState) =
   try {
     const d = await loadDetail(dispatch);
     if (d.status >= TESTER_STATUS.identificated) {
-      navigateTo(TESTER_PATHS.examining, { replace: true });
+      navigateTo(href('examining'), { replace: true });
       return;
     }
     dispatch(testerPageEntered());
@@ -250,7 +250,7 @@ export const aiPhotoRegistered = (): Thunk => async (dispatch, getState) => {
   if (r.testerStatus) dispatch(testerStateChanged(r.testerStatus));
   if (r.status === AI_AUTH_STATUS.passed) {
     dispatch(aiPhaseChanged('passed'));
-    navigateTo(TESTER_PATHS.examining);
+    navigateTo(href('examining'));
     return;
   }
   if (r.status === AI_AUTH_STATUS.manual) return void (await dispatch(applyAiFallback('manual')));
@@ -294,6 +294,6 @@ export const applyAiFallback =
       return;
     }
     if (!silent) await alertModal(dispatch, { type: 'caution', messageKey });
-    if (fallback === 'manual') navigateTo(TESTER_PATHS.identification);
-    else navigateTo(TESTER_PATHS.examining);
+    if (fallback === 'manual') navigateTo(href('identification'));
+    else navigateTo(href('examining'));
   };

@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { DEFAULT_MATCHING_TIMEOUT_SECONDS } from '../../../contract/constants/matching';
+import { DEFAULT_MATCHING_TIMEOUT_SECONDS } from '@contract/constants/matching';
 import type { PhoneView } from '../../api/phone';
 
 /** Status of the live channel (the KVS master), spec §4 matching/WebRTC. */

@@ -19,7 +19,7 @@ import { listTemplatesForEdit, saveTemplate, type EditableTemplateKind } from '.
 import { getExamineeConditions } from '../../api/examinees';
 import { loadingFinished, loadingStarted } from '../layout/layout-slice';
 import { confirm, showAlert } from '../layout/layout-thunks';
-import { saveBlob } from '../examinees/save-file';
+import { saveBlob } from '../../lib/save-file';
 import {
   accessLimitsLoaded,
   adminPermissionLoaded,

@@ -1,7 +1,7 @@
 import type { FieldErrors, FieldMessage } from './management-validation';
 import { dateError, isHttpUrl, serverError } from './management-validation';
 import { PARAM_FIELDS } from '../../lib/startup-param-fields';
-import { WIDER_VIEW_PARAMS } from '../../../contract/constants/wider-view';
+import { WIDER_VIEW_PARAMS } from '@contract/constants/wider-view';
 
 export { PARAM_FIELDS, type FieldKind } from '../../lib/startup-param-fields';
 

@@ -1,4 +1,4 @@
-import { MESSAGE_COMMANDS, parseCommand, type MessageCommand } from '../../../contract/constants/messages';
+import { MESSAGE_COMMANDS, parseCommand, type MessageCommand } from '@contract/constants/messages';
 /** spec §3/§9: elapsed time as hh:mm:ss since connection, `--:--:--` when unknown. */
 export const UNKNOWN_ELAPSED = '--:--:--';
 

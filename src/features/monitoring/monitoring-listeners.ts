@@ -15,7 +15,7 @@ import {
 } from '../../api/checker';
 import { getLiveFeed } from '../../api/capture';
 import { getMarks } from '../../api/markings';
-import { WIDER_VIEW_COMMANDS } from '../../../contract/constants/wider-view';
+import { WIDER_VIEW_COMMANDS } from '@contract/constants/wider-view';
 import { i18next } from '../../i18n';
 import { logger } from '../../lib/logger';
 import {
@@ -73,7 +73,7 @@ import {
   viewerStartFailed,
   viewerStateChanged,
 } from './monitoring-viewers';
-import { MESSAGE_COMMANDS, SEND_TYPE } from '../../../contract/constants/messages';
+import { MESSAGE_COMMANDS, SEND_TYPE } from '@contract/constants/messages';
 
 /** How often each pane's chat is fetched (ms). */
 export const MESSAGE_POLL_MS = 2000;

@@ -15,11 +15,11 @@ import type {
 import type { Mark } from '../../api/markings';
 import type { LiveFeed, LiveFlag } from '../../api/capture';
 import { loggedOut } from '../session/session-slice';
-import { MESSAGE_COMMANDS, SEND_TYPE, parseCommand } from '../../../contract/constants/messages';
-import { DEFAULT_MATCHING_TIMEOUT_SECONDS } from '../../../contract/constants/matching';
+import { MESSAGE_COMMANDS, SEND_TYPE, parseCommand } from '@contract/constants/messages';
+import { DEFAULT_MATCHING_TIMEOUT_SECONDS } from '@contract/constants/matching';
 import { viewsOf, type PaneViewId, type PaneViewStatus } from './pane-views';
-import { WIDER_VIEW_COMMANDS } from '../../../contract/constants/wider-view';
-import type { PhoneLostReason, PhoneState } from '../../../contract/constants/phone';
+import { WIDER_VIEW_COMMANDS } from '@contract/constants/wider-view';
+import type { PhoneLostReason, PhoneState } from '@contract/constants/phone';
 
 /** What a person reads at a glance on a pane (issue #4). */
 export type PaneConnection = 'connecting' | 'live' | 'reconnecting' | 'lost';

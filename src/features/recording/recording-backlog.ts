@@ -5,7 +5,7 @@
  * (a new record) instead, and every object keeps one WebM header.
  */
 import { endRecording, getRecordingCredentials, recoverRecording } from '../../api/recording';
-import type { StreamKind } from '../../../contract/constants/wider-view';
+import type { StreamKind } from '@contract/constants/wider-view';
 import type { RecoveryResult } from '../../api/recording';
 import type { ChunkStore, UploadMeta } from '../../media/recording/chunk-store';
 import { createRechunker, resumeFeed } from '../../media/recording/rechunker';

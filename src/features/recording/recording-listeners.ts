@@ -13,7 +13,7 @@ import {
   sittingClosing,
   testerStateChanged,
 } from '../tester/tester-slice';
-import { TESTER_STATUS } from '../../../contract/constants/tester';
+import { TESTER_STATUS } from '@contract/constants/tester';
 import {
   roomScanStarted,
   roomScanStopped,

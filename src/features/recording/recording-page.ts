@@ -12,7 +12,7 @@ import { logger } from '../../lib/logger';
 import { uploadFinished, uploadStarted } from '../layout/layout-slice';
 import type * as RecordingMediaModule from './recording-media';
 import { backlogChanged } from './recording-slice';
-import type { StreamKind } from '../../../contract/constants/wider-view';
+import type { StreamKind } from '@contract/constants/wider-view';
 
 type RecordingMedia = typeof RecordingMediaModule;
 

@@ -29,7 +29,6 @@ import { getStream, onStreamChange } from '../../media/stream-registry';
 import { logger } from '../../lib/logger';
 import { showAlert } from '../layout/layout-thunks';
 import { loggedOut } from '../session/session-slice';
-import { recordingDeadlineFrom } from '../tester/tester-thunks';
 import type { RecordedStream, RecordingPage } from './recording-page';
 import {
   deviceChecked,
@@ -44,7 +43,7 @@ import {
   type RecordingErrorKey,
   type RecordingStatusReport,
 } from './recording-slice';
-import { STREAM_FLAG, type StreamKind } from '../../../contract/constants/wider-view';
+import { STREAM_FLAG, type StreamKind } from '@contract/constants/wider-view';
 
 /** How long the start waits for the camera stream the live channel acquires. */
 export const STREAM_WAIT_MS = 20_000;
@@ -317,11 +316,6 @@ export class RecordingRuntime implements RecordedStream {
         mimeType: started.mimeType,
         durable,
       });
-      // The recording-time limit counts from the sitting's first camera recording start on the server.
-      if (this.kind === 'camera')
-        void getTesterDetail()
-          .then((d) => dispatch(recordingDeadlineFrom(d)))
-          .catch(() => undefined);
     } catch (e) {
       const key: RecordingErrorKey =
         e instanceof RecordingError ? (e.messageKey as RecordingErrorKey) : RECORDING_START_FAILED;

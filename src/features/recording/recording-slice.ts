@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { StreamKind } from '../../../contract/constants/wider-view';
+import type { StreamKind } from '@contract/constants/wider-view';
 import { loggedOut } from '../session/session-slice';
 
 /**

@@ -1,6 +1,8 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { defaultStartupParams, type StartupParams } from './startup-fields';
 
+export type { StartupKey, StartupParams } from './startup-fields';
+
 export interface StartupState {
   params: StartupParams;
   /** Progress of the start-up checks of spec §2. */

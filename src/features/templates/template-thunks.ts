@@ -9,7 +9,7 @@ import type { AppDispatch, RootState } from '../../app/store';
 import { loadingFinished, loadingStarted } from '../layout/layout-slice';
 import { showAlert } from '../layout/layout-thunks';
 import { selectStartupParams } from '../startup/startup-slice';
-import type { StartupKey } from '../startup/startup-fields';
+import type { StartupKey } from '../startup/startup-slice';
 
 export type { FooterTemplateKind, Template };
 

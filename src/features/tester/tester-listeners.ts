@@ -1,12 +1,14 @@
 import { TaskAbortError } from '@reduxjs/toolkit';
 import type { AppStartListening } from '../../app/listener';
-import { MESSAGE_COMMANDS, parseCommand } from '../../../contract/constants/messages';
+import { MESSAGE_COMMANDS, parseCommand } from '@contract/constants/messages';
 import { isApiError, NETWORK_ERROR_STATUS } from '../../api/api-error';
 import { getMessages } from '../../api/messages';
+import { getTesterDetail } from '../../api/tester';
 import { loggedOut, testerLogoutRequested } from '../session/session-slice';
 import { playCue, windowHasAttention } from '../../platform/attention';
 import { alertModal } from './tester-modals';
 import { networkErrorOccurred } from '../live/live-slice';
+import { recordingStarted } from '../recording/recording-slice';
 import {
   authErrorOccurred,
   chatReceived,
@@ -30,6 +32,7 @@ import {
   examInterrupted,
   exitRequested,
   kickedOut,
+  recordingDeadlineFrom,
   recordingTimeExceeded,
   stopWakeLock,
 } from './tester-thunks';
@@ -51,6 +54,16 @@ export const EXAM_WINDOW_CHECK_MS = 1000;
  * and MARKING_ALERT, the exam-window watcher, the recording-time limit and the 401 "monitoring ends" alert.
  */
 export function addTesterListeners(startListening: AppStartListening): void {
+  // The recording-time limit counts from the sitting's first recording start on the server: once a recording
+  // has started, the server says when that was.
+  startListening({
+    actionCreator: recordingStarted,
+    effect: async (_action, api) => {
+      const detail = await getTesterDetail().catch(() => null);
+      if (detail) api.dispatch(recordingDeadlineFrom(detail));
+    },
+  });
+
   startListening({
     actionCreator: messagePollStarted,
     effect: async (_action, api) => {

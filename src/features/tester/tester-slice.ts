@@ -2,7 +2,7 @@ import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { loggedOut } from '../session/session-slice';
 import { disconnectFlagReset, matchingPolled, networkErrorOccurred } from '../live/live-slice';
 import type { ReportData } from '../../components/report/examinee-report';
-import { TESTER_STATUS } from '../../../contract/constants/tester';
+import { TESTER_STATUS } from '@contract/constants/tester';
 
 /** Spec §4 step bar: 1 env setting, 2 terms agree, 3 identification, 4 before exam. */
 export type StepBar = 1 | 2 | 3 | 4;
@@ -12,17 +12,6 @@ export const DEVICE = { beforeCheck: 1, allowed: 2, denied: 3 } as const;
 
 /** Spec §4 window exit modes. */
 export type ExitMode = 'none' | 'logout' | 'kickOutMyself' | 'kickOutMyselfAi';
-
-/** Tester page paths for listeners (features may not import routes/; routes/paths.ts is the source). */
-export const TESTER_PATHS = {
-  envSetting: '/env-setting',
-  identification: '/identification',
-  identificationAi: '/identification-ai',
-  examining: '/examining',
-  examEnd: '/exam-end',
-  close: '/close',
-  login: '/login',
-} as const;
 
 export type LoadStatus = 'idle' | 'loading' | 'loaded' | 'failed';
 

@@ -6,7 +6,7 @@ import * as testerApi from '../../api/tester';
 import type { TesterDetail } from '../../api/tester';
 import { acquireLocalMedia } from '../../media/devices';
 import { getMessages, postMessage } from '../../api/messages';
-import { MESSAGE_COMMANDS, parseCommand } from '../../../contract/constants/messages';
+import { MESSAGE_COMMANDS, parseCommand } from '@contract/constants/messages';
 import { unlockSound } from '../../platform/attention';
 import { checkPopupAllowed } from '../../platform/popup-check';
 import { logoutRequested } from '../session/session-thunks';
@@ -15,7 +15,6 @@ import { headerLogoutDisabledChanged } from '../layout/layout-slice';
 import { alertModal, confirmModal } from './tester-modals';
 import { liveStartRequested, liveStopRequested, networkErrorOccurred } from '../live/live-slice';
 import {
-  TESTER_PATHS,
   chatRead,
   chatReceived,
   devicesChecked,
@@ -61,7 +60,8 @@ import { notifyDesktopApp } from './desktop-app-bridge';
 import type { DesktopAppEndReason } from '../../platform/desktop-app';
 import { formatStamp } from '../../lib/dates';
 import { printDocument, reportFileName } from '../../platform/print';
-import { TESTER_STATUS } from '../../../contract/constants/tester';
+import { TESTER_STATUS } from '@contract/constants/tester';
+import { href } from '@/config/paths';
 
 type GetState = () => RootState;
 type Thunk<R = void> = (dispatch: AppDispatch, getState: GetState) => Promise<R>;
@@ -226,11 +226,11 @@ export const checkPopup = (): Thunk => async (dispatch) => {
  */
 export function resumePath(detail: TesterDetail, state: RootState): string | null {
   if (detail.status >= TESTER_STATUS.finishExam || detail.status < TESTER_STATUS.matched) return null;
-  if (detail.kicked === 1 || detail.status >= TESTER_STATUS.identificated) return TESTER_PATHS.examining;
-  if (flag(detail, state, 'is_auth', 'isAuth') === 0) return TESTER_PATHS.examining;
+  if (detail.kicked === 1 || detail.status >= TESTER_STATUS.identificated) return href('examining');
+  if (flag(detail, state, 'is_auth', 'isAuth') === 0) return href('examining');
   return flag(detail, state, 'is_ai_auth', 'isAiAuth') === 1
-    ? TESTER_PATHS.identificationAi
-    : TESTER_PATHS.identification;
+    ? href('identificationAi')
+    : href('identification');
 }
 
 /**
@@ -284,9 +284,9 @@ export const envNextPressed = (): Thunk => async (dispatch, getState) => {
   dispatch(envNextSucceeded());
   const isAuth = flag(detail, state, 'is_auth', 'isAuth');
   const isAiAuth = flag(detail, state, 'is_ai_auth', 'isAiAuth');
-  if (detail.status >= TESTER_STATUS.identificated || isAuth === 0) navigateTo(TESTER_PATHS.examining);
-  else if (isAiAuth === 1) navigateTo(TESTER_PATHS.identificationAi);
-  else navigateTo(TESTER_PATHS.identification);
+  if (detail.status >= TESTER_STATUS.identificated || isAuth === 0) navigateTo(href('examining'));
+  else if (isAiAuth === 1) navigateTo(href('identificationAi'));
+  else navigateTo(href('identification'));
 };
 
 /** A tester page after env-setting: make sure transmission and the message poll run (also after reload). */
@@ -323,7 +323,7 @@ export const examiningEntered = (): Thunk => async (dispatch, getState) => {
     return;
   }
   if (detail.status === TESTER_STATUS.finishExam) {
-    navigateTo(TESTER_PATHS.examEnd, { replace: true });
+    navigateTo(href('examEnd'), { replace: true });
     return;
   }
   dispatch(recordingDeadlineFrom(detail));
@@ -437,7 +437,7 @@ export const examFinishRequested = (): Thunk => async (dispatch, getState) => {
   stopWakeLock();
   dispatch(messagePollStopped());
   dispatch(liveStopRequested());
-  navigateTo(TESTER_PATHS.examEnd);
+  navigateTo(href('examEnd'));
 };
 
 /** Recording phases in which the recorder or its uploads still work. */
@@ -534,9 +534,9 @@ export const exitRequested =
       closeExamWindow();
       stopWakeLock();
       if (after) dispatch(testerExited(after));
-      if (isJt) navigateTo(TESTER_PATHS.close, { replace: true });
+      if (isJt) navigateTo(href('close'), { replace: true });
       else if (raw) window.location.assign(raw);
-      else navigateTo(TESTER_PATHS.login, { replace: true });
+      else navigateTo(href('login'), { replace: true });
     } finally {
       exiting = false;
       dispatch(headerLogoutDisabledChanged(false));
@@ -582,7 +582,7 @@ export const examEndEntered = (): Thunk => async (dispatch, getState) => {
     // /exam-end is for a finished exam only: a sitting still under way goes back to where it is (an address typed
     // or a bookmark must not end proctoring).
     if (d.status < TESTER_STATUS.finishExam) {
-      navigateTo(resumePath(d, getState()) ?? TESTER_PATHS.envSetting, { replace: true });
+      navigateTo(resumePath(d, getState()) ?? href('envSetting'), { replace: true });
       return;
     }
     dispatch(

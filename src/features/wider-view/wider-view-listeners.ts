@@ -4,7 +4,7 @@
  * lets the screen go.
  */
 import type { AppStartListening } from '../../app/listener';
-import { WIDER_VIEW_COMMANDS } from '../../../contract/constants/wider-view';
+import { WIDER_VIEW_COMMANDS } from '@contract/constants/wider-view';
 import { loggedOut } from '../session/session-slice';
 import { commandReceived, examPhaseChanged, sittingClosing, stepReached } from '../tester/tester-slice';
 import { ROOM_SCAN_SECONDS } from './room-scan-steps';

@@ -2,7 +2,7 @@ import type { FeatureDef } from '../../app/features';
 import { examineesFeature } from '../../features/examinees/examinees-feature';
 import { managementFeature } from '../../features/management/management-feature';
 import { ShortUrlList } from '../../features/management/components/short-url-views';
-import { href } from '../paths';
+import { href } from '@/config/paths';
 import { ManagementShell } from './management-shell';
 
 /** /create-shorturl-List. */

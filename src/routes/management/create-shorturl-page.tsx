@@ -3,7 +3,7 @@ import { examineesFeature } from '../../features/examinees/examinees-feature';
 import { managementFeature } from '../../features/management/management-feature';
 import { useParams } from 'react-router-dom';
 import { ShortUrlFormView } from '../../features/management/components/short-url-views';
-import { href } from '../paths';
+import { href } from '@/config/paths';
 import { ManagementShell } from './management-shell';
 
 /** /create-shorturl(/:id): registration, or editing when an id is given. */

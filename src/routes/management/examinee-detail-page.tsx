@@ -6,7 +6,7 @@ import { useAppSelector } from '../../app/hooks';
 import { canAccess } from '../../app/permissions';
 import { ExamineeDetailView } from '../../features/examinees/components/examinee-detail-view';
 import { selectActor } from '../../features/session/session-slice';
-import { href } from '../paths';
+import { href } from '@/config/paths';
 import { ManagementShell } from './management-shell';
 
 /** /examinees/{id} (id = test id; checked numeric by the router). */

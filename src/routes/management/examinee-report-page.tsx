@@ -2,7 +2,7 @@ import type { FeatureDef } from '../../app/features';
 import { useParams } from 'react-router-dom';
 import { examineesFeature } from '../../features/examinees/examinees-feature';
 import { ExamineeReportView } from '../../features/examinees/components/examinee-report-view';
-import { href } from '../paths';
+import { href } from '@/config/paths';
 
 /** /examinees/{id}/report: the print-ready report of one sitting (id = test id, checked by the router). */
 export default function ExamineeReportPage() {

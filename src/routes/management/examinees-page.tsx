@@ -3,7 +3,7 @@ import { examineesFeature } from '../../features/examinees/examinees-feature';
 import { managementFeature } from '../../features/management/management-feature';
 import { ExamineeResultTable } from '../../features/examinees/components/examinee-result-table';
 import { ExamineeSearchForm } from '../../features/examinees/components/examinee-search-form';
-import { href } from '../paths';
+import { href } from '@/config/paths';
 import { ManagementShell } from './management-shell';
 
 /** /examinees: search conditions and result table. */

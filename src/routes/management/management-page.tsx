@@ -5,7 +5,7 @@ import { useAppSelector } from '../../app/hooks';
 import { canAccess } from '../../app/permissions';
 import { ManagementHome, type MenuEntry } from '../../features/management/components/management-home';
 import { selectActor } from '../../features/session/session-slice';
-import { href } from '../paths';
+import { href } from '@/config/paths';
 import { ManagementShell } from './management-shell';
 
 /** spec §2 menu entries in order (the terms-editing page last). */

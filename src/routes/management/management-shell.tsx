@@ -5,7 +5,7 @@ import { useAppSelector } from '../../app/hooks';
 import { canAccess, type PageId } from '../../app/permissions';
 import { PageTitle } from '../../components/layout/page-title';
 import { selectActor } from '../../features/session/session-slice';
-import { href } from '../paths';
+import { href } from '@/config/paths';
 
 /** The management layout (PRE00007 pages): the page title and, for those who may open it, the way back to the menu. */
 export function ManagementShell({ page, children }: { page: PageId; children: ReactNode }) {

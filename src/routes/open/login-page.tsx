@@ -16,7 +16,7 @@ import { cameraInUse, useDeviceScan } from '../../features/env-check/use-device-
 import type { LoginInfo } from '../../features/session/session-slice';
 import { loginRequested } from '../../features/session/session-thunks';
 import { selectStartupParams } from '../../features/startup/startup-slice';
-import { href } from '../paths';
+import { href } from '@/config/paths';
 
 // The environment check opens on request, so its modal (react-bootstrap's Modal) is not part of the page's load.
 const EnvCheckModal = lazy(() =>

@@ -6,10 +6,13 @@ import { recordingFeature } from '../../features/recording/recording-feature';
 import { widerViewFeature } from '../../features/wider-view/wider-view-feature';
 import { phonePairingFeature } from '../../features/phone-pairing/phone-pairing-feature';
 import { MonitorIdentificationView } from '../../features/identification/components/monitor-identification-view';
+import { CameraPreview } from '../../features/tester/components/camera-preview';
+import { ChatPanel } from '../../features/tester/components/chat-panel';
+import { TesterChrome } from './tester-chrome';
 
-/** /identification (spec §2): composes the feature's view; the page holds no logic. */
+/** /identification (spec §2): the identification view with the tester pages' chrome, camera and chat. */
 export default function IdentificationPage() {
-  return <MonitorIdentificationView />;
+  return <MonitorIdentificationView chrome={<TesterChrome />} Camera={CameraPreview} Chat={ChatPanel} />;
 }
 
 /** The examinee flow moves between pages, so every tester page registers all of its features. */

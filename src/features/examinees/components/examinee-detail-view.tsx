@@ -23,8 +23,8 @@ import { detailOpened } from '../examinees-thunks';
 import { AiAuthDecisions } from './ai-auth-decisions';
 import { PassFailSetting } from './pass-fail-setting';
 import { RecordingTimeline, type TimelinePoint } from './recording-timeline';
-import { MANAGER_ACTORS } from '../../../../contract/constants/common';
-import type { StreamKind } from '../../../../contract/constants/wider-view';
+import { MANAGER_ACTORS } from '@contract/constants/common';
+import type { StreamKind } from '@contract/constants/wider-view';
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (

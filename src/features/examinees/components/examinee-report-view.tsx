@@ -9,7 +9,7 @@ import { useText } from '../../../components/ui/use-text';
 import { selectActor } from '../../session/session-slice';
 import { selectExamineeDetail } from '../examinees-slice';
 import { detailOpened, reportPrintRequested } from '../examinees-thunks';
-import { ACTOR } from '../../../../contract/constants/common';
+import { ACTOR } from '@contract/constants/common';
 
 /**
  * The print-ready report of one sitting (spec §2 detail, as a document a person can hand on): the report

@@ -1,14 +1,9 @@
-import { useEffect } from 'react';
+import { useEffect, type ComponentType, type ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { PageTitle } from '../../../components/layout/page-title';
 import { useText } from '../../../components/ui/use-text';
-import { LiveStatus } from '../../live/components/live-status';
-import { CameraPreview } from '../../tester/components/camera-preview';
-import { DisconnectBanner } from '../../tester/components/disconnect-banner';
-import { ExitNotice } from '../../tester/components/exit-notice';
-import { StepBar } from '../../tester/components/step-bar';
 import { selectAi } from '../identification-slice';
 import {
   aiIdentificationEntered,
@@ -19,8 +14,18 @@ import {
 
 const TOUCH = { minHeight: 44, minWidth: 44 };
 
+/**
+ * What the route composes into the view (routes/tester): the tester pages' chrome (step bar, notices, the live
+ * channel's status) under the title, and the tester feature's camera preview. The identification feature
+ * does not reach into the tester or live features for them.
+ */
+export interface AiIdentificationSlots {
+  chrome: ReactNode;
+  Camera: ComponentType<{ label: string }>;
+}
+
 /** /identification-ai (PRE00003): face photo, then ID photo, retake/register, the AI notice (spec §2, §4). */
-export function AiIdentificationView() {
+export function AiIdentificationView({ chrome, Camera }: AiIdentificationSlots) {
   const { t } = useTranslation('identification');
   const text = useText();
   const dispatch = useAppDispatch();
@@ -39,10 +44,7 @@ export function AiIdentificationView() {
       <PageTitle>
         <span id="page-title">{t('ai.title')}</span>
       </PageTitle>
-      <StepBar />
-      <ExitNotice />
-      <DisconnectBanner />
-      <LiveStatus />
+      {chrome}
       <div role="status" aria-live="polite" data-testid="ai-state" data-phase={phase}>
         {ai.unavailable && (
           <p className="alert alert-warning" data-testid="ai-unavailable">
@@ -73,7 +75,7 @@ export function AiIdentificationView() {
               </p>
             )}
             <div hidden={confirming}>
-              <CameraPreview label={t('ai.previewLabel')} />
+              <Camera label={t('ai.previewLabel')} />
             </div>
             {confirming && photo && (
               <img src={photo} alt={t('ai.photoLabel')} className="w-100 rounded" style={{ maxWidth: 480 }} />

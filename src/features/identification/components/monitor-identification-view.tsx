@@ -1,23 +1,29 @@
-import { useEffect } from 'react';
+import { useEffect, type ComponentType, type ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { PageTitle } from '../../../components/layout/page-title';
 import { useText } from '../../../components/ui/use-text';
-import { LiveStatus } from '../../live/components/live-status';
-import { CameraPreview } from '../../tester/components/camera-preview';
-import { ChatPanel } from '../../tester/components/chat-panel';
-import { DisconnectBanner } from '../../tester/components/disconnect-banner';
-import { ExitNotice } from '../../tester/components/exit-notice';
-import { StepBar } from '../../tester/components/step-bar';
 import { CHECKLIST_SIZE, checklistItemToggled, selectMonitorCheck } from '../identification-slice';
 import { authenticationRequested, identificationEntered } from '../identification-thunks';
+import { MESSAGE_TYPE } from '@contract/constants/messages';
 
 const TOUCH = { minHeight: 44, minWidth: 44 };
 const ITEMS = Array.from({ length: CHECKLIST_SIZE }, (_, i) => i);
 
+/**
+ * What the route composes into the view (routes/tester): the tester pages' chrome (step bar, notices, the live
+ * channel's status) under the title, and the tester feature's camera preview and chat with the checker. The identification feature
+ * does not reach into the tester or live features for them.
+ */
+export interface MonitorIdentificationSlots {
+  chrome: ReactNode;
+  Camera: ComponentType<{ label: string }>;
+  Chat: ComponentType<{ messageType: 1 | 3; disabled?: boolean }>;
+}
+
 /** /identification (PRE00003): identity check by a monitor (spec §2, §4). */
-export function MonitorIdentificationView() {
+export function MonitorIdentificationView({ chrome, Camera, Chat }: MonitorIdentificationSlots) {
   const { t } = useTranslation('identification');
   const text = useText();
   const dispatch = useAppDispatch();
@@ -34,10 +40,7 @@ export function MonitorIdentificationView() {
       <PageTitle>
         <span id="page-title">{t('monitor.title')}</span>
       </PageTitle>
-      <StepBar />
-      <ExitNotice />
-      <DisconnectBanner />
-      <LiveStatus />
+      {chrome}
       <p>{t('monitor.intro')}</p>
       <p
         role="status"
@@ -62,7 +65,7 @@ export function MonitorIdentificationView() {
       {!matched && check.status === 'preparing' && <p className="small">{t('monitor.waitingForMonitor')}</p>}
       <div className="row g-4">
         <div className="col-md-6">
-          <CameraPreview label={t('ai.previewLabel')} />
+          <Camera label={t('ai.previewLabel')} />
           <section aria-labelledby="idcard-heading" className="mt-3">
             <h2 id="idcard-heading" className="h5">
               {t('monitor.idCardHeading')}
@@ -101,7 +104,7 @@ export function MonitorIdentificationView() {
             {check.status === 'sending' ? t('monitor.requestBusy') : t('monitor.request')}
           </Button>
           <div className="mt-3">
-            <ChatPanel messageType={1} disabled={removed} />
+            <Chat messageType={MESSAGE_TYPE.identificationByTester} disabled={removed} />
           </div>
         </div>
       </div>

@@ -10,7 +10,7 @@ import { ModalHost } from './modal-host';
 export interface AppLayoutProps {
   /** The page on screen; null on error pages. */
   page: PageId | null;
-  /** URLs the layout links to (routes/paths.ts writes them; features may not import routes). */
+  /** URLs the layout links to (the root layout passes them, from config/paths.ts). */
   links: FooterLinks & { login: string };
   children: ReactNode;
 }

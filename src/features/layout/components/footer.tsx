@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useAppSelector } from '../../../app/hooks';
 import { NewWindowLink } from '../../../components/ui/new-window-link';
 import { selectActor } from '../../session/session-slice';
-import { ACTOR } from '../../../../contract/constants/common';
+import { ACTOR } from '@contract/constants/common';
 
 export interface FooterLinks {
   terms: string;

@@ -12,8 +12,8 @@ import { logoutRequested } from '../../session/session-thunks';
 import { selectStartupParams } from '../../startup/startup-slice';
 import { selectHeaderLogoutDisabled } from '../layout-slice';
 import { confirm } from '../layout-thunks';
-import { ACTOR } from '../../../../contract/constants/common';
-import { TESTER_STATUS } from '../../../../contract/constants/tester';
+import { ACTOR } from '@contract/constants/common';
+import { TESTER_STATUS } from '@contract/constants/tester';
 
 /**
  * The tester state, read defensively: the tester slice arrives with issue #3, so the store may not have it yet.

@@ -1,4 +1,36 @@
-import type { PageId } from '../app/permissions';
+/** Page identifiers of spec §2: every routed page has one. */
+export type PageId =
+  | 'login'
+  | 'redirect'
+  | 'iframe'
+  | 'alerting'
+  | 'terms'
+  | 'privacy'
+  | 'inquiry'
+  | 'close'
+  | 'envSetting'
+  | 'identification'
+  | 'identificationAi'
+  | 'examining'
+  | 'examEnd'
+  | 'monitoring'
+  | 'management'
+  | 'examinees'
+  | 'examineeDetail'
+  | 'examineeReport'
+  | 'examineeLogin'
+  | 'checkersMonitoring'
+  | 'accessLimit'
+  | 'logview'
+  | 'deleteSetting'
+  | 'deletePlan'
+  | 'logins'
+  | 'createShorturl'
+  | 'createShorturlList'
+  | 'analysisRequest'
+  | 'editTerms'
+  | 'accounts'
+  | 'phone';
 
 /** Every route once (spec §2): its pattern, its page id, its body id, and an href builder. */
 export interface RouteDef {
