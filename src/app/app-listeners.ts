@@ -1,5 +1,5 @@
-import type { AppStartListening, ListenerDispatch } from './listener';
-import type { RootState } from './store';
+import type { AppStartListening } from './listener';
+import type { AppThunkDispatch, RootState } from './store';
 import { onApiError, setAccessTokenProvider } from '../api/client';
 import { NETWORK_ERROR_STATUS, type ApiError } from '../api/api-error';
 import { sendClientLog } from '../api/logs';
@@ -21,7 +21,7 @@ let unsubscribeApi: (() => void) | null = null;
  */
 export function addAppListeners(
   startListening: AppStartListening,
-  store: { getState: () => RootState; dispatch: ListenerDispatch },
+  store: { getState: () => RootState; dispatch: AppThunkDispatch },
 ): void {
   setAccessTokenProvider(() => selectAccessToken(store.getState()));
   unsubscribeApi?.();
@@ -68,7 +68,6 @@ function sendDebugLog(err: ApiError): void {
 }
 
 /** Whether the tester has logged in to the external test system (the tester slice, once present, says so). */
-function loggedInToTestSystem(state: object): boolean {
-  const tester = (state as { tester?: { loggedInToTestSystem?: boolean } }).tester;
-  return tester?.loggedInToTestSystem === true;
+function loggedInToTestSystem(state: RootState): boolean {
+  return state.tester?.loggedInToTestSystem === true;
 }

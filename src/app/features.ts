@@ -1,10 +1,10 @@
-import type { Reducer } from '@reduxjs/toolkit';
+import { createAction, type Reducer } from '@reduxjs/toolkit';
 import type { AppStartListening } from './listener';
 
 /**
- * A feature that is loaded with the routes that need it (issue #2: the login route must not load examinee,
- * checker, management, media or AWS code): its reducers, its listeners and its i18n namespaces. The router
- * registers a page module's `features` before the page renders; tests register them all up front.
+ * A feature that is loaded with the routes that need it (the login route must not load examinee, checker,
+ * management, media or AWS code): its reducers, its listeners and its i18n namespaces. The router registers
+ * a page module's `features` before the page renders; tests register them all up front.
  */
 export interface FeatureDef {
   name: string;
@@ -13,6 +13,9 @@ export interface FeatureDef {
   /** i18n namespaces the feature's components use (loaded on demand, see i18n/index.ts). */
   namespaces?: readonly string[];
 }
+
+/** Features were registered with the store (by name): their slices start from their initial state. */
+export const featuresRegistered = createAction<string[]>('app/featuresRegistered');
 
 let defaultFeatures: readonly FeatureDef[] = [];
 

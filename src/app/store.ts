@@ -1,4 +1,10 @@
-import { combineReducers, configureStore, type Reducer } from '@reduxjs/toolkit';
+import {
+  combineSlices,
+  configureStore,
+  type ThunkAction,
+  type ThunkDispatch,
+  type UnknownAction,
+} from '@reduxjs/toolkit';
 import startup from '../features/startup/startup-slice';
 import session from '../features/session/session-slice';
 import errors from '../features/errors/errors-slice';
@@ -16,18 +22,16 @@ import type phoneCamera from '../features/phone-camera/phone-camera-slice';
 import type phonePairing from '../features/phone-pairing/phone-pairing-slice';
 import { createAppListenerMiddleware, type AppStartListening } from './listener';
 import { addAppListeners } from './app-listeners';
-import { getDefaultFeatures, type FeatureDef } from './features';
+import { featuresRegistered, getDefaultFeatures, type FeatureDef } from './features';
 import { loadNamespaces } from '../i18n';
 
-/** Slices every page needs; they are in the entry chunk. */
-const coreReducers = { startup, session, errors, layout };
-
 /**
- * The whole state, one reducer per spec store module (STYLE habit 1). Feature slices are added when a route
- * that uses them loads (app/features.ts), so code reading another feature's state must allow it to be absent
- * until then (the header and the error rules do).
+ * The slices of the features a route registers (app/features.ts), one per spec store module (STYLE habit 1).
+ * They are absent until then, so in RootState they are optional: code reading another feature's state before
+ * its route loaded says what it does without it (`s.tester?.testerState ?? null`); a feature's own code runs
+ * only once it is registered.
  */
-export type RootState = { [K in keyof typeof coreReducers]: ReturnType<(typeof coreReducers)[K]> } & {
+export interface LazyLoadedSlices {
   monitoring: ReturnType<typeof monitoring>;
   examinees: ReturnType<typeof examinees>;
   management: ReturnType<typeof management>;
@@ -39,59 +43,69 @@ export type RootState = { [K in keyof typeof coreReducers]: ReturnType<(typeof c
   widerView: ReturnType<typeof widerView>;
   phoneCamera: ReturnType<typeof phoneCamera>;
   phonePairing: ReturnType<typeof phonePairing>;
-};
+}
+
+/** The root reducer of one store: the slices every page needs (in the entry chunk), and room for the rest. */
+function createRootReducer() {
+  return combineSlices({ startup, session, errors, layout }).withLazyLoadedSlices<LazyLoadedSlices>();
+}
+
+export type RootState = ReturnType<ReturnType<typeof createRootReducer>>;
 
 interface Registry {
-  reducers: Record<string, Reducer>;
+  rootReducer: ReturnType<typeof createRootReducer>;
   names: Set<string>;
   startListening: AppStartListening;
-  replace(): void;
 }
 const registries = new WeakMap<object, Registry>();
 
+/** Adds features' reducers to a store's root reducer (RTK's `inject`) and remembers their names. */
+function injectFeatures(registry: Registry, defs: readonly FeatureDef[]): FeatureDef[] {
+  const fresh = defs.filter((f) => !registry.names.has(f.name));
+  for (const f of fresh) {
+    registry.names.add(f.name);
+    for (const [reducerPath, reducer] of Object.entries(f.reducers))
+      registry.rootReducer.inject({ reducerPath: reducerPath as keyof LazyLoadedSlices, reducer });
+  }
+  return fresh;
+}
+
 export function setupStore(preloadedState?: Partial<RootState>) {
   const listener = createAppListenerMiddleware();
-  const reducers: Record<string, Reducer> = { ...coreReducers };
-  const defaults = getDefaultFeatures();
-  for (const f of defaults) Object.assign(reducers, f.reducers);
+  const rootReducer = createRootReducer();
+  const registry: Registry = { rootReducer, names: new Set(), startListening: listener.startListening };
+  // Features every new store starts with (tests) are in before the store, so their preloaded state is kept.
+  const defaults = injectFeatures(registry, getDefaultFeatures());
   const store = configureStore({
-    reducer: combineReducers(reducers) as unknown as Reducer<RootState>,
-    preloadedState: preloadedState as RootState | undefined,
+    reducer: rootReducer,
+    preloadedState,
     middleware: (getDefault) => getDefault().prepend(listener.middleware),
   });
   addAppListeners(listener.startListening, store);
-  const registry: Registry = {
-    reducers,
-    names: new Set(),
-    startListening: listener.startListening,
-    replace: () => store.replaceReducer(combineReducers(reducers) as unknown as Reducer<RootState>),
-  };
   registries.set(store, registry);
-  for (const f of defaults) {
-    registry.names.add(f.name);
-    f.addListeners?.(listener.startListening);
-  }
+  for (const f of defaults) f.addListeners?.(listener.startListening);
   return store;
 }
 
 export type AppStore = ReturnType<typeof setupStore>;
 export type AppDispatch = AppStore['dispatch'];
 
+/** A thunk of this app (the one thunk type): what `dispatch(thunk)` runs, with the store's dispatch and state. */
+export type AppThunk<R = void> = ThunkAction<R, RootState, unknown, UnknownAction>;
+/** The dispatch a thunk or a listener is given: it dispatches actions and AppThunks. */
+export type AppThunkDispatch = ThunkDispatch<RootState, unknown, UnknownAction>;
+
 /**
- * Registers features with a store once each: reducers (the store's reducer is replaced, and the new slices
- * start from their initial state), listeners, and i18n namespaces.
+ * Registers features with a store once each: their reducers (injected; `featuresRegistered` gives the new
+ * slices their initial state at once), listeners, and i18n namespaces.
  */
 export async function registerFeatures(store: AppStore, defs: readonly FeatureDef[]): Promise<void> {
   const registry = registries.get(store);
   if (!registry) throw new Error('registerFeatures: not a store made by setupStore');
-  const fresh = defs.filter((f) => !registry.names.has(f.name));
+  if (defs.every((f) => registry.names.has(f.name))) return;
+  await loadNamespaces(defs.filter((f) => !registry.names.has(f.name)).flatMap((f) => f.namespaces ?? []));
+  const fresh = injectFeatures(registry, defs);
   if (fresh.length === 0) return;
-  await loadNamespaces(fresh.flatMap((f) => f.namespaces ?? []));
-  for (const f of fresh) {
-    if (registry.names.has(f.name)) continue;
-    registry.names.add(f.name);
-    Object.assign(registry.reducers, f.reducers);
-  }
-  registry.replace();
+  store.dispatch(featuresRegistered(fresh.map((f) => f.name)));
   for (const f of fresh) f.addListeners?.(registry.startListening);
 }

@@ -92,6 +92,7 @@ export const {
   passwordReset,
 } = accountsSlice.actions;
 
-export const selectAccounts = (s: { accounts: AccountsState }) => s.accounts;
+/** The accounts state; its initial state until a route registered the accounts feature (app/store.ts). */
+export const selectAccounts = (s: { accounts?: AccountsState }): AccountsState => s.accounts ?? initialState;
 
 export default accountsSlice.reducer;

@@ -1,4 +1,4 @@
-import type { AppDispatch, RootState } from '../../app/store';
+import type { AppThunk, AppThunkDispatch } from '../../app/store';
 import { isApiError } from '../../api/api-error';
 import {
   createGroup,
@@ -24,9 +24,8 @@ import {
   passwordsSaved,
   queryChanged,
   type Failure,
+  selectAccounts,
 } from './accounts-slice';
-
-type Thunk<R = void> = (dispatch: AppDispatch, getState: () => RootState) => Promise<R>;
 
 /** The outcome of an action the page reports next to its form. */
 export type ActionResult = { ok: true } | { ok: false; failure?: Failure };
@@ -36,7 +35,7 @@ function failureOf(e: unknown, messageKey: string): Failure {
   return { messageKey };
 }
 
-async function withOverlay<T>(dispatch: AppDispatch, fn: () => Promise<T>): Promise<T> {
+async function withOverlay<T>(dispatch: AppThunkDispatch, fn: () => Promise<T>): Promise<T> {
   dispatch(loadingStarted());
   try {
     return await fn();
@@ -47,19 +46,19 @@ async function withOverlay<T>(dispatch: AppDispatch, fn: () => Promise<T>): Prom
 
 /** Loads the accounts list after a filter or page change. */
 export const accountsRequested =
-  (patch: Partial<AccountsQuery> = {}): Thunk =>
+  (patch: Partial<AccountsQuery> = {}): AppThunk<Promise<void>> =>
   async (dispatch, getState) => {
     dispatch(queryChanged(patch));
     dispatch(listRequested());
     try {
-      const page = await withOverlay(dispatch, () => listAccounts(getState().accounts.query));
+      const page = await withOverlay(dispatch, () => listAccounts(selectAccounts(getState()).query));
       dispatch(listLoaded(page));
     } catch (e) {
       dispatch(listFailed(failureOf(e, 'management:loadFailed')));
     }
   };
 
-export const groupsRequested = (): Thunk => async (dispatch) => {
+export const groupsRequested = (): AppThunk<Promise<void>> => async (dispatch) => {
   try {
     dispatch(groupsLoaded(await withOverlay(dispatch, listGroups)));
   } catch (e) {
@@ -69,7 +68,7 @@ export const groupsRequested = (): Thunk => async (dispatch) => {
 
 /** Creates an exam group; the code and name are checked by the server (its message is shown). */
 export const groupSubmitted =
-  (code: string, name: string): Thunk<ActionResult> =>
+  (code: string, name: string): AppThunk<Promise<ActionResult>> =>
   async (dispatch) => {
     if (!code.trim() || !name.trim())
       return { ok: false, failure: { messageKey: 'accounts:groups.required' } };
@@ -84,7 +83,7 @@ export const groupSubmitted =
 
 /** Reads the chosen file as UTF-8 (a BOM is dropped) and checks it on the server without writing (dry run). */
 export const importFileChosen =
-  (file: File, skipInvalid: boolean): Thunk<ActionResult & { csv?: string }> =>
+  (file: File, skipInvalid: boolean): AppThunk<Promise<ActionResult & { csv?: string }>> =>
   async (dispatch) => {
     dispatch(importPreviewed(null));
     let csv: string;
@@ -104,7 +103,7 @@ export const importFileChosen =
 
 /** Writes the previewed file (all rows, or the valid ones with skipInvalid), then reloads the lists. */
 export const importConfirmed =
-  (csv: string, skipInvalid: boolean): Thunk<ActionResult> =>
+  (csv: string, skipInvalid: boolean): AppThunk<Promise<ActionResult>> =>
   async (dispatch) => {
     try {
       const result = await withOverlay(dispatch, () => importAccounts(csv, { dryRun: false, skipInvalid }));
@@ -118,8 +117,8 @@ export const importConfirmed =
   };
 
 /** Saves the generated passwords as CSV (BOM, CRLF: what spreadsheet programs read) and forgets them. */
-export const passwordsDownloaded = (): Thunk => async (dispatch, getState) => {
-  const imported = getState().accounts.imported;
+export const passwordsDownloaded = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
+  const imported = selectAccounts(getState()).imported;
   if (!imported?.passwords.length) return;
   const quote = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
   const body = [
@@ -132,7 +131,7 @@ export const passwordsDownloaded = (): Thunk => async (dispatch, getState) => {
 
 /** Disables (after a confirmation) or enables an account, then reloads the list. */
 export const disabledToggled =
-  (loginId: string, disabled: boolean): Thunk<ActionResult> =>
+  (loginId: string, disabled: boolean): AppThunk<Promise<ActionResult>> =>
   async (dispatch) => {
     if (disabled) {
       const ok = await dispatch(
@@ -151,7 +150,7 @@ export const disabledToggled =
 
 /** Gives the account a new generated password (after a confirmation); it is shown once. */
 export const passwordResetRequested =
-  (loginId: string): Thunk<ActionResult> =>
+  (loginId: string): AppThunk<Promise<ActionResult>> =>
   async (dispatch) => {
     const ok = await dispatch(
       confirm({ messageKey: 'accounts:list.confirmReset', messageValues: { loginId } }),

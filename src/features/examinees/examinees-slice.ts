@@ -227,8 +227,9 @@ export const {
 } = examineesSlice.actions;
 export default examineesSlice.reducer;
 
-type WithExaminees = { examinees: ExamineesState };
-export const selectExaminees = (s: WithExaminees) => s.examinees;
-export const selectExamineeDetail = (s: WithExaminees) => s.examinees.detail;
+type WithExaminees = { examinees?: ExamineesState };
+/** The examinees state; its initial state until a route registered the examinees feature (app/store.ts). */
+export const selectExaminees = (s: WithExaminees): ExamineesState => s.examinees ?? initialState;
+export const selectExamineeDetail = (s: WithExaminees) => selectExaminees(s).detail;
 /** Test ids chosen in the search result (spec §2: selected rows go to a data-extraction request). */
-export const selectSelectedTestIds = (s: WithExaminees) => s.examinees.selectedTestIds;
+export const selectSelectedTestIds = (s: WithExaminees) => selectExaminees(s).selectedTestIds;

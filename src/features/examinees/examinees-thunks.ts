@@ -1,4 +1,4 @@
-import type { AppDispatch, RootState } from '../../app/store';
+import type { AppThunk } from '../../app/store';
 import { isApiError } from '../../api/api-error';
 import {
   downloadExamineesCsv,
@@ -28,13 +28,12 @@ import {
   searchStarted,
   searchSucceeded,
   type Failure,
+  selectExaminees,
 } from './examinees-slice';
 import { hasConditions, validateSearch, type SearchForm } from './examinees-validation';
 import { saveBlob } from '../../lib/save-file';
 import { formatStamp } from '../../lib/dates';
 import { printDocument, reportFileName } from '../../platform/print';
-
-type Thunk<R = void> = (dispatch: AppDispatch, getState: () => RootState) => Promise<R>;
 
 /**
  * The failure to show: the screen's own key, then the SPA's text for the server's error code; the server's
@@ -75,8 +74,8 @@ export function toQuery(f: SearchForm): Partial<ExamineeSearchQuery> {
 }
 
 /** Loads the options of the search form once (testers/conditions). */
-export const conditionsRequested = (): Thunk => async (dispatch, getState) => {
-  if (getState().examinees.conditions) return;
+export const conditionsRequested = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
+  if (selectExaminees(getState()).conditions) return;
   try {
     dispatch(conditionsLoaded(await getExamineeConditions()));
   } catch {
@@ -103,9 +102,9 @@ export const searchRequested =
       sortOrder?: 0 | 1;
       maxDisplayCount?: number;
     } = {},
-  ): Thunk =>
+  ): AppThunk<Promise<void>> =>
   async (dispatch, getState) => {
-    const s = getState().examinees;
+    const s = selectExaminees(getState());
     let applied = s.applied ?? s.form;
     if (opts.fromForm) {
       const errors = validateSearch(s.form);
@@ -176,8 +175,8 @@ export const searchRequested =
  * Downloads the search result as CSV with progress, saved under the server's file name. Errors follow
  * spec §8: no conditions; the server's message; a body that is not JSON; no response.
  */
-export const csvRequested = (): Thunk => async (dispatch, getState) => {
-  const s = getState().examinees;
+export const csvRequested = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
+  const s = selectExaminees(getState());
   const applied = s.applied ?? s.form;
   if (!hasConditions(applied)) {
     await dispatch(
@@ -219,7 +218,7 @@ export const csvRequested = (): Thunk => async (dispatch, getState) => {
  * false (the printed report), a playback address per recording.
  */
 export const detailOpened =
-  (testId: number, opts: { withRecordings?: boolean } = {}): Thunk =>
+  (testId: number, opts: { withRecordings?: boolean } = {}): AppThunk<Promise<void>> =>
   async (dispatch, getState) => {
     dispatch(detailRequested(testId));
     dispatch(loadingStarted());
@@ -255,16 +254,16 @@ export const detailOpened =
  * Prints the report page (the browser's print dialog: A4, or "save as PDF"), named like the CSV files:
  * `examinee_report_{login id}_{yyyyMMddHHmmss}` in the deployment's zone (spec §9 id format).
  */
-export const reportPrintRequested = (): Thunk => async (_dispatch, getState) => {
-  const loginId = getState().examinees.detail.data?.loginId ?? '';
+export const reportPrintRequested = (): AppThunk<Promise<void>> => async (_dispatch, getState) => {
+  const loginId = selectExaminees(getState()).detail.data?.loginId ?? '';
   printDocument(reportFileName(loginId, formatStamp(Date.now())));
 };
 
 /** Sets pass or fail after a confirmation (spec §2); an existing decision is rewritten after confirming. */
 export const passDecided =
-  (pass: boolean): Thunk =>
+  (pass: boolean): AppThunk<Promise<void>> =>
   async (dispatch, getState) => {
-    const { testId, pass: current } = getState().examinees.detail;
+    const { testId, pass: current } = selectExaminees(getState()).detail;
     if (testId === null) return;
     const ok = await dispatch(
       confirm({

@@ -10,12 +10,14 @@ import {
   identityCheckRequested,
   identityRejected,
   testerStateChanged,
+  selectTester,
 } from '../tester/tester-slice';
 import {
   monitorAcceptedReceived,
   monitorCheckAccepted,
   monitorCheckRejected,
   monitorCheckSent,
+  selectIdentification,
 } from './identification-slice';
 import { TESTER_STATUS } from '@contract/constants/tester';
 import { href } from '@/config/paths';
@@ -38,7 +40,7 @@ export function addIdentificationListeners(startListening: AppStartListening): v
       a.payload.command === MESSAGE_COMMANDS.authenticating,
     effect: (_a, api) => {
       const s = api.getState();
-      if (s.identification.monitor.status !== 'preparing' || s.tester.identity.finished) return;
+      if (selectIdentification(s).monitor.status !== 'preparing' || selectTester(s).identity.finished) return;
       api.dispatch(identityCheckRequested());
       api.dispatch(monitorCheckSent());
     },
@@ -56,7 +58,7 @@ export function addIdentificationListeners(startListening: AppStartListening): v
     predicate: (a) => commandReceived.match(a) && a.payload.command === MESSAGE_COMMANDS.accepted,
     effect: async (_a, api) => {
       api.cancelActiveListeners();
-      if (api.getState().identification.monitor.status === 'accepted') return;
+      if (selectIdentification(api.getState()).monitor.status === 'accepted') return;
       api.dispatch(monitorAcceptedReceived());
       const wait = api.fork(async (task) => {
         for (;;) {

@@ -138,6 +138,8 @@ export const {
 } = identificationSlice.actions;
 export default identificationSlice.reducer;
 
-type WithId = { identification: IdentificationState };
-export const selectMonitorCheck = (s: WithId) => s.identification.monitor;
-export const selectAi = (s: WithId) => s.identification.ai;
+type WithId = { identification?: IdentificationState };
+/** The identification state; its initial state until a route registered the identification feature (app/store.ts). */
+export const selectIdentification = (s: WithId): IdentificationState => s.identification ?? initialState;
+export const selectMonitorCheck = (s: WithId) => selectIdentification(s).monitor;
+export const selectAi = (s: WithId) => selectIdentification(s).ai;

@@ -1,5 +1,4 @@
-import type { AppDispatch as StoreDispatch, RootState } from '../../app/store';
-import type { ListenerDispatch as AppDispatch } from '../../app/listener';
+import type { AppThunk, AppThunkDispatch } from '../../app/store';
 import { navigateTo } from '../../app/navigation';
 import { AI_AUTH_STATUS, AI_FAILED_MODE } from '@contract/constants/ai-auth';
 import { MESSAGE_COMMANDS } from '@contract/constants/messages';
@@ -7,7 +6,7 @@ import { isApiError, NETWORK_ERROR_STATUS } from '../../api/api-error';
 import * as aiApi from '../../api/ai-auth';
 import { postMessage } from '../../api/messages';
 import { captureStill } from '../../media/devices';
-import { showAlert, type ShowAlertArgs } from '../layout/layout-thunks';
+import { showAlert } from '../layout/layout-thunks';
 import { networkErrorOccurred } from '../live/live-slice';
 import {
   aiFixedTextsSet,
@@ -22,6 +21,7 @@ import {
   testerPageEntered,
   testerStateChanged,
   type AiFixedText,
+  selectTester,
 } from '../tester/tester-slice';
 import { getTesterDetail, postHeadShot } from '../../api/tester';
 import {
@@ -34,17 +34,13 @@ import {
   monitorCheckSending,
   monitorCheckSent,
   type AiFallback,
+  selectIdentification,
 } from './identification-slice';
 import { TESTER_STATUS } from '@contract/constants/tester';
 import { href } from '@/config/paths';
 
-/** The layout's alert thunk run with this feature's dispatch type. */
-function alertModal(dispatch: AppDispatch, args: ShowAlertArgs): Promise<void> {
-  return showAlert(args)(dispatch as unknown as StoreDispatch);
-}
-
 /** tester/detail: who the examinee is (stored in the tester slice). */
-async function loadDetail(dispatch: AppDispatch) {
+async function loadDetail(dispatch: AppThunkDispatch) {
   const d = await getTesterDetail();
   dispatch(
     testerDetailLoaded({
@@ -57,11 +53,10 @@ async function loadDetail(dispatch: AppDispatch) {
   return d;
 }
 
-type Thunk<R = void> = (dispatch: AppDispatch, getState: () => RootState) => Promise<R>;
 const isNetwork = (e: unknown) => isApiError(e) && e.status === NETWORK_ERROR_STATUS;
 
 /** /identification opened: who am I, rejected already?, transmission and the message poll. */
-export const identificationEntered = (): Thunk => async (dispatch) => {
+export const identificationEntered = (): AppThunk<Promise<void>> => async (dispatch) => {
   dispatch(stepReached(3));
   try {
     const d = await loadDetail(dispatch);
@@ -93,8 +88,8 @@ export async function uploadHeadShot(): Promise<boolean> {
 }
 
 /** "Ready": the examinee placed the ID card and asks the monitor to check (AUTHENTICATING). */
-export const authenticationRequested = (): Thunk => async (dispatch, getState) => {
-  const testerId = getState().tester.testerId;
+export const authenticationRequested = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
+  const testerId = selectTester(getState()).testerId;
   if (testerId === null) return;
   dispatch(monitorCheckSending());
   // The checker judges the examinee against a head shot: upload a still first (best effort).
@@ -150,7 +145,7 @@ function notice(kind: 'face' | 'idCard', retry: number, limit: number, failStr: 
 }
 
 /** /identification-ai opened: the AI status, limits and fallback from the server. */
-export const aiIdentificationEntered = (): Thunk => async (dispatch, getState) => {
+export const aiIdentificationEntered = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
   dispatch(stepReached(3));
   try {
     const d = await loadDetail(dispatch);
@@ -187,8 +182,8 @@ export const aiIdentificationEntered = (): Thunk => async (dispatch, getState) =
 };
 
 /** "Take photo": a still from the camera (JPEG via canvas), then "is this photo acceptable?". */
-export const aiPhotoTaken = (): Thunk => async (dispatch, getState) => {
-  const phase = getState().identification.ai.phase;
+export const aiPhotoTaken = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
+  const phase = selectIdentification(getState()).ai.phase;
   const kind = phase === 'idCard' ? 'idCard' : 'face';
   const still = await captureStill();
   if (!still) {
@@ -201,18 +196,18 @@ export const aiPhotoTaken = (): Thunk => async (dispatch, getState) => {
 };
 
 /** "Retake": back to the camera. */
-export const aiRetakeRequested = (): Thunk => async (dispatch, getState) => {
-  const phase = getState().identification.ai.phase;
+export const aiRetakeRequested = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
+  const phase = selectIdentification(getState()).ai.phase;
   const kind = phase === 'idCardConfirm' ? 'idCard' : 'face';
   dispatch(photoTaken({ kind, dataUrl: null }));
   dispatch(aiPhaseChanged(kind));
 };
 
 /** "Register": sends the confirmed photo to ai_auth/face or ai_auth/id_card and follows the answer. */
-export const aiPhotoRegistered = (): Thunk => async (dispatch, getState) => {
+export const aiPhotoRegistered = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
   const s = getState();
-  const kind = s.identification.ai.phase === 'idCardConfirm' ? 'idCard' : 'face';
-  const dataUrl = kind === 'face' ? s.tester.identityImage : s.tester.idImage;
+  const kind = selectIdentification(s).ai.phase === 'idCardConfirm' ? 'idCard' : 'face';
+  const dataUrl = kind === 'face' ? selectTester(s).identityImage : selectTester(s).idImage;
   if (!dataUrl) return;
   const image = dataUrl.slice(dataUrl.indexOf(',') + 1);
   dispatch(aiPhaseChanged('sending'));
@@ -230,7 +225,7 @@ export const aiPhotoRegistered = (): Thunk => async (dispatch, getState) => {
   const st = await aiApi.getAiStatus().catch(() => null);
   const retries = st
     ? { face: st.faceRetry, idCard: st.idCardRetry, all: st.aiAllRetry }
-    : getState().identification.ai.retries;
+    : selectIdentification(getState()).ai.retries;
   dispatch(aiRetryCounted(retries.all));
   const err = r.error;
   const code = err?.code ?? null;
@@ -262,10 +257,11 @@ export const aiPhotoRegistered = (): Thunk => async (dispatch, getState) => {
     const level = Number(getState().startup.params.aiIdcardType.split(',')[0]) || 0;
     dispatch(aiFixedTextsSet(aiFixedTexts(level)));
   } else {
-    const base = next === 'face' && kind === 'idCard' ? aiFixedTexts(0) : getState().tester.aiFixedTexts;
+    const base =
+      next === 'face' && kind === 'idCard' ? aiFixedTexts(0) : selectTester(getState()).aiFixedTexts;
     dispatch(aiFixedTextsSet(base.map((t, i) => ({ ...t, isError: i === 0 && !r.ok }))));
   }
-  const limits = getState().identification.ai.limits;
+  const limits = selectIdentification(getState()).ai.limits;
   const limit = next === 'face' ? limits.face : limits.idCard;
   const used = next === 'face' ? retries.face : retries.idCard;
   dispatch(notice(next, Math.max(0, limit - used), limit, messageKey ?? ''));
@@ -278,7 +274,7 @@ export const aiPhotoRegistered = (): Thunk => async (dispatch, getState) => {
  * force a logout (kick-out PUT_MYSELF_AI), or continue to the exam with the last photo.
  */
 export const applyAiFallback =
-  (fallback: AiFallback, silent = false): Thunk =>
+  (fallback: AiFallback, silent = false): AppThunk<Promise<void>> =>
   async (dispatch) => {
     dispatch(aiPhaseChanged('fallback'));
     const messageKey = `identification:ai.fallback.${fallback}`;
@@ -287,13 +283,13 @@ export const applyAiFallback =
       // leaves with the spec's exit mode "kick out by oneself via AI" (kick_out PUT_MYSELF_AI ends the session).
       const notice = 'identification:ai.forcedOut';
       dispatch(testerExited({ exit: 'kickedOut', messageKey: notice }));
-      if (!silent) await alertModal(dispatch, { type: 'caution', messageKey });
+      if (!silent) await dispatch(showAlert({ type: 'caution', messageKey }));
       dispatch(
         testerExitRequested({ mode: 'kickOutMyselfAi', after: { exit: 'kickedOut', messageKey: notice } }),
       );
       return;
     }
-    if (!silent) await alertModal(dispatch, { type: 'caution', messageKey });
+    if (!silent) await dispatch(showAlert({ type: 'caution', messageKey }));
     if (fallback === 'manual') navigateTo(href('identification'));
     else navigateTo(href('examining'));
   };

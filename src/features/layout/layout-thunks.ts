@@ -1,4 +1,4 @@
-import type { AppDispatch } from '../../app/store';
+import type { AppThunk } from '../../app/store';
 import type { AppStartListening } from '../../app/listener';
 import { MODAL_IDS } from '../../components/modals/modal-ids';
 import { modalClosed, modalOpened, type AlertType } from './layout-slice';
@@ -32,8 +32,8 @@ export type ShowAlertArgs = {
 
 /** Shows an alert (spec §8: success, caution or error); resolves when the user closes it. */
 export const showAlert =
-  (args: ShowAlertArgs) =>
-  (dispatch: AppDispatch): Promise<void> => {
+  (args: ShowAlertArgs): AppThunk<Promise<void>> =>
+  (dispatch) => {
     const id = nextId('alert');
     const done = new Promise<void>((resolve) => pending.set(id, () => resolve()));
     dispatch(
@@ -60,8 +60,8 @@ export interface ConfirmArgs {
 
 /** Asks the user; resolves true for OK, false for Cancel. */
 export const confirm =
-  (args: ConfirmArgs) =>
-  (dispatch: AppDispatch): Promise<boolean> => {
+  (args: ConfirmArgs): AppThunk<Promise<boolean>> =>
+  (dispatch) => {
     const id = nextId('confirm');
     const answer = new Promise<boolean>((resolve) => pending.set(id, resolve));
     dispatch(
@@ -79,8 +79,8 @@ export const confirm =
 
 /** The user answered a modal: it closes and its promise settles. */
 export const modalAnswered =
-  ({ id, confirmed }: { id: string; confirmed: boolean }) =>
-  (dispatch: AppDispatch): void => {
+  ({ id, confirmed }: { id: string; confirmed: boolean }): AppThunk<void> =>
+  (dispatch) => {
     dispatch(modalClosed({ id, confirmed }));
     settle(id, confirmed);
   };

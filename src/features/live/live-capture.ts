@@ -6,7 +6,8 @@ import { captureLiveStill } from '../../media/frame-capture';
 import { LOCAL_STREAM_ID, getStream } from '../../media/stream-registry';
 import { logger } from '../../lib/logger';
 import { loggedOut } from '../session/session-slice';
-import { liveStartRequested, liveStopRequested } from './live-slice';
+import { liveStartRequested, liveStopRequested, selectLive } from './live-slice';
+import { selectTester } from '@/features/tester/tester-slice';
 
 /** Stills the page keeps while they cannot be sent (a short network gap); the oldest goes first when full. */
 export const CAPTURE_QUEUE_MAX = 3;
@@ -103,16 +104,16 @@ export function addLiveCaptureListeners(startListening: AppStartListening): void
   startListening({
     actionCreator: liveStartRequested,
     effect: async (_action, api) => {
-      if (api.getOriginalState().live.polling) return;
+      if (selectLive(api.getOriginalState()).polling) return;
       const queue = new CaptureQueue();
       const now = () => performance.now();
       const loop = api.fork(async (task) => {
         for (;;) {
           const s = api.getState();
-          const interval = s.live.captureInterval;
+          const interval = selectLive(s).captureInterval;
           try {
             const stream = getStream(LOCAL_STREAM_ID);
-            if (interval > 0 && stream && takesStills(s.tester.testerState)) {
+            if (interval > 0 && stream && takesStills(selectTester(s).testerState)) {
               const still = await task.pause(captureLiveStill(stream, now));
               if (still) {
                 const dropped = queue.add({ key: newKey(), image: still.image, takenAt: still.takenAt });

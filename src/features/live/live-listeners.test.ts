@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setupStore } from '../../app/store';
 import { loginState } from '../../../tests/render';
-import { liveStartRequested, liveStopRequested } from './live-slice';
+import { liveStartRequested, liveStopRequested, selectLive } from './live-slice';
 import { ApiError } from '../../api/api-error';
 import type * as MatchingApi from '../../api/matching';
 import type { Matching } from '../../api/matching';
+import { selectTester } from '@/features/tester/tester-slice';
 
 const api = vi.hoisted(() => ({
   pollMatching: vi.fn(),
@@ -91,10 +92,10 @@ describe('live channel listeners', () => {
     expect(api.pollMatching).toHaveBeenCalledTimes(1);
     await vi.advanceTimersByTimeAsync(200);
     expect(api.pollMatching).toHaveBeenCalledTimes(2);
-    expect(s.getState().live.matchingTimeout).toBe(3);
+    expect(selectLive(s.getState()).matchingTimeout).toBe(3);
     s.dispatch(liveStopRequested());
     await vi.advanceTimersByTimeAsync(20_000);
-    expect(s.getState().live.status).toBe('stopped');
+    expect(selectLive(s.getState()).status).toBe('stopped');
   });
 
   it('starts the master on a valid channel and reports the channel open', async () => {
@@ -130,8 +131,8 @@ describe('live channel listeners', () => {
     s.dispatch(liveStartRequested({ testerId: 7, matchingTimeout: 5 }));
     await vi.advanceTimersByTimeAsync(10);
     expect(api.deleteMatching).toHaveBeenCalledWith(7);
-    expect(s.getState().live.signalingFailures).toBe(1);
-    expect(s.getState().live.status).toBe('lost');
+    expect(selectLive(s.getState()).signalingFailures).toBe(1);
+    expect(selectLive(s.getState()).status).toBe('lost');
     s.dispatch(liveStopRequested());
     await vi.advanceTimersByTimeAsync(20_000);
   });
@@ -163,15 +164,15 @@ describe('live channel listeners', () => {
     const s = store();
     s.dispatch(liveStartRequested({ testerId: 7, matchingTimeout: 4 }));
     await vi.advanceTimersByTimeAsync(10);
-    expect(s.getState().tester.disconnected).toBe(true);
+    expect(selectTester(s.getState()).disconnected).toBe(true);
     expect(api.postMessage).toHaveBeenCalledTimes(1);
     expect(api.postMessage.mock.calls[0]![0]).toMatchObject({ testerId: 7, messageType: 3 });
     await vi.advanceTimersByTimeAsync(3000);
-    expect(s.getState().tester.disconnected).toBe(true);
+    expect(selectTester(s.getState()).disconnected).toBe(true);
     api.pollMatching.mockReset();
     api.pollMatching.mockImplementation(() => new Promise(() => undefined));
     await vi.advanceTimersByTimeAsync(1100);
-    expect(s.getState().tester.disconnected).toBe(false);
+    expect(selectTester(s.getState()).disconnected).toBe(false);
     s.dispatch(liveStopRequested());
     await vi.advanceTimersByTimeAsync(20_000);
   });

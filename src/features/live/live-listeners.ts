@@ -18,7 +18,7 @@ import {
 import { i18next } from '../../i18n';
 import { loggedOut } from '../session/session-slice';
 import { addLiveCaptureListeners } from './live-capture';
-import { testerStateChanged } from '../tester/tester-slice';
+import { testerStateChanged, selectTester } from '../tester/tester-slice';
 import {
   channelResetRequested,
   disconnectFlagReset,
@@ -30,6 +30,7 @@ import {
   networkErrorOccurred,
   signalingLost,
   viewersChanged,
+  selectLive,
 } from './live-slice';
 
 /**
@@ -82,7 +83,7 @@ export function addLiveListeners(startListening: AppStartListening): void {
     actionCreator: liveStartRequested,
     effect: async (action, api) => {
       // One loop per session: a second start while it runs only refreshes the parameters.
-      if (api.getOriginalState().live.polling) return;
+      if (selectLive(api.getOriginalState()).polling) return;
       const testerId = action.payload.testerId;
       let master: MasterHandle | null = null;
       let starting = false;
@@ -91,7 +92,7 @@ export function addLiveListeners(startListening: AppStartListening): void {
       let inflight: Promise<unknown> | null = null;
       // The matched checker's viewer ClientId: the only viewer the master answers.
       let allowedViewer: string | null | undefined = null;
-      const timeoutMs = () => api.getState().live.matchingTimeout * 1000;
+      const timeoutMs = () => selectLive(api.getState()).matchingTimeout * 1000;
 
       const handleLost = async () => {
         master = null;
@@ -169,7 +170,7 @@ export function addLiveListeners(startListening: AppStartListening): void {
             ...(m ? { capture: captureSettingsOf(m.startupParameters), phone: m.phone ?? null } : {}),
           }),
         );
-        if (m && m.testerStatus !== api.getState().tester.testerState && m.testerStatus > 0) {
+        if (m && m.testerStatus !== selectTester(api.getState()).testerState && m.testerStatus > 0) {
           api.dispatch(testerStateChanged(m.testerStatus));
         }
         if (m && m.checkerId !== null && m.testerStatus === 1) {
@@ -252,16 +253,17 @@ export function addLiveListeners(startListening: AppStartListening): void {
     actionCreator: networkErrorOccurred,
     effect: async (_action, api) => {
       api.cancelActiveListeners();
-      const before = api.getOriginalState();
-      const testerId = before.live.testerId ?? before.tester.testerId;
-      if (!before.tester.disconnected && testerId !== null) {
+      const live = selectLive(api.getOriginalState());
+      const tester = selectTester(api.getOriginalState());
+      const testerId = live.testerId ?? tester.testerId;
+      if (!tester.disconnected && testerId !== null) {
         postMessage({
           testerId,
           messageType: 3,
           message: i18next.t('live:chat.disconnected'),
         }).catch(() => undefined);
       }
-      await api.delay(before.live.matchingTimeout * 1000);
+      await api.delay(live.matchingTimeout * 1000);
       api.dispatch(disconnectFlagReset());
     },
   });

@@ -129,7 +129,8 @@ export const {
 } = liveSlice.actions;
 export default liveSlice.reducer;
 
-type WithLive = { live: LiveState };
-export const selectLive = (s: WithLive) => s.live;
-export const selectLiveStatus = (s: WithLive) => s.live.status;
-export const selectMatchingConnected = (s: WithLive) => s.live.matchingStatus === 2;
+type WithLive = { live?: LiveState };
+/** The live state; its initial state until a route registered the live feature (app/store.ts). */
+export const selectLive = (s: WithLive): LiveState => s.live ?? initialState;
+export const selectLiveStatus = (s: WithLive) => selectLive(s).status;
+export const selectMatchingConnected = (s: WithLive) => selectLive(s).matchingStatus === 2;

@@ -195,5 +195,6 @@ export const {
 } = managementSlice.actions;
 export default managementSlice.reducer;
 
-type WithManagement = { management: ManagementState };
-export const selectManagement = (s: WithManagement) => s.management;
+type WithManagement = { management?: ManagementState };
+/** The management state; its initial state until a route registered the management feature (app/store.ts). */
+export const selectManagement = (s: WithManagement): ManagementState => s.management ?? initialState;

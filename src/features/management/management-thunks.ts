@@ -1,4 +1,5 @@
-import type { AppDispatch, RootState } from '../../app/store';
+import type { UnknownAction } from '@reduxjs/toolkit';
+import type { AppThunk } from '../../app/store';
 import { isApiError } from '../../api/api-error';
 import { deleteAccessLimits, insertAccessLimit, listAccessLimits } from '../../api/access-limit';
 import { downloadDeletePlan, listRetention, storeRetention, updateRetention } from '../../api/cleaner';
@@ -43,6 +44,7 @@ import {
   type Failure,
   type LoginsQueryState,
   type ManagementState,
+  selectManagement,
 } from './management-slice';
 import {
   validateAccessLimit,
@@ -58,7 +60,6 @@ import { PARAM_FIELDS, shortUrlPayload, validateShortUrl, type ShortUrlForm } fr
 
 const isParamField = (f: string) => PARAM_FIELDS.some(([name]) => name === f);
 
-type Thunk<R = void> = (dispatch: AppDispatch, getState: () => RootState) => Promise<R>;
 type SectionKey = Exclude<keyof ManagementState, 'savedShortUrl'>;
 
 /** The outcome of a form submit: saved, refused by the client rules, or refused by the server. */
@@ -89,12 +90,17 @@ function failureOf(e: unknown, messageKey: string): Failure {
 
 /** Loads one section with the loading overlay; failures are kept in the section. */
 const load =
-  <T>(key: SectionKey, fetch: () => Promise<T>, done: (v: T) => { type: string }, failKey: string): Thunk =>
+  <T>(
+    key: SectionKey,
+    fetch: () => Promise<T>,
+    done: (v: T) => { type: string },
+    failKey: string,
+  ): AppThunk<Promise<void>> =>
   async (dispatch) => {
     dispatch(sectionRequested(key));
     dispatch(loadingStarted());
     try {
-      dispatch(done(await fetch()) as Parameters<AppDispatch>[0]);
+      dispatch(done(await fetch()) as UnknownAction);
     } catch (e) {
       dispatch(sectionFailed({ key, failure: failureOf(e, failKey) }));
     } finally {
@@ -102,26 +108,26 @@ const load =
     }
   };
 
-export const summaryRequested = (): Thunk =>
+export const summaryRequested = (): AppThunk<Promise<void>> =>
   load('summary', getManagementSummary, summaryLoaded, 'management:loadFailed');
 /** Asks whether the caller's IP may use the proctor functions (admin_permission, /management menu). */
-export const adminPermissionRequested = (): Thunk =>
+export const adminPermissionRequested = (): AppThunk<Promise<void>> =>
   load('adminPermission', getAdminPermission, adminPermissionLoaded, 'management:loadFailed');
-export const accessLimitsRequested = (): Thunk =>
+export const accessLimitsRequested = (): AppThunk<Promise<void>> =>
   load('accessLimits', listAccessLimits, accessLimitsLoaded, 'management:loadFailed');
-export const retentionRequested = (): Thunk =>
+export const retentionRequested = (): AppThunk<Promise<void>> =>
   load('retention', listRetention, retentionLoaded, 'management:loadFailed');
-export const shortUrlsRequested = (): Thunk =>
+export const shortUrlsRequested = (): AppThunk<Promise<void>> =>
   load('shortUrls', listShortUrls, shortUrlsLoaded, 'management:loadFailed');
-export const monitoringRequested = (): Thunk =>
+export const monitoringRequested = (): AppThunk<Promise<void>> =>
   load('monitoring', getCheckersMonitoring, monitoringLoaded, 'management:loadFailed');
 
 /** Loads the logins list after applying a filter, sort or page change. */
 export const loginsRequested =
-  (patch: Partial<LoginsQueryState> = {}): Thunk =>
+  (patch: Partial<LoginsQueryState> = {}): AppThunk<Promise<void>> =>
   async (dispatch, getState) => {
     dispatch(loginsQueryChanged(patch));
-    const q = getState().management.logins.query;
+    const q = selectManagement(getState()).logins.query;
     await dispatch(
       load(
         'logins',
@@ -137,7 +143,7 @@ export const loginsRequested =
 
 /** Forced logout of one user after a confirmation. */
 export const forceLogoutRequested =
-  (userId: number, loginId: string): Thunk =>
+  (userId: number, loginId: string): AppThunk<Promise<void>> =>
   async (dispatch) => {
     const ok = await dispatch(
       confirm({ messageKey: 'management:logins.confirmForceLogout', messageValues: { loginId } }),
@@ -164,7 +170,7 @@ function textOf(e: unknown): { messageText: string } | { messageKey: string } {
 
 /** Adds an access-limit rule (spec §5 rules first; a 409 lock-out refusal comes back as its message). */
 export const accessLimitSubmitted =
-  (form: AccessLimitForm): Thunk<SubmitResult> =>
+  (form: AccessLimitForm): AppThunk<Promise<SubmitResult>> =>
   async (dispatch) => {
     const errors = validateAccessLimit(form);
     if (Object.keys(errors).length) return { ok: false, errors };
@@ -188,7 +194,7 @@ export const accessLimitSubmitted =
 
 /** Deletes the selected access-limit rows (at least one, spec §5). */
 export const accessLimitsDeleted =
-  (ids: number[]): Thunk<SubmitResult> =>
+  (ids: number[]): AppThunk<Promise<SubmitResult>> =>
   async (dispatch) => {
     if (ids.length === 0) return { ok: false, errors: { ids: { key: 'validation:selectOne' } } };
     const ok = await dispatch(
@@ -206,7 +212,7 @@ export const accessLimitsDeleted =
 
 /** The exam groups a retention row can be added for (testers/conditions). */
 export const retentionGroupsRequested =
-  (): Thunk<{ id: number; name: string; code: string }[]> => async () => {
+  (): AppThunk<Promise<{ id: number; name: string; code: string }[]>> => async () => {
     try {
       return (await getExamineeConditions()).groups;
     } catch {
@@ -218,7 +224,7 @@ export const retentionGroupsRequested =
 export const retentionSubmitted =
   (
     input: { mode: 'create'; groupId: string; days: string } | { mode: 'edit'; id: number; days: string },
-  ): Thunk<SubmitResult> =>
+  ): AppThunk<Promise<SubmitResult>> =>
   async (dispatch) => {
     const errors: FieldErrors = {};
     const days = validateDays(input.days);
@@ -247,7 +253,7 @@ export const retentionSubmitted =
 
 /** Downloads the planned deletions of a date as CSV named delete_plan_csv_{key}_{yyyyMMdd}.csv. */
 export const deletePlanDownloaded =
-  (key: 'tester' | 'record', date: string): Thunk<SubmitResult> =>
+  (key: 'tester' | 'record', date: string): AppThunk<Promise<SubmitResult>> =>
   async (dispatch) => {
     const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
     if (!m)
@@ -273,7 +279,7 @@ export const deletePlanDownloaded =
 
 /** Saves a short URL (insert, or update with `id`); the saved row's working URL is kept for display. */
 export const shortUrlSubmitted =
-  (form: ShortUrlForm, id?: number): Thunk<SubmitResult> =>
+  (form: ShortUrlForm, id?: number): AppThunk<Promise<SubmitResult>> =>
   async (dispatch) => {
     const errors = validateShortUrl(form);
     if (Object.keys(errors).length) return { ok: false, errors };
@@ -294,7 +300,7 @@ export const shortUrlSubmitted =
 
 /** Deletes a short URL after a confirmation. */
 export const shortUrlDeleted =
-  (id: number, urlKey: string): Thunk =>
+  (id: number, urlKey: string): AppThunk<Promise<void>> =>
   async (dispatch) => {
     const ok = await dispatch(
       confirm({ messageKey: 'management:shortUrl.confirmDelete', messageValues: { urlKey } }),
@@ -310,7 +316,7 @@ export const shortUrlDeleted =
 
 /** Lifts a kick-out (tester/kick_out DELETE) after a confirmation, then reloads the monitoring lists. */
 export const kickLiftRequested =
-  (testerId: number, loginId: string): Thunk =>
+  (testerId: number, loginId: string): AppThunk<Promise<void>> =>
   async (dispatch) => {
     const ok = await dispatch(
       confirm({ messageKey: 'management:monitoring.confirmRelease', messageValues: { loginId } }),
@@ -326,7 +332,7 @@ export const kickLiftRequested =
   };
 
 /** Loads the analysis page: initial parameters, then the history. */
-export const analysisPageOpened = (): Thunk => async (dispatch) => {
+export const analysisPageOpened = (): AppThunk<Promise<void>> => async (dispatch) => {
   await dispatch(load('analysis', getAnalysisInitialParam, analysisInitialLoaded, 'management:loadFailed'));
   await dispatch(analysisHistoryRequested());
 };
@@ -337,11 +343,11 @@ export const analysisPageOpened = (): Thunk => async (dispatch) => {
  * spec §5: postponed while the initial domain or env is missing (asked for again, quietly, each time).
  */
 export const analysisHistoryRequested =
-  (sort?: { key: AnalysisSortKey; order: 0 | 1 }): Thunk =>
+  (sort?: { key: AnalysisSortKey; order: 0 | 1 }): AppThunk<Promise<void>> =>
   async (dispatch, getState) => {
     if (sort) dispatch(analysisSortChanged(sort));
     const ready = () => {
-      const initial = getState().management.analysis.data.initial;
+      const initial = selectManagement(getState()).analysis.data.initial;
       return !!initial?.domain && !!initial.env;
     };
     if (!ready()) {
@@ -352,7 +358,7 @@ export const analysisHistoryRequested =
       }
       if (!ready()) return;
     }
-    const { key, order } = getState().management.analysis.data.sort;
+    const { key, order } = selectManagement(getState()).analysis.data.sort;
     try {
       dispatch(analysisHistoryLoaded(await getAnalysisRequests({ sortKey: key, sortOrder: order })));
     } catch (e) {
@@ -362,7 +368,7 @@ export const analysisHistoryRequested =
 
 /** Submits a data-extraction request for the selected examinees (spec §5: one must be selected). */
 export const analysisSubmitted =
-  (input: { inseq: string; status: string; testIds: number[] }): Thunk<SubmitResult> =>
+  (input: { inseq: string; status: string; testIds: number[] }): AppThunk<Promise<SubmitResult>> =>
   async (dispatch) => {
     const errors: FieldErrors = {};
     if (input.testIds.length === 0) errors.testers = { key: 'validation:noExamineeSelected' };
@@ -395,7 +401,7 @@ export const LOG_PAGE_SIZE = 50;
  * search shown.
  */
 export const logSearchRequested =
-  (input: { form: LogSearchForm } | { page: number }): Thunk<SubmitResult> =>
+  (input: { form: LogSearchForm } | { page: number }): AppThunk<Promise<SubmitResult>> =>
   async (dispatch, getState) => {
     let q: LogSearchRequest;
     if ('form' in input) {
@@ -414,7 +420,7 @@ export const logSearchRequested =
         maxDisplayCount: LOG_PAGE_SIZE,
       };
     } else {
-      const current = getState().management.logs.query;
+      const current = selectManagement(getState()).logs.query;
       if (!current) return { ok: false };
       q = { ...current, page: input.page };
     }
@@ -440,7 +446,7 @@ export const logSearchRequested =
   };
 
 /** Loads every stored template (/edit-terms). */
-export const templatesRequested = (): Thunk =>
+export const templatesRequested = (): AppThunk<Promise<void>> =>
   load('templates', listTemplatesForEdit, templatesLoaded, 'management:loadFailed');
 
 /**
@@ -448,7 +454,7 @@ export const templatesRequested = (): Thunk =>
  * success and failure messages are alerts.
  */
 export const templateSubmitted =
-  (form: TemplateForm): Thunk<SubmitResult> =>
+  (form: TemplateForm): AppThunk<Promise<SubmitResult>> =>
   async (dispatch) => {
     const errors = validateTemplate(form);
     if (Object.keys(errors).length) return { ok: false, errors };

@@ -1,6 +1,6 @@
 import { TaskAbortError } from '@reduxjs/toolkit';
-import type { AppStartListening, ListenerDispatch } from '../../app/listener';
-import type { RootState } from '../../app/store';
+import type { AppStartListening } from '../../app/listener';
+import type { AppThunkDispatch, RootState } from '../../app/store';
 import {
   type CheckerMatching,
   deleteCheckerMatching,
@@ -61,6 +61,7 @@ import {
   selectPane,
   selectPanes,
   type Pane,
+  selectMonitoring,
 } from './monitoring-slice';
 import {
   connectPaneViewer,
@@ -86,7 +87,7 @@ export const ALERT_SOUND_GAP_MS = 1500;
 /** Why an ended matching counts as a lost connection (the others are the examinee's own doing). */
 const CONNECTION_LOST_REASONS = new Set(['connection_lost', 'no_response']);
 
-type Store = { dispatch: ListenerDispatch; getState: () => RootState };
+type Store = { dispatch: AppThunkDispatch; getState: () => RootState };
 
 /**
  * Polls in a row that the server said a phone publishes while this checker's viewer of it showed no frames,
@@ -492,11 +493,10 @@ export function addMonitoringListeners(startListening: AppStartListening): void 
   startListening({
     actionCreator: matchingsPolled,
     effect: (action, api) => {
-      const before = new Set(api.getOriginalState().monitoring.ended.map((e) => e.monitorId));
+      const before = new Set(selectMonitoring(api.getOriginalState()).ended.map((e) => e.monitorId));
       const lostPanes = new Set(
-        api
-          .getOriginalState()
-          .monitoring.alerts.items.filter((a) => a.kind === 'connection' && Date.now() - a.at < 60_000)
+        selectMonitoring(api.getOriginalState())
+          .alerts.items.filter((a) => a.kind === 'connection' && Date.now() - a.at < 60_000)
           .map((a) => a.testerId),
       );
       for (const e of action.payload.ended ?? []) {

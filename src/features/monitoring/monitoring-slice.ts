@@ -656,49 +656,52 @@ export const {
 } = monitoringSlice.actions;
 export default monitoringSlice.reducer;
 
-type WithMonitoring = { monitoring: MonitoringState };
+type WithMonitoring = { monitoring?: MonitoringState };
+/** The monitoring state; its initial state until a route registered the monitoring feature (app/store.ts). */
+export const selectMonitoring = (s: WithMonitoring): MonitoringState => s.monitoring ?? initialState;
 
-const paneSelectors = panesAdapter.getSelectors((s: WithMonitoring) => s.monitoring.panes);
+const paneSelectors = panesAdapter.getSelectors((s: WithMonitoring) => selectMonitoring(s).panes);
 export const selectPaneIds = paneSelectors.selectIds;
 export const selectPanes = paneSelectors.selectAll;
 export const selectPane = (s: WithMonitoring, testerId: number): Pane | undefined =>
-  s.monitoring.panes.entities[testerId];
+  selectMonitoring(s).panes.entities[testerId];
 const EMPTY_CHAT: ChatItem[] = [];
 export const selectChat = (s: WithMonitoring, testerId: number): ChatItem[] =>
-  s.monitoring.chats[testerId] ?? EMPTY_CHAT;
-export const selectMatchingTimeout = (s: WithMonitoring) => s.monitoring.matchingTimeout;
-export const selectMonitoringRunning = (s: WithMonitoring) => s.monitoring.status === 'running';
-export const selectActivation = (s: WithMonitoring) => s.monitoring.activation;
-export const selectMarks = (s: WithMonitoring) => s.monitoring.marks;
+  selectMonitoring(s).chats[testerId] ?? EMPTY_CHAT;
+export const selectMatchingTimeout = (s: WithMonitoring) => selectMonitoring(s).matchingTimeout;
+export const selectMonitoringRunning = (s: WithMonitoring) => selectMonitoring(s).status === 'running';
+export const selectActivation = (s: WithMonitoring) => selectMonitoring(s).activation;
+export const selectMarks = (s: WithMonitoring) => selectMonitoring(s).marks;
 /** Marks the checker may choose (display on). */
 export const selectVisibleMarks = createSelector([selectMarks], (marks) =>
   marks.filter((m) => m.display !== 0),
 );
-export const selectFixedNotifications = (s: WithMonitoring) => s.monitoring.fixedNotifications;
-export const selectMarking = (s: WithMonitoring) => s.monitoring.marking;
-export const selectHistory = (s: WithMonitoring) => s.monitoring.history;
-export const selectAuthTesterId = (s: WithMonitoring) => s.monitoring.authTesterId;
+export const selectFixedNotifications = (s: WithMonitoring) => selectMonitoring(s).fixedNotifications;
+export const selectMarking = (s: WithMonitoring) => selectMonitoring(s).marking;
+export const selectHistory = (s: WithMonitoring) => selectMonitoring(s).history;
+export const selectAuthTesterId = (s: WithMonitoring) => selectMonitoring(s).authTesterId;
 /** Ended matchings to show: not dismissed, and not an examinee who has a pane (matched again) now. */
 export const selectEnded = createSelector(
   [
-    (s: WithMonitoring) => s.monitoring.ended,
-    (s: WithMonitoring) => s.monitoring.dismissedEnded,
-    (s: WithMonitoring) => s.monitoring.panes.ids,
+    (s: WithMonitoring) => selectMonitoring(s).ended,
+    (s: WithMonitoring) => selectMonitoring(s).dismissedEnded,
+    (s: WithMonitoring) => selectMonitoring(s).panes.ids,
   ],
   (ended, dismissed, paneIds) =>
     ended.filter((e) => !dismissed.includes(e.monitorId) && !paneIds.includes(e.testerId)),
 );
 
-export const selectAuthIntent = (s: WithMonitoring) => s.monitoring.authIntent;
+export const selectAuthIntent = (s: WithMonitoring) => selectMonitoring(s).authIntent;
 export const selectPaneLive = (s: WithMonitoring, testerId: number): PaneLive | undefined =>
-  s.monitoring.live[testerId];
-export const selectLiveClockOffset = (s: WithMonitoring) => s.monitoring.liveClockOffsetMs;
-export const selectSelectedTesterId = (s: WithMonitoring) => s.monitoring.selectedTesterId;
-export const selectEnlargedTesterId = (s: WithMonitoring) => s.monitoring.enlargedTesterId;
-export const selectChatTesterId = (s: WithMonitoring) => s.monitoring.chatTesterId;
-export const selectUnread = (s: WithMonitoring, testerId: number) => s.monitoring.unread[testerId] ?? 0;
-export const selectHelpOpen = (s: WithMonitoring) => s.monitoring.helpOpen;
-export const selectAlerts = (s: WithMonitoring) => s.monitoring.alerts;
+  selectMonitoring(s).live[testerId];
+export const selectLiveClockOffset = (s: WithMonitoring) => selectMonitoring(s).liveClockOffsetMs;
+export const selectSelectedTesterId = (s: WithMonitoring) => selectMonitoring(s).selectedTesterId;
+export const selectEnlargedTesterId = (s: WithMonitoring) => selectMonitoring(s).enlargedTesterId;
+export const selectChatTesterId = (s: WithMonitoring) => selectMonitoring(s).chatTesterId;
+export const selectUnread = (s: WithMonitoring, testerId: number) =>
+  selectMonitoring(s).unread[testerId] ?? 0;
+export const selectHelpOpen = (s: WithMonitoring) => selectMonitoring(s).helpOpen;
+export const selectAlerts = (s: WithMonitoring) => selectMonitoring(s).alerts;
 /** 1-based number of a pane (its shortcut key), 0 when it has none. */
 export const selectPaneNumber = (s: WithMonitoring, testerId: number) =>
-  s.monitoring.panes.ids.indexOf(testerId) + 1;
+  selectMonitoring(s).panes.ids.indexOf(testerId) + 1;

@@ -1,4 +1,4 @@
-import type { AppDispatch, RootState } from '../../app/store';
+import type { AppThunk } from '../../app/store';
 import {
   acceptIdentity,
   getMatchingHistories,
@@ -40,12 +40,10 @@ import {
 } from './monitoring-slice';
 import { connectPaneViewer, paneKey, stopPaneViewer } from './monitoring-viewers';
 
-type GetState = () => RootState;
-
 /** Chat text the checker sends to one examinee; resolves true when the server stored it. */
 export const chatSent =
-  (testerId: number, text: string) =>
-  async (dispatch: AppDispatch): Promise<boolean> => {
+  (testerId: number, text: string): AppThunk<Promise<boolean>> =>
+  async (dispatch) => {
     const message = text.trim();
     if (!message) return false;
     try {
@@ -63,8 +61,8 @@ export const chatSent =
  * new viewer with a fresh client id.
  */
 export const reconnectRequested =
-  (testerId: number) =>
-  async (dispatch: AppDispatch, getState: GetState): Promise<void> => {
+  (testerId: number): AppThunk<Promise<void>> =>
+  async (dispatch, getState) => {
     const pane = selectPane(getState(), testerId);
     if (!pane) return;
     dispatch(
@@ -94,8 +92,8 @@ export const reconnectRequested =
 
 /** Kick-out with confirmation (tester/kick_out PUT); the pane goes away on success. */
 export const kickOutRequested =
-  (testerId: number) =>
-  async (dispatch: AppDispatch, getState: GetState): Promise<void> => {
+  (testerId: number): AppThunk<Promise<void>> =>
+  async (dispatch, getState) => {
     const pane = selectPane(getState(), testerId);
     if (!pane) return;
     const ok = await dispatch(
@@ -123,8 +121,8 @@ export const kickOutRequested =
  * follows the scan through its markers (asked for, under way, done).
  */
 export const roomScanRequested =
-  (testerId: number) =>
-  async (dispatch: AppDispatch, getState: GetState): Promise<void> => {
+  (testerId: number): AppThunk<Promise<void>> =>
+  async (dispatch, getState) => {
     const pane = selectPane(getState(), testerId);
     if (!pane) return;
     try {
@@ -137,8 +135,8 @@ export const roomScanRequested =
 
 /** The checker accepted (tester/status 3) or rejected (tester/rejected PUT) the examinee's identity. */
 export const identityDecided =
-  (testerId: number, decision: 'accepted' | 'rejected') =>
-  async (dispatch: AppDispatch): Promise<void> => {
+  (testerId: number, decision: 'accepted' | 'rejected'): AppThunk<Promise<void>> =>
+  async (dispatch) => {
     try {
       if (decision === 'accepted') await acceptIdentity(testerId);
       else await rejectIdentity(testerId);
@@ -151,8 +149,8 @@ export const identityDecided =
 
 /** Opens the marking modal with a still taken from the examinee's live video at this moment. */
 export const markingModalOpened =
-  (testerId: number) =>
-  (dispatch: AppDispatch): void => {
+  (testerId: number): AppThunk<void> =>
+  (dispatch) => {
     const video = getVideo(paneKey(testerId));
     const frame = video ? captureJpeg(video) : null;
     dispatch(
@@ -162,8 +160,8 @@ export const markingModalOpened =
 
 /** Saves the marking (tester/markings) with the time lag since the capture; success or error alert. */
 export const markingSaveRequested =
-  (markId: number, notify: boolean) =>
-  async (dispatch: AppDispatch, getState: GetState): Promise<void> => {
+  (markId: number, notify: boolean): AppThunk<Promise<void>> =>
+  async (dispatch, getState) => {
     const draft = selectMarking(getState());
     if (!draft || draft.status === 'saving') return;
     dispatch(markingSaving());
@@ -192,32 +190,28 @@ export const markingSaveRequested =
   };
 
 /** Opens the history modal and loads checkers/matching_histories. */
-export const historyModalOpened =
-  () =>
-  async (dispatch: AppDispatch): Promise<void> => {
-    dispatch(historyRequested());
-    try {
-      dispatch(historyLoaded(await getMatchingHistories()));
-    } catch {
-      dispatch(historyFailed());
-    }
-  };
+export const historyModalOpened = (): AppThunk<Promise<void>> => async (dispatch) => {
+  dispatch(historyRequested());
+  try {
+    dispatch(historyLoaded(await getMatchingHistories()));
+  } catch {
+    dispatch(historyFailed());
+  }
+};
 
 /** Turns receiving new examinees on or off (tester/monitor_activate). */
-export const activationToggled =
-  () =>
-  async (dispatch: AppDispatch, getState: GetState): Promise<void> => {
-    const a = selectActivation(getState());
-    if (!a || a.status === 'saving') return;
-    dispatch(activationSaving());
-    try {
-      const active = await setMonitorActivation(a.monitorId, !a.active);
-      dispatch(activationLoaded({ monitorId: a.monitorId, active }));
-    } catch {
-      dispatch(activationFailed());
-      await dispatch(showAlert({ type: 'error', messageKey: 'monitoring:activation.failed' }));
-    }
-  };
+export const activationToggled = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
+  const a = selectActivation(getState());
+  if (!a || a.status === 'saving') return;
+  dispatch(activationSaving());
+  try {
+    const active = await setMonitorActivation(a.monitorId, !a.active);
+    dispatch(activationLoaded({ monitorId: a.monitorId, active }));
+  } catch {
+    dispatch(activationFailed());
+    await dispatch(showAlert({ type: 'error', messageKey: 'monitoring:activation.failed' }));
+  }
+};
 
 /** The letter keys of the console (help overlay, README "Checker console"). */
 export const PANE_SHORTCUTS = ['m', 'c', 'a', 'r', 'k', 'v', 'e'] as const;
@@ -229,8 +223,8 @@ export type PaneShortcut = (typeof PANE_SHORTCUTS)[number];
  * a message to announce when the key does nothing here, else null.
  */
 export const shortcutUsed =
-  (key: PaneShortcut, testerId: number) =>
-  (dispatch: AppDispatch, getState: GetState): { key: string; name: string } | null => {
+  (key: PaneShortcut, testerId: number): AppThunk<{ key: string; name: string } | null> =>
+  (dispatch, getState) => {
     const pane = selectPane(getState(), testerId);
     if (!pane) return { key: 'monitoring:shortcut.noPane', name: '' };
     const name = pane.name ?? pane.loginId;

@@ -1,6 +1,5 @@
 import { createAction } from '@reduxjs/toolkit';
-import type { ListenerDispatch } from '../../app/listener';
-import type { RootState } from '../../app/store';
+import type { AppThunkDispatch, RootState } from '../../app/store';
 import {
   pollCheckerMatchings,
   reconnectViewerChannel,
@@ -148,7 +147,7 @@ export function stopPaneViewer(testerId: number, channel: PaneChannel = 'camera'
   for (const view of viewsOfChannel(channel)) closeViewer(viewKey(testerId, view));
 }
 
-type Store = { dispatch: ListenerDispatch; getState: () => RootState };
+type Store = { dispatch: AppThunkDispatch; getState: () => RootState };
 
 const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 

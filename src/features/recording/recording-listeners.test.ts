@@ -1,9 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setupStore } from '../../app/store';
 import { loginState } from '../../../tests/render';
-import { examPhaseChanged, sittingClosing, testerExited, testerStateChanged } from '../tester/tester-slice';
+import {
+  examPhaseChanged,
+  sittingClosing,
+  testerExited,
+  testerStateChanged,
+  selectTester,
+} from '../tester/tester-slice';
 import { loggedOut } from '../session/session-slice';
-import { examRecordingRequested, uploadRetryRequested } from './recording-slice';
+import { examRecordingRequested, uploadRetryRequested, selectRecording } from './recording-slice';
 import type { RecordingStatus } from '../../media/recording/recording-session';
 import {
   RECORDING_CREDENTIALS as CREDS,
@@ -102,7 +108,7 @@ describe('recording listeners', () => {
     });
     const s = store();
     s.dispatch(examPhaseChanged('examing'));
-    await until(() => s.getState().recording.phase === 'recording');
+    await until(() => selectRecording(s.getState()).phase === 'recording');
     expect(m.startRecording).toHaveBeenCalledWith('video/webm', undefined, 'camera');
     expect(session.start).toHaveBeenCalledWith(
       expect.objectContaining({
@@ -110,13 +116,13 @@ describe('recording listeners', () => {
         credentials: expect.objectContaining({ uploadId: 'U1' }),
       }),
     );
-    expect(s.getState().recording.recordId).toBe(41);
+    expect(selectRecording(s.getState()).recordId).toBe(41);
 
     m.onStatus?.(status({ partsDone: 2, partsTotal: 3, bytesPending: 10 }));
-    expect(s.getState().recording.counts).toEqual({ partsDone: 2, partsTotal: 3, bytesPending: 10 });
+    expect(selectRecording(s.getState()).counts).toEqual({ partsDone: 2, partsTotal: 3, bytesPending: 10 });
 
     s.dispatch(examPhaseChanged('finishing'));
-    await until(() => s.getState().recording.phase === 'done');
+    await until(() => selectRecording(s.getState()).phase === 'done');
     expect(session.stop).toHaveBeenCalledTimes(1);
     expect(m.endRecording).toHaveBeenCalledWith(41, [{ PartNumber: 1, ETag: '"e1"' }]);
     expect(session.complete).toHaveBeenCalled();
@@ -132,16 +138,16 @@ describe('recording listeners', () => {
     await flush();
     await flush();
     expect(m.startRecording).not.toHaveBeenCalled();
-    expect(s.getState().recording.phase).toBe('idle');
+    expect(selectRecording(s.getState()).phase).toBe('idle');
   });
 
   it('camera unavailable: allow false, startFailed and the error alert', async () => {
     m.stream = fakeStream(false, true);
     const s = store();
     s.dispatch(examRecordingRequested());
-    await until(() => s.getState().recording.phase === 'error');
-    expect(s.getState().recording.allow).toBe(false);
-    expect(s.getState().recording.errorKey).toBe('recording:startFailed');
+    await until(() => selectRecording(s.getState()).phase === 'error');
+    expect(selectRecording(s.getState()).allow).toBe(false);
+    expect(selectRecording(s.getState()).errorKey).toBe('recording:startFailed');
     expect(s.getState().layout.modals[0]).toMatchObject({
       messageKey: 'recording:startFailed',
       alertType: 'error',
@@ -159,7 +165,7 @@ describe('recording listeners', () => {
     m.createRecordingSession.mockReturnValue(session);
     const s = store();
     s.dispatch(examPhaseChanged('examing'));
-    await until(() => s.getState().recording.phase === 'error');
+    await until(() => selectRecording(s.getState()).phase === 'error');
     expect(s.getState().layout.modals[0]).toMatchObject({ messageKey: 'recording:startFailed' });
     expect(session.dispose).toHaveBeenCalled();
   });
@@ -169,16 +175,16 @@ describe('recording listeners', () => {
     m.createRecordingSession.mockReturnValue(session);
     const s = store();
     s.dispatch(examPhaseChanged('examing'));
-    await until(() => s.getState().recording.phase === 'recording');
+    await until(() => selectRecording(s.getState()).phase === 'recording');
     // What kickedOut() dispatches: the exit is shown and the page closes the sitting.
     s.dispatch(testerExited({ exit: 'kickedOut', messageKey: 'examining:kick.removed' }));
     s.dispatch(sittingClosing());
-    await until(() => s.getState().recording.phase === 'done');
+    await until(() => selectRecording(s.getState()).phase === 'done');
     expect(session.stop).toHaveBeenCalledTimes(1);
     expect(m.endRecording).toHaveBeenCalledWith(41, [{ PartNumber: 1, ETag: '"e1"' }]);
     expect(session.complete).toHaveBeenCalled();
     expect(session.dispose).not.toHaveBeenCalled();
-    expect(s.getState().recording.recorderRunning).toBe(false);
+    expect(selectRecording(s.getState()).recorderRunning).toBe(false);
   });
 
   it('learns the recording-time deadline from the server once the recording started', async () => {
@@ -191,8 +197,8 @@ describe('recording listeners', () => {
       serverTime: new Date().toISOString(),
     });
     s.dispatch(examPhaseChanged('examing'));
-    await until(() => s.getState().tester.recordingDeadline !== null);
-    const left = s.getState().tester.recordingDeadline! - Date.now();
+    await until(() => selectTester(s.getState()).recordingDeadline !== null);
+    const left = selectTester(s.getState()).recordingDeadline! - Date.now();
     expect(left).toBeGreaterThan(105_000);
     expect(left).toBeLessThanOrEqual(111_000);
   });
@@ -202,11 +208,11 @@ describe('recording listeners', () => {
     m.createRecordingSession.mockReturnValue(session);
     const s = store();
     s.dispatch(examPhaseChanged('examing'));
-    await until(() => s.getState().recording.phase === 'recording');
+    await until(() => selectRecording(s.getState()).phase === 'recording');
     s.dispatch(loggedOut());
     await until(() => session.dispose.mock.calls.length === 1);
     expect(session.complete).not.toHaveBeenCalled();
-    expect(s.getState().recording.phase).toBe('idle');
+    expect(selectRecording(s.getState()).phase).toBe('idle');
   });
 
   it('drives the upload counter while sending after stop and retries after a give-up', async () => {
@@ -227,16 +233,16 @@ describe('recording listeners', () => {
     });
     const s = store();
     s.dispatch(examPhaseChanged('examing'));
-    await until(() => s.getState().recording.phase === 'recording');
+    await until(() => selectRecording(s.getState()).phase === 'recording');
     s.dispatch(examPhaseChanged('finishing'));
     m.onStatus?.(
       status({ state: 'uploading', recording: false, partsDone: 1, partsTotal: 3, bytesPending: 99 }),
     );
     expect(s.getState().layout.uploadingCount).toBe(1);
-    await until(() => s.getState().recording.errorKey === 'recording:uploadFailed');
-    expect(s.getState().recording.errorReason).toBe('network-exhausted');
+    await until(() => selectRecording(s.getState()).errorKey === 'recording:uploadFailed');
+    expect(selectRecording(s.getState()).errorReason).toBe('network-exhausted');
     s.dispatch(uploadRetryRequested());
-    await until(() => s.getState().recording.phase === 'done');
+    await until(() => selectRecording(s.getState()).phase === 'done');
     expect(session.retryUpload).toHaveBeenCalled();
     expect(s.getState().layout.uploadingCount).toBe(0);
   });
@@ -264,7 +270,7 @@ describe('recording listeners', () => {
     m.createRecordingSession.mockReturnValue(fakeSession());
     const s = store();
     s.dispatch(examPhaseChanged('examing'));
-    await until(() => s.getState().recording.phase === 'recording');
+    await until(() => selectRecording(s.getState()).phase === 'recording');
     expect(m.recoverRecording).toHaveBeenCalledWith(40);
     expect(m.startRecording).toHaveBeenCalledWith('video/webm', 3, 'camera');
   });

@@ -12,6 +12,7 @@ import {
   examTermAgreementChanged,
   sittingClosing,
   testerStateChanged,
+  selectTester,
 } from '../tester/tester-slice';
 import { TESTER_STATUS } from '@contract/constants/tester';
 import {
@@ -59,7 +60,7 @@ export function addRecordingListeners(startListening: AppStartListening): void {
     predicate: (action, state) =>
       screenShareEnded.match(action) ||
       sittingClosing.match(action) ||
-      (examPhaseChanged.match(action) && state.tester.examPhase === 'finished'),
+      (examPhaseChanged.match(action) && selectTester(state).examPhase === 'finished'),
     effect: async (_action, api) => {
       await screen.finish(api);
     },
@@ -92,8 +93,8 @@ export function addRecordingListeners(startListening: AppStartListening): void {
     predicate: (action, state, prev) =>
       examRecordingRequested.match(action) ||
       (examPhaseChanged.match(action) &&
-        EXAM_PHASES.includes(state.tester.examPhase) &&
-        !EXAM_PHASES.includes(prev.tester.examPhase)),
+        EXAM_PHASES.includes(selectTester(state).examPhase) &&
+        !EXAM_PHASES.includes(selectTester(prev).examPhase)),
     effect: async (_action, api) => {
       await camera.start(api);
     },
@@ -106,7 +107,7 @@ export function addRecordingListeners(startListening: AppStartListening): void {
       examRecordingStopRequested.match(action) ||
       sittingClosing.match(action) ||
       (examPhaseChanged.match(action) &&
-        (state.tester.examPhase === 'finishing' || state.tester.examPhase === 'finished')) ||
+        (selectTester(state).examPhase === 'finishing' || selectTester(state).examPhase === 'finished')) ||
       (testerStateChanged.match(action) && action.payload === TESTER_STATUS.finishExam),
     effect: async (_action, api) => {
       await camera.finish(api);

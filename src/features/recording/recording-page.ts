@@ -4,14 +4,13 @@
  * with unsent data, and the layout's upload counter. Each recorded stream is a {@link RecordingRuntime} of
  * this page; the page answers for all of them.
  */
-import type { ListenerDispatch } from '../../app/listener';
-import type { RootState } from '../../app/store';
+import type { AppThunkDispatch, RootState } from '../../app/store';
 import type { ChunkStore, UploadMeta } from '../../media/recording/chunk-store';
 import type { UploadProgress } from '../../media/recording/uploader';
 import { logger } from '../../lib/logger';
 import { uploadFinished, uploadStarted } from '../layout/layout-slice';
 import type * as RecordingMediaModule from './recording-media';
-import { backlogChanged } from './recording-slice';
+import { backlogChanged, selectRecording } from './recording-slice';
 import type { StreamKind } from '@contract/constants/wider-view';
 
 type RecordingMedia = typeof RecordingMediaModule;
@@ -83,7 +82,7 @@ export class RecordingPage {
    * stream `kind` (segments are numbered per stream).
    */
   async resumeBacklog(
-    dispatch: ListenerDispatch,
+    dispatch: AppThunkDispatch,
     store: ChunkStore,
     kind: StreamKind = 'camera',
   ): Promise<number> {
@@ -192,8 +191,8 @@ export class RecordingPage {
   }
 
   /** The layout's upload alert shows while recorded data is sent after the recorder stopped (or a backlog). */
-  syncUploadCounter(dispatch: ListenerDispatch, state: RootState): void {
-    const r = state.recording;
+  syncUploadCounter(dispatch: AppThunkDispatch, state: RootState): void {
+    const r = selectRecording(state);
     const afterStop =
       (!r.recorderRunning &&
         (r.phase === 'uploading' ||

@@ -5,8 +5,7 @@
  * store holds only ids and counts. The listeners (recording-listeners.ts) only decide when to call it.
  */
 import type { ListenerEffectAPI } from '@reduxjs/toolkit';
-import type { ListenerDispatch } from '../../app/listener';
-import type { AppDispatch, RootState } from '../../app/store';
+import type { AppThunkDispatch, RootState } from '../../app/store';
 import { isApiError, NETWORK_ERROR_STATUS } from '../../api/api-error';
 import {
   endRecording,
@@ -44,6 +43,7 @@ import {
   type RecordingStatusReport,
 } from './recording-slice';
 import { STREAM_FLAG, type StreamKind } from '@contract/constants/wider-view';
+import { selectTester } from '@/features/tester/tester-slice';
 
 /** How long the start waits for the camera stream the live channel acquires. */
 export const STREAM_WAIT_MS = 20_000;
@@ -54,7 +54,7 @@ export const END_ATTEMPTS = 30;
 
 /** What the runtime needs of the listener that calls it. */
 export type RecordingEffects = Pick<
-  ListenerEffectAPI<RootState, ListenerDispatch>,
+  ListenerEffectAPI<RootState, AppThunkDispatch>,
   'dispatch' | 'getState' | 'delay' | 'take'
 >;
 
@@ -70,15 +70,15 @@ export interface RecordingRuntimeOptions {
 
 /** Where a runtime's progress goes: the camera's into the recording slice's own fields, the others' apart. */
 interface Reporter {
-  starting(d: ListenerDispatch): void;
-  deviceChecked(d: ListenerDispatch, ok: boolean): void;
+  starting(d: AppThunkDispatch): void;
+  deviceChecked(d: AppThunkDispatch, ok: boolean): void;
   started(
-    d: ListenerDispatch,
+    d: AppThunkDispatch,
     r: { recordId: number; segment: number; mimeType: string; durable: boolean },
   ): void;
-  status(d: ListenerDispatch, r: RecordingStatusReport): void;
-  failed(d: ListenerDispatch, errorKey: RecordingErrorKey, reason?: string): void;
-  completed(d: ListenerDispatch): void;
+  status(d: AppThunkDispatch, r: RecordingStatusReport): void;
+  failed(d: AppThunkDispatch, errorKey: RecordingErrorKey, reason?: string): void;
+  completed(d: AppThunkDispatch): void;
 }
 
 const CAMERA_REPORTER: Reporter = {
@@ -92,7 +92,7 @@ const CAMERA_REPORTER: Reporter = {
 };
 
 function extraReporter(stream: ExtraStream): Reporter {
-  const change = (d: ListenerDispatch, c: Omit<Parameters<typeof streamRecordingChanged>[0], 'stream'>) =>
+  const change = (d: AppThunkDispatch, c: Omit<Parameters<typeof streamRecordingChanged>[0], 'stream'>) =>
     d(streamRecordingChanged({ stream, ...c }));
   return {
     // A new recording of the stream: the last one's record is not this one's.
@@ -337,7 +337,7 @@ export class RecordingRuntime implements RecordedStream {
    */
   private keepTrying(api: RecordingEffects): boolean {
     if (this.kind === 'camera') {
-      const phase = api.getState().tester.examPhase;
+      const phase = selectTester(api.getState()).examPhase;
       return phase === 'examing' || phase === 'interrupted';
     }
     return !this.finishAsked && getStream(this.options.streamId) !== null;
@@ -415,6 +415,6 @@ function waitForStream(id: string, ms: number): Promise<MediaStream | null> {
   });
 }
 
-function alert(dispatch: ListenerDispatch, messageKey: string): Promise<void> {
-  return showAlert({ type: 'error', messageKey })(dispatch as unknown as AppDispatch);
+function alert(dispatch: AppThunkDispatch, messageKey: string): Promise<void> {
+  return dispatch(showAlert({ type: 'error', messageKey }));
 }

@@ -193,20 +193,20 @@ export const {
 } = recordingSlice.actions;
 export default recordingSlice.reducer;
 
-type WithRecording = { recording: RecordingSliceState };
-export const selectRecording = (s: WithRecording) => s.recording;
+type WithRecording = { recording?: RecordingSliceState };
+/** The recording state; its initial state until a route registered the recording feature (app/store.ts). */
+export const selectRecording = (s: WithRecording): RecordingSliceState =>
+  s.recording ?? initialRecordingState;
 /** Parts confirmed and planned, the running recording and the resumed backlog together. */
 export const selectUploadCounts = (s: WithRecording) => ({
-  done: s.recording.counts.partsDone + s.recording.backlog.partsDone,
-  total: s.recording.counts.partsTotal + s.recording.backlog.partsTotal,
+  done: selectRecording(s).counts.partsDone + selectRecording(s).backlog.partsDone,
+  total: selectRecording(s).counts.partsTotal + selectRecording(s).backlog.partsTotal,
 });
 /** Whether unsent recording data is on this device (leaving warns first). */
 export const selectHasUnsent = (s: WithRecording) =>
-  s.recording.counts.bytesPending > 0 ||
-  s.recording.backlog.bytesPending > 0 ||
-  Object.values(s.recording.streams).some((x) => x.counts.bytesPending > 0);
+  selectRecording(s).counts.bytesPending > 0 ||
+  selectRecording(s).backlog.bytesPending > 0 ||
+  Object.values(selectRecording(s).streams).some((x) => x.counts.bytesPending > 0);
 /** An extra stream's recording (the screen, the room scan), or null before its first. */
-export const selectStreamRecording = (
-  s: Partial<WithRecording>,
-  stream: ExtraStream,
-): StreamRecording | null => s.recording?.streams[stream] ?? null;
+export const selectStreamRecording = (s: WithRecording, stream: ExtraStream): StreamRecording | null =>
+  selectRecording(s).streams[stream] ?? null;

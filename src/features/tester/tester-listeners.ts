@@ -6,7 +6,7 @@ import { getMessages } from '../../api/messages';
 import { getTesterDetail } from '../../api/tester';
 import { loggedOut, testerLogoutRequested } from '../session/session-slice';
 import { playCue, windowHasAttention } from '../../platform/attention';
-import { alertModal } from './tester-modals';
+import { showAlert } from '../layout/layout-thunks';
 import { networkErrorOccurred } from '../live/live-slice';
 import { recordingStarted } from '../recording/recording-slice';
 import {
@@ -22,6 +22,7 @@ import {
   testerExitRequested,
   testerExited,
   testerPageEntered,
+  selectTester,
 } from './tester-slice';
 import { closeExamWindow, examWindowClosed, stopUnloadWarning } from './exam-window';
 import { screenShareEnded, selectExamBlocker, selectWiderView } from '../wider-view/wider-view-slice';
@@ -68,10 +69,10 @@ export function addTesterListeners(startListening: AppStartListening): void {
     actionCreator: messagePollStarted,
     effect: async (_action, api) => {
       api.cancelActiveListeners();
-      let initial = api.getState().tester.lastMessageId === 0;
+      let initial = selectTester(api.getState()).lastMessageId === 0;
       const loop = api.fork(async (task) => {
         for (;;) {
-          const { testerId, lastMessageId } = api.getState().tester;
+          const { testerId, lastMessageId } = selectTester(api.getState());
           if (testerId !== null) {
             try {
               const msgs = await task.pause(getMessages(testerId, lastMessageId));
@@ -136,9 +137,9 @@ export function addTesterListeners(startListening: AppStartListening): void {
   startListening({
     predicate: (action, state, prev) =>
       examPhaseChanged.match(action) &&
-      state.tester.examPhase === 'examing' &&
-      prev.tester.examPhase !== 'examing' &&
-      prev.tester.examPhase !== 'interrupted',
+      selectTester(state).examPhase === 'examing' &&
+      selectTester(prev).examPhase !== 'examing' &&
+      selectTester(prev).examPhase !== 'interrupted',
     effect: (_a, api) => {
       const s = api.getState();
       notifyDesktopApp({
@@ -171,11 +172,13 @@ export function addTesterListeners(startListening: AppStartListening): void {
       if (command === MESSAGE_COMMANDS.kickOut) {
         await api.dispatch(kickedOut());
       } else if (command === MESSAGE_COMMANDS.markingAlert && !initial) {
-        await alertModal(api.dispatch, {
-          type: 'caution',
-          messageKey: 'examining:markingAlert',
-          messageValues: { text: payload ?? '' },
-        });
+        await api.dispatch(
+          showAlert({
+            type: 'caution',
+            messageKey: 'examining:markingAlert',
+            messageValues: { text: payload ?? '' },
+          }),
+        );
       }
     },
   });
@@ -184,8 +187,8 @@ export function addTesterListeners(startListening: AppStartListening): void {
   startListening({
     predicate: (action, state, prev) =>
       examPhaseChanged.match(action) &&
-      state.tester.examPhase === 'examing' &&
-      prev.tester.examPhase !== 'examing',
+      selectTester(state).examPhase === 'examing' &&
+      selectTester(prev).examPhase !== 'examing',
     effect: async (_action, api) => {
       api.cancelActiveListeners();
       const watcher = api.fork(async (task) => {
@@ -194,7 +197,7 @@ export function addTesterListeners(startListening: AppStartListening): void {
           if (examWindowClosed()) await api.dispatch(examInterrupted());
         }
       });
-      await api.condition((_a, s) => s.tester.examPhase !== 'examing');
+      await api.condition((_a, s) => selectTester(s).examPhase !== 'examing');
       watcher.cancel();
     },
   });
@@ -206,7 +209,7 @@ export function addTesterListeners(startListening: AppStartListening): void {
   startListening({
     predicate: (action, state) =>
       (screenShareEnded.match(action) || examPhaseChanged.match(action)) &&
-      state.tester.examPhase === 'examing' &&
+      selectTester(state).examPhase === 'examing' &&
       selectExamBlocker(state) === 'screen' &&
       selectWiderView(state).screen.status === 'ended',
     effect: async (_action, api) => {
@@ -226,9 +229,9 @@ export function addTesterListeners(startListening: AppStartListening): void {
       const ended = await api.condition(
         (a, s) =>
           loggedOut.match(a) ||
-          s.tester.examPhase === 'finished' ||
-          s.tester.exit !== 'none' ||
-          s.tester.recordingDeadline !== deadline,
+          selectTester(s).examPhase === 'finished' ||
+          selectTester(s).exit !== 'none' ||
+          selectTester(s).recordingDeadline !== deadline,
         Math.max(0, deadline - Date.now()),
       );
       if (!ended) await api.dispatch(recordingTimeExceeded());
@@ -239,7 +242,7 @@ export function addTesterListeners(startListening: AppStartListening): void {
   startListening({
     actionCreator: loggedOut,
     effect: async (action, api) => {
-      const before = api.getOriginalState().tester;
+      const before = selectTester(api.getOriginalState());
       const monitoring = ['opening', 'examing', 'interrupted'].includes(before.examPhase);
       const reason = action.payload?.reasonKey;
       if (reason && SESSION_LOSS_REASONS.has(reason) && monitoring) {
@@ -257,7 +260,7 @@ export function addTesterListeners(startListening: AppStartListening): void {
         stopUnloadWarning();
         closeExamWindow();
         stopWakeLock();
-        await alertModal(api.dispatch, { type: 'error', messageKey });
+        await api.dispatch(showAlert({ type: 'error', messageKey }));
       }
     },
   });

@@ -431,11 +431,12 @@ export const {
 } = testerSlice.actions;
 export default testerSlice.reducer;
 
-type WithTester = { tester: TesterState };
-export const selectTester = (s: WithTester) => s.tester;
-export const selectTesterId = (s: WithTester) => s.tester.testerId;
-export const selectTesterState = (s: WithTester) => s.tester.testerState;
-export const selectChatItems = (s: WithTester) => s.tester.chatItems;
+type WithTester = { tester?: TesterState };
+/** The tester state; its initial state until a route registered the tester feature (app/store.ts). */
+export const selectTester = (s: WithTester): TesterState => s.tester ?? initialTesterState;
+export const selectTesterId = (s: WithTester) => selectTester(s).testerId;
+export const selectTesterState = (s: WithTester) => selectTester(s).testerState;
+export const selectChatItems = (s: WithTester) => selectTester(s).chatItems;
 /**
  * The recording-time deadline in this browser's clock: the sitting's first recording start plus the maximum
  * recording time (seconds), moved from the server's clock to this one with the server time of the same answer.
@@ -457,13 +458,13 @@ export function recordingDeadlineOf(
 
 /** Checker messages the examinee has not seen yet. */
 export const selectChatUnread = (s: WithTester) =>
-  s.tester.chatItems.filter((c) => c.sendType === 0 && c.id > s.tester.chatReadUpTo).length;
+  selectTester(s).chatItems.filter((c) => c.sendType === 0 && c.id > selectTester(s).chatReadUpTo).length;
 /** The newest chat message id (0 without any). */
-export const selectNewestChatId = (s: WithTester) => s.tester.chatItems[0]?.id ?? 0;
+export const selectNewestChatId = (s: WithTester) => selectTester(s).chatItems[0]?.id ?? 0;
 /** Spec §2 Next: camera and microphone allowed, popup ok, terms agreed. */
 export const selectCanProceedEnv = (s: WithTester) =>
-  s.tester.camera === DEVICE.allowed &&
-  s.tester.microphone === DEVICE.allowed &&
-  s.tester.popup === 'ok' &&
-  s.tester.envTermAgreed &&
-  s.tester.envNext !== 'sending';
+  selectTester(s).camera === DEVICE.allowed &&
+  selectTester(s).microphone === DEVICE.allowed &&
+  selectTester(s).popup === 'ok' &&
+  selectTester(s).envTermAgreed &&
+  selectTester(s).envNext !== 'sending';

@@ -1,5 +1,4 @@
-import type { RootState } from '../../app/store';
-import type { ListenerDispatch as AppDispatch } from '../../app/listener';
+import type { AppThunk, RootState } from '../../app/store';
 import { navigateTo } from '../../app/navigation';
 import { isApiError, NETWORK_ERROR_STATUS } from '../../api/api-error';
 import * as testerApi from '../../api/tester';
@@ -12,8 +11,8 @@ import { checkPopupAllowed } from '../../platform/popup-check';
 import { logoutRequested } from '../session/session-thunks';
 import { loggedOut } from '../session/session-slice';
 import { headerLogoutDisabledChanged } from '../layout/layout-slice';
-import { alertModal, confirmModal } from './tester-modals';
-import { liveStartRequested, liveStopRequested, networkErrorOccurred } from '../live/live-slice';
+import { confirm, showAlert } from '../layout/layout-thunks';
+import { liveStartRequested, liveStopRequested, networkErrorOccurred, selectLive } from '../live/live-slice';
 import {
   chatRead,
   chatReceived,
@@ -47,6 +46,7 @@ import {
   type ExitState,
   envResumeChecking,
   envResumeChecked,
+  selectTester,
 } from './tester-slice';
 import {
   closeExamWindow,
@@ -62,9 +62,6 @@ import { formatStamp } from '../../lib/dates';
 import { printDocument, reportFileName } from '../../platform/print';
 import { TESTER_STATUS } from '@contract/constants/tester';
 import { href } from '@/config/paths';
-
-type GetState = () => RootState;
-type Thunk<R = void> = (dispatch: AppDispatch, getState: GetState) => Promise<R>;
 
 const isNetwork = (e: unknown) => isApiError(e) && e.status === NETWORK_ERROR_STATUS;
 
@@ -101,11 +98,11 @@ export const BEFORE_CLOSE_POLL_MS = 250;
  * console then deletes the matching only after a delay) and waits at most {@link BEFORE_CLOSE_WAIT_MS}
  * for BEFORE_CLOSE_OK. Never throws: the close goes on without an answer.
  */
-export const announceBeforeClose = (): Thunk<boolean> => async (_dispatch, getState) => {
+export const announceBeforeClose = (): AppThunk<Promise<boolean>> => async (_dispatch, getState) => {
   const s = getState();
-  const testerId = s.tester.testerId;
+  const testerId = selectTester(s).testerId;
   if (testerId === null || s.session.status !== 'loggedIn') return false;
-  const messageType: 1 | 3 = s.tester.testerState >= TESTER_STATUS.identificated ? 3 : 1;
+  const messageType: 1 | 3 = selectTester(s).testerState >= TESTER_STATUS.identificated ? 3 : 1;
   const deadline = Date.now() + BEFORE_CLOSE_WAIT_MS;
   const left = () => deadline - Date.now();
   const within = <T>(p: Promise<T>) =>
@@ -114,7 +111,7 @@ export const announceBeforeClose = (): Thunk<boolean> => async (_dispatch, getSt
     const posted = await within(
       postMessage({ testerId, messageType, message: MESSAGE_COMMANDS.beforeClose, kind: 'command' }),
     );
-    const since = posted?.id ?? s.tester.lastMessageId;
+    const since = posted?.id ?? selectTester(s).lastMessageId;
     while (left() > 0) {
       const msgs = await within(getMessages(testerId, since));
       const answered = (msgs ?? []).some(
@@ -135,9 +132,9 @@ export const announceBeforeClose = (): Thunk<boolean> => async (_dispatch, getSt
  * returns whether it was stored. Sending counts as having read the chat.
  */
 export const chatSent =
-  (text: string, messageType: 1 | 3): Thunk<boolean> =>
+  (text: string, messageType: 1 | 3): AppThunk<Promise<boolean>> =>
   async (dispatch, getState) => {
-    const testerId = getState().tester.testerId;
+    const testerId = selectTester(getState()).testerId;
     const message = text.trim();
     if (testerId === null || !message) return false;
     try {
@@ -146,14 +143,16 @@ export const chatSent =
         dispatch(
           chatReceived([{ id: m.id, sendType: m.sendType, message: m.message, createdAt: m.createdAt }]),
         );
-      dispatch(chatRead(getState().tester.chatItems[0]?.id ?? 0));
+      dispatch(chatRead(selectTester(getState()).chatItems[0]?.id ?? 0));
       return true;
     } catch (e) {
       if (isNetwork(e)) dispatch(networkErrorOccurred());
-      void alertModal(dispatch, {
-        type: 'error',
-        messageKey: isNetwork(e) ? 'tester:chat.errors.network' : 'tester:chat.errors.send',
-      });
+      void dispatch(
+        showAlert({
+          type: 'error',
+          messageKey: isNetwork(e) ? 'tester:chat.errors.network' : 'tester:chat.errors.send',
+        }),
+      );
       return false;
     }
   };
@@ -176,8 +175,8 @@ function flag(
  * reset it.
  */
 export const recordingDeadlineFrom =
-  (detail: TesterDetail) =>
-  (dispatch: AppDispatch, getState: GetState): void => {
+  (detail: TesterDetail): AppThunk<void> =>
+  (dispatch, getState) => {
     const max = flag(detail, getState(), 'max_rectime', 'maxRectime');
     dispatch(
       recordingDeadlineKnown(
@@ -187,7 +186,7 @@ export const recordingDeadlineFrom =
   };
 
 /** Loads tester/detail and stores who the examinee is; returns the detail. */
-export const loadTesterDetail = (): Thunk<TesterDetail> => async (dispatch) => {
+export const loadTesterDetail = (): AppThunk<Promise<TesterDetail>> => async (dispatch) => {
   const d = await testerApi.getTesterDetail();
   dispatch(
     testerDetailLoaded({
@@ -201,7 +200,7 @@ export const loadTesterDetail = (): Thunk<TesterDetail> => async (dispatch) => {
 };
 
 /** Asks for the camera and microphone (spec §2 camera check, microphone check). */
-export const checkDevices = (): Thunk => async (dispatch, getState) => {
+export const checkDevices = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
   const r = await acquireLocalMedia();
   dispatch(
     devicesChecked({
@@ -209,12 +208,12 @@ export const checkDevices = (): Thunk => async (dispatch, getState) => {
       microphone: r.microphone.ok ? null : r.microphone.code,
     }),
   );
-  const t = getState().tester;
+  const t = selectTester(getState());
   if (t.camera === 2 && t.microphone === 2 && t.stepBar === 1) dispatch(stepReached(2));
 };
 
 /** The popup-block check of /env-setting (platform/popup-check.ts). */
-export const checkPopup = (): Thunk => async (dispatch) => {
+export const checkPopup = (): AppThunk<Promise<void>> => async (dispatch) => {
   dispatch(popupChecked(checkPopupAllowed()));
 };
 
@@ -237,7 +236,7 @@ export function resumePath(detail: TesterDetail, state: RootState): string | nul
  * /env-setting opened: who am I — and, for a sitting already under way, straight back to where it was — then
  * the terms, the device and popup checks.
  */
-export const envSettingEntered = (): Thunk => async (dispatch, getState) => {
+export const envSettingEntered = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
   dispatch(stepReached(1));
   dispatch(envResumeChecking());
   const { termTemplateId, envSettingTerm, lang } = getState().startup.params;
@@ -265,7 +264,7 @@ export const envSettingEntered = (): Thunk => async (dispatch, getState) => {
  * the identity check chosen by the sitting (monitor, AI, or none → the exam page). A network error asks
  * the examinee to press Next again (spec §8).
  */
-export const envNextPressed = (): Thunk => async (dispatch, getState) => {
+export const envNextPressed = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
   dispatch(envNextStarted());
   let detail: TesterDetail;
   try {
@@ -277,7 +276,7 @@ export const envNextPressed = (): Thunk => async (dispatch, getState) => {
   const state = getState();
   dispatch(
     liveStartRequested({
-      testerId: state.tester.testerId ?? detail.testerId,
+      testerId: selectTester(state).testerId ?? detail.testerId,
       matchingTimeout: state.startup.params.matchingTimeout,
     }),
   );
@@ -290,18 +289,18 @@ export const envNextPressed = (): Thunk => async (dispatch, getState) => {
 };
 
 /** A tester page after env-setting: make sure transmission and the message poll run (also after reload). */
-export const ensureLive = (): Thunk => async (dispatch, getState) => {
+export const ensureLive = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
   const s = getState();
-  const testerId = s.tester.testerId;
-  if (testerId === null || s.tester.exit !== 'none') return;
-  if (!s.live.polling) {
+  const testerId = selectTester(s).testerId;
+  if (testerId === null || selectTester(s).exit !== 'none') return;
+  if (!selectLive(s).polling) {
     dispatch(liveStartRequested({ testerId, matchingTimeout: s.startup.params.matchingTimeout }));
   }
   dispatch(messagePollStarted());
 };
 
 /** /examining opened (PRE00004). */
-export const examiningEntered = (): Thunk => async (dispatch, getState) => {
+export const examiningEntered = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
   dispatch(stepReached(4));
   const { termTemplateId, lang } = getState().startup.params;
   dispatch(examiningTermLoadStarted());
@@ -351,20 +350,20 @@ export const examiningEntered = (): Thunk => async (dispatch, getState) => {
  * opens window_open_url in the exam window, then the exam starts (tester state 5, process start 0) or
  * resumes after an interruption (process restart 1).
  */
-export const examSystemLoginRequested = (): Thunk => async (dispatch, getState) => {
+export const examSystemLoginRequested = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
   const s = getState();
-  if (!s.tester.examTermAgreed) return;
+  if (!selectTester(s).examTermAgreed) return;
   // A click: from now on a monitor's message can be heard while the exam window covers this one.
   unlockSound();
   dispatch(examErrorOccurred(null));
   dispatch(examPhaseChanged('opening'));
-  const resuming = s.tester.testerState === TESTER_STATUS.interruptionExam;
+  const resuming = selectTester(s).testerState === TESTER_STATUS.interruptionExam;
   // The exam is running but this page lost its window (a reload, a crash, a new login): log in again.
-  const relogin = s.tester.testerState === TESTER_STATUS.examing;
+  const relogin = selectTester(s).testerState === TESTER_STATUS.examing;
   const mode: 1 | 2 = s.startup.params.isMcStartup === 1 ? 2 : 1;
   try {
     // The server gives the exam-system link only to a sitting ready for the exam (state 4 or later).
-    if (getState().tester.testerState < TESTER_STATUS.beforeExam) {
+    if (selectTester(getState()).testerState < TESTER_STATUS.beforeExam) {
       const r = await testerApi.postTesterStatus(TESTER_STATUS.beforeExam);
       dispatch(testerStateChanged(r.status));
     }
@@ -390,15 +389,15 @@ export const examSystemLoginRequested = (): Thunk => async (dispatch, getState) 
     dispatch(examErrorOccurred(isNetwork(e) ? 'examining:errors.network' : 'examining:errors.examSystem'));
     dispatch(
       examPhaseChanged(
-        resuming ? 'interrupted' : getState().tester.loggedInToTestSystem ? 'examing' : 'ready',
+        resuming ? 'interrupted' : selectTester(getState()).loggedInToTestSystem ? 'examing' : 'ready',
       ),
     );
   }
 };
 
 /** The exam window was closed before the exam ended: interruption (tester state 6, process suspend 3). */
-export const examInterrupted = (): Thunk => async (dispatch, getState) => {
-  if (getState().tester.examPhase !== 'examing') return;
+export const examInterrupted = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
+  if (selectTester(getState()).examPhase !== 'examing') return;
   dispatch(examPhaseChanged('interrupted'));
   try {
     const r = await testerApi.postTesterStatus(TESTER_STATUS.interruptionExam);
@@ -413,8 +412,8 @@ export const examInterrupted = (): Thunk => async (dispatch, getState) => {
  * "Finish the exam" (after a confirmation): tester state 7, process stop 2, transmission stopped, then
  * /exam-end.
  */
-export const examFinishRequested = (): Thunk => async (dispatch, getState) => {
-  const ok = await confirmModal(dispatch, { messageKey: 'examining:finish.confirm' });
+export const examFinishRequested = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
+  const ok = await dispatch(confirm({ messageKey: 'examining:finish.confirm' }));
   if (!ok) return;
   dispatch(examPhaseChanged('finishing'));
   const loginId = getState().startup.params.loginId;
@@ -447,14 +446,14 @@ export const EXIT_RECORDING_WAIT_MS = 60_000;
 const EXIT_RECORDING_POLL_MS = 200;
 
 function recordingPhase(state: RootState): string | null {
-  return (state as Partial<Pick<RootState, 'recording'>>).recording?.phase ?? null;
+  return state.recording?.phase ?? null;
 }
 
 /**
  * A planned close stops the recording and sends what it recorded while the session still exists (the server
  * completes it from what arrived otherwise): waits at most EXIT_RECORDING_WAIT_MS, with the upload alert shown.
  */
-const finishRecordingBeforeExit = (): Thunk => async (dispatch, getState) => {
+const finishRecordingBeforeExit = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
   dispatch(sittingClosing());
   const deadline = Date.now() + EXIT_RECORDING_WAIT_MS;
   while (RECORDING_BUSY.includes(recordingPhase(getState()) ?? '') && Date.now() < deadline) {
@@ -485,9 +484,9 @@ export const DESKTOP_CLOSING_WAIT_MS = 10_000;
  * interrupted (it can be resumed), stop the recording and send what fits in the time the application gives
  * (the rest stays on the device for the next page), then let the application close.
  */
-export const desktopAppClosing = (): Thunk => async (dispatch, getState) => {
+export const desktopAppClosing = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
   await dispatch(announceBeforeClose());
-  if (getState().tester.examPhase === 'examing') await dispatch(examInterrupted());
+  if (selectTester(getState()).examPhase === 'examing') await dispatch(examInterrupted());
   dispatch(sittingClosing());
   const deadline = Date.now() + DESKTOP_CLOSING_WAIT_MS;
   while (RECORDING_BUSY.includes(recordingPhase(getState()) ?? '') && Date.now() < deadline) {
@@ -505,7 +504,7 @@ export const desktopAppClosing = (): Thunk => async (dispatch, getState) => {
  * while one runs is ignored.
  */
 export const exitRequested =
-  (mode: ExitMode, after?: { exit: ExitState; messageKey: string }): Thunk =>
+  (mode: ExitMode, after?: { exit: ExitState; messageKey: string }): AppThunk<Promise<void>> =>
   async (dispatch, getState) => {
     if (exiting) return;
     exiting = true;
@@ -548,8 +547,8 @@ export const exitRequested =
  * window cleanup; the page then says the examinee was forcibly removed. The recording stops and sends what it
  * holds (the session is still valid for that); the server completes it with what it has in any case.
  */
-export const kickedOut = (): Thunk => async (dispatch, getState) => {
-  if (getState().tester.exit === 'kickedOut') return;
+export const kickedOut = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
+  if (selectTester(getState()).exit === 'kickedOut') return;
   dispatch(testerExited({ exit: 'kickedOut', messageKey: 'examining:kick.removed' }));
   dispatch(examPhaseChanged('ended'));
   notifyDesktopApp({ type: 'kickedOut', loginId: loginIdOf(getState()) });
@@ -560,22 +559,24 @@ export const kickedOut = (): Thunk => async (dispatch, getState) => {
   closeExamWindow();
   stopWakeLock();
   const isJt = getState().startup.params.loginId !== '';
-  await alertModal(dispatch, {
-    type: 'error',
-    messageKey: isJt ? 'examining:kick.forcedClose' : 'examining:kick.forcedLogout',
-  });
+  await dispatch(
+    showAlert({
+      type: 'error',
+      messageKey: isJt ? 'examining:kick.forcedClose' : 'examining:kick.forcedLogout',
+    }),
+  );
 };
 
 /** Recording time exceeded (maxRectime): logged out with a message (spec §4, §8). */
-export const recordingTimeExceeded = (): Thunk => async (dispatch) => {
-  void alertModal(dispatch, { type: 'caution', messageKey: 'examining:errors.recordingTimeExceeded' });
+export const recordingTimeExceeded = (): AppThunk<Promise<void>> => async (dispatch) => {
+  void dispatch(showAlert({ type: 'caution', messageKey: 'examining:errors.recordingTimeExceeded' }));
   await dispatch(
     exitRequested('logout', { exit: 'loggedOut', messageKey: 'examining:errors.recordingTimeExceeded' }),
   );
 };
 
 /** /exam-end opened: the monitoring-info summary from tester/detail. */
-export const examEndEntered = (): Thunk => async (dispatch, getState) => {
+export const examEndEntered = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
   dispatch(summaryLoadStarted());
   try {
     const d = await dispatch(loadTesterDetail());
@@ -609,8 +610,8 @@ export const examEndEntered = (): Thunk => async (dispatch, getState) => {
  * The monitoring-info "download" of /exam-end (spec §2): the examinee's own report (what was flagged, when,
  * with the recordings), printed by the browser, where "Save as PDF" makes the file.
  */
-export const summaryPrintRequested = (): Thunk => async (_dispatch, getState) => {
+export const summaryPrintRequested = (): AppThunk<Promise<void>> => async (_dispatch, getState) => {
   const s = getState();
-  const loginId = s.tester.summaryReport?.loginId ?? s.session.login?.loginId ?? '';
+  const loginId = selectTester(s).summaryReport?.loginId ?? s.session.login?.loginId ?? '';
   printDocument(reportFileName(loginId, formatStamp(Date.now())));
 };

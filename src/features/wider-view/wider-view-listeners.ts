@@ -6,9 +6,15 @@
 import type { AppStartListening } from '../../app/listener';
 import { WIDER_VIEW_COMMANDS } from '@contract/constants/wider-view';
 import { loggedOut } from '../session/session-slice';
-import { commandReceived, examPhaseChanged, sittingClosing, stepReached } from '../tester/tester-slice';
+import {
+  commandReceived,
+  examPhaseChanged,
+  selectTester,
+  sittingClosing,
+  stepReached,
+} from '../tester/tester-slice';
 import { ROOM_SCAN_SECONDS } from './room-scan-steps';
-import { roomScanStarted } from './wider-view-slice';
+import { roomScanStarted, selectWiderView } from './wider-view-slice';
 import { releaseScreenShare, roomScanStopRequested, widerViewRequested } from './wider-view-thunks';
 
 export function addWiderViewListeners(startListening: AppStartListening): void {
@@ -37,7 +43,7 @@ export function addWiderViewListeners(startListening: AppStartListening): void {
     effect: async (action, api) => {
       api.cancelActiveListeners();
       await api.delay(ROOM_SCAN_SECONDS * 1000);
-      const scan = api.getState().widerView?.roomScan;
+      const scan = selectWiderView(api.getState()).roomScan;
       if (scan?.phase === 'scanning' && scan.scanId === action.payload.scanId)
         await api.dispatch(roomScanStopRequested());
     },
@@ -49,7 +55,7 @@ export function addWiderViewListeners(startListening: AppStartListening): void {
       loggedOut.match(action) ||
       sittingClosing.match(action) ||
       (examPhaseChanged.match(action) &&
-        (state.tester.examPhase === 'finished' || state.tester.examPhase === 'ended')),
+        (selectTester(state).examPhase === 'finished' || selectTester(state).examPhase === 'ended')),
     effect: () => {
       releaseScreenShare();
     },

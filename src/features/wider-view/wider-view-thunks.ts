@@ -3,8 +3,7 @@
  * the guided room scan (start, countdown, stop, complete). Recording the screen and the scan is the recording
  * feature's (it follows screenShared / screenShareEnded and roomScanStarted / roomScanStopped).
  */
-import type { ListenerDispatch as AppDispatch } from '../../app/listener';
-import type { RootState } from '../../app/store';
+import type { AppThunk } from '../../app/store';
 import { isApiError, NETWORK_ERROR_STATUS } from '../../api/api-error';
 import * as api from '../../api/wider-view';
 import { logger } from '../../lib/logger';
@@ -21,10 +20,9 @@ import {
   screenShareEnded,
   screenShareFailed,
   screenShared,
+  selectWiderView,
   widerViewLoaded,
 } from './wider-view-slice';
-
-type Thunk<R = void> = (dispatch: AppDispatch, getState: () => RootState) => Promise<R>;
 
 const isNetwork = (e: unknown) => isApiError(e) && e.status === NETWORK_ERROR_STATUS;
 /** Reports that failed on the network are sent again this many times, this far apart. */
@@ -51,7 +49,7 @@ let unwatch: (() => void) | null = null;
  * Reads where the sitting's wider view stands (the exam page opened, a reload, a new login). A screen that was
  * shared before this page is not shared in it: the server is told so, and the page asks again.
  */
-export const widerViewRequested = (): Thunk => async (dispatch) => {
+export const widerViewRequested = (): AppThunk<Promise<void>> => async (dispatch) => {
   let state: api.WiderViewState;
   try {
     state = await api.getWiderViewState();
@@ -97,8 +95,8 @@ function shareErrorKey(e: unknown): string {
  * "Share the entire screen" (a click: the browser's picker needs it): the entire screen only, registered for
  * the live view and the recording, reported to the server (which tells the checker), and watched for its end.
  */
-export const screenShareRequested = (): Thunk => async (dispatch, getState) => {
-  const wasShared = getState().widerView?.screen.status === 'ended';
+export const screenShareRequested = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
+  const wasShared = selectWiderView(getState()).screen.status === 'ended';
   dispatch(screenShareAsked());
   let stream: MediaStream;
   try {
@@ -127,7 +125,7 @@ export const screenShareRequested = (): Thunk => async (dispatch, getState) => {
  * The share stopped (the browser's "stop sharing", the screen gone): the stream is released, the page holds the
  * exam (tester listeners), and the server is told (it logs it and tells the checker).
  */
-export const screenShareStopped = (): Thunk => async (dispatch) => {
+export const screenShareStopped = (): AppThunk<Promise<void>> => async (dispatch) => {
   unwatch?.();
   unwatch = null;
   releaseStream(SCREEN_STREAM_ID);
@@ -145,8 +143,8 @@ export function releaseScreenShare(): void {
 }
 
 /** "Start the scan": the server opens it (the one the checker asked for, or a new one), recording starts. */
-export const roomScanStartRequested = (): Thunk => async (dispatch, getState) => {
-  if (getState().widerView?.roomScan.phase !== 'instructions') return;
+export const roomScanStartRequested = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
+  if (selectWiderView(getState()).roomScan.phase !== 'instructions') return;
   dispatch(roomScanStartAsked());
   try {
     const scan = await withRetry(() => api.startRoomScan());
@@ -164,15 +162,17 @@ export const roomScanStartRequested = (): Thunk => async (dispatch, getState) =>
  * The countdown ran out or the examinee pressed "stop": the scan's recording is completed (in the background)
  * and the scan reported done with it (the server logs it and tells the checker).
  */
-export const roomScanStopRequested = (): Thunk => async (dispatch, getState) => {
-  const scan = getState().widerView?.roomScan;
+export const roomScanStopRequested = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
+  const scan = selectWiderView(getState()).roomScan;
   if (!scan || (scan.phase !== 'scanning' && scan.phase !== 'finishing') || scan.scanId === null) return;
   dispatch(roomScanStopped());
   const recording = selectStreamRecording(getState(), 'room_scan');
   try {
     const done = await withRetry(() => api.completeRoomScan(scan.scanId!, recording?.recordId ?? null));
     dispatch(
-      roomScanCompleted({ done: getState().widerView!.roomScan.done + (done.status === 'done' ? 1 : 0) }),
+      roomScanCompleted({
+        done: selectWiderView(getState()).roomScan.done + (done.status === 'done' ? 1 : 0),
+      }),
     );
   } catch (e) {
     dispatch(

@@ -7,6 +7,7 @@ import { ModalHost } from '../../features/layout/components/modal-host';
 import ExamineesPage from './examinees-page';
 import ExamineeDetailPage from './examinee-detail-page';
 import { Route, Routes } from 'react-router-dom';
+import { selectExaminees } from '@/features/examinees/examinees-slice';
 
 const CONDITIONS = {
   groups: [{ id: 1, code: 'G1', name: 'Group 1' }],
@@ -102,7 +103,7 @@ describe('/examinees search', () => {
     fireEvent.click(within(table).getByRole('button', { name: /スコア/ }));
     await waitFor(() => expect(last?.get('sort_key')).toBe('7'));
     fireEvent.click(screen.getByLabelText('このページの受験者をすべて選択'));
-    expect(store.getState().examinees.selectedTestIds).toEqual([7]);
+    expect(selectExaminees(store.getState()).selectedTestIds).toEqual([7]);
     fireEvent.change(screen.getByLabelText('ログインID'), { target: { value: 'none' } });
     fireEvent.click(screen.getByRole('button', { name: '検索' }));
     expect(await screen.findByText('該当する受験者がいません。')).toBeInTheDocument();
@@ -178,8 +179,8 @@ describe('/examinees CSV (spec §8)', () => {
     );
     const { store } = await searched();
     fireEvent.click(screen.getByRole('button', { name: 'CSVダウンロード' }));
-    await waitFor(() => expect(store.getState().examinees.csv.status).toBe('succeeded'));
-    expect(store.getState().examinees.csv.totalRows).toBe(1);
+    await waitFor(() => expect(selectExaminees(store.getState()).csv.status).toBe('succeeded'));
+    expect(selectExaminees(store.getState()).csv.totalRows).toBe(1);
     expect(click).toHaveBeenCalled();
     expect((click.mock.contexts[0] as HTMLAnchorElement).download).toBe(
       'exam_user_resultinfo_csv_20240101000000.csv',

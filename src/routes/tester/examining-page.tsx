@@ -13,6 +13,7 @@ import { ScreenShareBlock } from '../../features/wider-view/components/screen-sh
 import { WiderViewSteps } from '../../features/wider-view/components/wider-view-steps';
 import { PhonePairingPanel } from '../../features/phone-pairing/components/phone-pairing-panel';
 import { useAppSelector } from '../../app/hooks';
+import { selectTester } from '../../features/tester/tester-slice';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -21,7 +22,7 @@ import { useTranslation } from 'react-i18next';
  */
 export default function ExaminingPage() {
   const { t } = useTranslation('widerView');
-  const beforeExam = useAppSelector((s) => !s.tester.loggedInToTestSystem);
+  const beforeExam = useAppSelector((s) => !selectTester(s).loggedInToTestSystem);
   return (
     <>
       <ExaminingView phonePanel={<PhonePairingPanel />} steps={<WiderViewSteps beforeExam={beforeExam} />} />

@@ -13,6 +13,7 @@ import EnvSettingPage from './env-setting-page';
 import IdentificationPage from './identification-page';
 import IdentificationAiPage from './identification-ai-page';
 import ExaminingPage from './examining-page';
+import { selectTester } from '@/features/tester/tester-slice';
 
 const media = vi.hoisted(() => ({
   captureStill: vi.fn(),
@@ -260,8 +261,8 @@ describe('exit modes on /examining', () => {
       ),
     );
     const { store } = render(<ExaminingPage />);
-    await waitFor(() => expect(store.getState().tester.recordingDeadline).not.toBeNull());
-    const left = store.getState().tester.recordingDeadline! - Date.now();
+    await waitFor(() => expect(selectTester(store.getState()).recordingDeadline).not.toBeNull());
+    const left = selectTester(store.getState()).recordingDeadline! - Date.now();
     expect(left).toBeGreaterThan(3_500_000);
     expect(left).toBeLessThanOrEqual(3_570_000 + 1000);
     expect(logouts).toBe(0);
@@ -277,7 +278,7 @@ describe('exit modes on /examining', () => {
     const { store } = render(<ExaminingPage />);
     const text = t('examining:errors.authError');
     await waitFor(() => expect(screen.getAllByText(text).length).toBeGreaterThan(0), { timeout: 4000 });
-    expect(store.getState().tester.exit).toBe('monitoringEnded');
+    expect(selectTester(store.getState()).exit).toBe('monitoringEnded');
     expect(store.getState().session.status).toBe('loggedOut');
     expect(screen.getByTestId('exit-close')).toBeVisible();
   });

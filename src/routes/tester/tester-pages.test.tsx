@@ -12,6 +12,7 @@ import ExaminingPage from './examining-page';
 import ExamEndPage from './exam-end-page';
 import { ModalHost } from '../../features/layout/components/modal-host';
 import { FakeStream, FakeTrack } from '../../../tests/fixtures/media';
+import { selectTester } from '@/features/tester/tester-slice';
 
 vi.mock('../../media/master', () => ({ startMaster: vi.fn(() => new Promise(() => undefined)) }));
 
@@ -328,7 +329,7 @@ describe('/examining (PRE00004)', () => {
     await userEvent.click(within(panel).getByRole('button', { name: '既読にする' }));
     expect(screen.queryByTestId('chat-unread')).toBeNull();
     expect(document.title).toBe('受験');
-    expect(store.getState().tester.chatReadUpTo).toBe(3);
+    expect(selectTester(store.getState()).chatReadUpTo).toBe(3);
   });
 
   it('answers the monitor from /examining (message type 3)', async () => {
@@ -403,8 +404,8 @@ describe('/examining (PRE00004)', () => {
     expect(steps.getByText(/4\. 受験前/)).not.toHaveAttribute('aria-current');
     expect(steps.getAllByText('(完了)', { exact: false })).toHaveLength(4);
     expect(window.open).toHaveBeenCalledWith('/demo-exam/?mc_token=t', 'proctor-exam-system');
-    expect(store.getState().tester.loggedInToTestSystem).toBe(true);
-    expect(store.getState().tester.testerState).toBe(5);
+    expect(selectTester(store.getState()).loggedInToTestSystem).toBe(true);
+    expect(selectTester(store.getState()).testerState).toBe(5);
     expect(processes).toContainEqual(['test', expect.objectContaining({ process: 0 })]);
   });
 

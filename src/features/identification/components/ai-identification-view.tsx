@@ -11,6 +11,7 @@ import {
   aiPhotoTaken,
   aiRetakeRequested,
 } from '../identification-thunks';
+import { selectTester } from '@/features/tester/tester-slice';
 
 const TOUCH = { minHeight: 44, minWidth: 44 };
 
@@ -30,7 +31,7 @@ export function AiIdentificationView({ chrome, Camera }: AiIdentificationSlots) 
   const text = useText();
   const dispatch = useAppDispatch();
   const ai = useAppSelector(selectAi);
-  const tester = useAppSelector((s) => s.tester);
+  const tester = useAppSelector(selectTester);
   useEffect(() => {
     void dispatch(aiIdentificationEntered());
   }, [dispatch]);

@@ -7,6 +7,8 @@ import { useText } from '../../../components/ui/use-text';
 import { CHECKLIST_SIZE, checklistItemToggled, selectMonitorCheck } from '../identification-slice';
 import { authenticationRequested, identificationEntered } from '../identification-thunks';
 import { MESSAGE_TYPE } from '@contract/constants/messages';
+import { selectTester } from '@/features/tester/tester-slice';
+import { selectLive } from '@/features/live/live-slice';
 
 const TOUCH = { minHeight: 44, minWidth: 44 };
 const ITEMS = Array.from({ length: CHECKLIST_SIZE }, (_, i) => i);
@@ -28,8 +30,10 @@ export function MonitorIdentificationView({ chrome, Camera, Chat }: MonitorIdent
   const text = useText();
   const dispatch = useAppDispatch();
   const check = useAppSelector(selectMonitorCheck);
-  const matched = useAppSelector((s) => s.live.matchingStatus === 2 || s.live.checkerId !== null);
-  const removed = useAppSelector((s) => s.tester.exit !== 'none');
+  const matched = useAppSelector(
+    (s) => selectLive(s).matchingStatus === 2 || selectLive(s).checkerId !== null,
+  );
+  const removed = useAppSelector((s) => selectTester(s).exit !== 'none');
   useEffect(() => {
     void dispatch(identificationEntered());
   }, [dispatch]);

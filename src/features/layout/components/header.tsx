@@ -16,11 +16,11 @@ import { ACTOR } from '@contract/constants/common';
 import { TESTER_STATUS } from '@contract/constants/tester';
 
 /**
- * The tester state, read defensively: the tester slice arrives with issue #3, so the store may not have it yet.
+ * The tester state, or null before a tester route registered the tester slice. Read here rather than through
+ * the tester slice's selectors so the header (every page, the entry chunk) does not load the tester feature.
  */
-export function selectTesterStateLoose(s: RootState): number | null {
-  const tester = (s as unknown as { tester?: { testerState?: unknown } }).tester;
-  return typeof tester?.testerState === 'number' ? tester.testerState : null;
+export function selectHeaderTesterState(s: RootState): number | null {
+  return s.tester?.testerState ?? null;
 }
 
 /**
@@ -67,7 +67,7 @@ export function Header({ page, loginHref }: HeaderProps) {
   const navigate = useNavigate();
   const login = useAppSelector(selectLogin);
   const target = useAppSelector((s) => selectStartupParams(s).target);
-  const testerState = useAppSelector(selectTesterStateLoose);
+  const testerState = useAppSelector(selectHeaderTesterState);
   const logoutDisabled = useAppSelector(selectHeaderLogoutDisabled);
   const [busy, setBusy] = useState(false);
 

@@ -1,14 +1,16 @@
 import { useTranslation } from 'react-i18next';
 import { useAppSelector } from '../../../app/hooks';
+import { selectTester } from '@/features/tester/tester-slice';
+import { selectLive } from '../live-slice';
 
 /** The transmission and matching state, announced politely (aria-live) when it changes. */
 export function LiveStatus() {
   const { t } = useTranslation('live');
-  const status = useAppSelector((s) => s.live.status);
-  const matching = useAppSelector((s) => s.live.matchingStatus);
-  const viewers = useAppSelector((s) => s.live.viewerIds.length);
+  const status = useAppSelector((s) => selectLive(s).status);
+  const matching = useAppSelector((s) => selectLive(s).matchingStatus);
+  const viewers = useAppSelector((s) => selectLive(s).viewerIds.length);
   // While the network is down (the disconnect flag) nobody can be said to be watching.
-  const offline = useAppSelector((s) => s.tester.disconnected);
+  const offline = useAppSelector((s) => selectTester(s).disconnected);
   return (
     <p
       role="status"

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
 import { renderWithProviders } from '../../../../tests/render';
-import { initialRecordingState, type RecordingSliceState } from '../recording-slice';
+import { initialRecordingState, type RecordingSliceState, selectRecording } from '../recording-slice';
 import { RecordingStatus } from './recording-status';
 
 function show(over: Partial<RecordingSliceState>) {
@@ -61,7 +61,7 @@ describe('RecordingStatus', () => {
     });
     expect(screen.getByTestId('recording-status')).toHaveTextContent('60分間');
     fireEvent.click(screen.getByRole('button', { name: '再送信' }));
-    expect(store.getState().recording.phase).toBe('error');
+    expect(selectRecording(store.getState()).phase).toBe('error');
   });
 
   it('shows an earlier recording being sent', () => {

@@ -4,7 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { PageTitle } from '../../../components/layout/page-title';
 import { LiveStatus } from '../../live/components/live-status';
-import { DEVICE, envTermAgreementChanged, selectCanProceedEnv, type DeviceState } from '../tester-slice';
+import {
+  DEVICE,
+  envTermAgreementChanged,
+  selectCanProceedEnv,
+  type DeviceState,
+  selectTester,
+} from '../tester-slice';
 import { checkDevices, checkPopup, envNextPressed, envSettingEntered } from '../tester-thunks';
 import { AudioLevelMeter } from './audio-level-meter';
 import { CameraPreview } from './camera-preview';
@@ -32,7 +38,7 @@ function DeviceBadge({ state, testId }: { state: DeviceState; testId: string }) 
 export function EnvSettingView() {
   const { t } = useTranslation('tester');
   const dispatch = useAppDispatch();
-  const tester = useAppSelector((s) => s.tester);
+  const tester = useAppSelector(selectTester);
   const canProceed = useAppSelector(selectCanProceedEnv);
   useEffect(() => {
     void dispatch(envSettingEntered());

@@ -5,7 +5,7 @@ import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { PageTitle } from '../../../components/layout/page-title';
 import { ExamineeReport } from '../../../components/report/examinee-report';
 import { DateTime } from '../../../components/ui/date-time';
-import { testerExitRequested } from '../tester-slice';
+import { testerExitRequested, selectTester } from '../tester-slice';
 import { examEndEntered, summaryPrintRequested } from '../tester-thunks';
 import { TOUCH } from '../../../components/ui/touch';
 
@@ -16,7 +16,7 @@ import { TOUCH } from '../../../components/ui/touch';
 export function ExamEndView() {
   const { t } = useTranslation('tester');
   const dispatch = useAppDispatch();
-  const tester = useAppSelector((s) => s.tester);
+  const tester = useAppSelector(selectTester);
   const loggedIn = useAppSelector((s) => s.session.login !== null);
   useEffect(() => {
     void dispatch(examEndEntered());

@@ -7,7 +7,7 @@ import { PageTitle } from '../../../components/layout/page-title';
 import { useText } from '../../../components/ui/use-text';
 import { LiveStatus } from '../../live/components/live-status';
 import { selectPhoneBlocksExamStart } from '../../phone-pairing/phone-pairing-slice';
-import { examTermAgreementChanged } from '../tester-slice';
+import { examTermAgreementChanged, selectTester } from '../tester-slice';
 import { selectExamBlocker } from '../../wider-view/wider-view-slice';
 import {
   examFinishRequested,
@@ -57,7 +57,7 @@ export function ExaminingView({ steps, phonePanel }: { steps?: ReactNode; phoneP
   const { t } = useTranslation('examining');
   const text = useText();
   const dispatch = useAppDispatch();
-  const tester = useAppSelector((s) => s.tester);
+  const tester = useAppSelector(selectTester);
   const recording = useAppSelector(selectRecordingPhase);
   const recordingText = useAppSelector(selectRecordingText);
   const blocker = useAppSelector(selectExamBlocker);

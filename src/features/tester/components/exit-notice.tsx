@@ -2,7 +2,7 @@ import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { useText } from '../../../components/ui/use-text';
-import { testerExitRequested } from '../tester-slice';
+import { testerExitRequested, selectTester } from '../tester-slice';
 import { TOUCH } from '../../../components/ui/touch';
 
 /**
@@ -14,8 +14,8 @@ export function ExitNotice() {
   const { t } = useTranslation('tester');
   const text = useText();
   const dispatch = useAppDispatch();
-  const exit = useAppSelector((s) => s.tester.exit);
-  const messageKey = useAppSelector((s) => s.tester.exitMessageKey);
+  const exit = useAppSelector((s) => selectTester(s).exit);
+  const messageKey = useAppSelector((s) => selectTester(s).exitMessageKey);
   const isJt = useAppSelector((s) => s.startup.params.loginId !== '');
   if (exit === 'none' || !messageKey) return null;
   return (

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useAppSelector } from '../../../app/hooks';
-import type { ExamPhase, StepBar as Step } from '../tester-slice';
+import { selectTester, type ExamPhase, type StepBar as Step } from '../tester-slice';
 
 const STEPS: Step[] = [1, 2, 3, 4];
 
@@ -13,8 +13,8 @@ const PAST_THE_STEPS: readonly ExamPhase[] = ['examing', 'interrupted', 'finishi
  */
 export function StepBar() {
   const { t } = useTranslation('tester');
-  const step = useAppSelector((s) => s.tester.stepBar);
-  const started = useAppSelector((s) => PAST_THE_STEPS.includes(s.tester.examPhase));
+  const step = useAppSelector((s) => selectTester(s).stepBar);
+  const started = useAppSelector((s) => PAST_THE_STEPS.includes(selectTester(s).examPhase));
   const current = started ? STEPS.length + 1 : step;
   return (
     <nav aria-label={t('stepBar.label')} className="mb-3">

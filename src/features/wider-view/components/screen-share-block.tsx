@@ -2,9 +2,9 @@ import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import type { RootState } from '../../../app/store';
 import { MODAL_IDS } from '../../../components/modals/modal-ids';
 import { useText } from '../../../components/ui/use-text';
+import { selectTester } from '../../tester/tester-slice';
 import { selectWiderView } from '../wider-view-slice';
 import { screenShareRequested } from '../wider-view-thunks';
 
@@ -21,7 +21,7 @@ export function ScreenShareBlock() {
   const text = useText();
   const dispatch = useAppDispatch();
   const w = useAppSelector(selectWiderView);
-  const phase = useAppSelector((s: RootState) => s.tester?.examPhase);
+  const phase = useAppSelector((s) => selectTester(s).examPhase);
   const show =
     w.required.screen && w.screen.status !== 'shared' && w.screen.status !== 'idle' && HELD.has(phase);
   const titleId = `${MODAL_IDS.screenShareBlock}-title`;
