@@ -1,4 +1,5 @@
-import { ERROR_CODES } from '@contract/constants/common';
+import { ERROR_CODES, type ErrorCode } from '@contract/constants/common';
+import type { TranslationKey } from '../lib/translation-key';
 
 /** What every failed call becomes (spec §8): endpoint, status, message, and an i18n key for the UI. */
 export interface SerializedApiError {
@@ -6,7 +7,7 @@ export interface SerializedApiError {
   status: number;
   message: string;
   /** i18n key of the message to show (errors namespace), chosen from the status or the server's code. */
-  messageKey: string;
+  messageKey: TranslationKey;
   /**
    * The server's own message, for a code the SPA has no text of (or no code): shown as well as the
    * messageKey text. Null when the code is known: the SPA's own ja/en text is then the whole message.
@@ -23,7 +24,7 @@ export class ApiError extends Error {
     readonly endpoint: string,
     readonly status: number,
     message: string,
-    readonly messageKey: string,
+    readonly messageKey: TranslationKey,
     readonly code: string | null = null,
     readonly field: string | null = null,
   ) {
@@ -58,11 +59,13 @@ export const NETWORK_ERROR_STATUS = 0;
 
 /** Codes the client itself gives: no response, a timeout, a download body that is not JSON. */
 export const CLIENT_ERROR_CODES = ['network', 'timeout', 'parse'] as const;
+/** A code the SPA has its own text of (`errors:code.<code>`; the type check holds every one to a text). */
+export type KnownErrorCode = ErrorCode | (typeof CLIENT_ERROR_CODES)[number];
 
 const KNOWN_CODES: ReadonlySet<string> = new Set<string>([...ERROR_CODES, ...CLIENT_ERROR_CODES]);
 
 /** True when the SPA has its own ja/en text for `code` (errors namespace, `code.<code>`). */
-export function isKnownErrorCode(code: string | null | undefined): code is string {
+export function isKnownErrorCode(code: string | null | undefined): code is KnownErrorCode {
   return typeof code === 'string' && KNOWN_CODES.has(code);
 }
 
@@ -70,11 +73,13 @@ export function isKnownErrorCode(code: string | null | undefined): code is strin
  * The message key for a status/code pair (spec §8 catalogue): the SPA's own text of a known code, else the
  * text of the status (the server's message then goes with it, see serverText).
  */
-export function messageKeyFor(status: number, code: string | null): string {
+export function messageKeyFor(status: number, code: string | null): TranslationKey {
   // Codes whose text the session-end flow keys on (app-listeners.ts, tester-listeners.ts).
-  if (code === 'session_superseded') return 'errors:sessionSuperseded';
-  if (code === 'session_ended') return 'errors:sessionEnded';
-  if (isKnownErrorCode(code)) return `errors:code.${code}`;
+  if (isKnownErrorCode(code)) {
+    if (code === 'session_superseded') return 'errors:sessionSuperseded';
+    if (code === 'session_ended') return 'errors:sessionEnded';
+    return `errors:code.${code}`;
+  }
   if (status === NETWORK_ERROR_STATUS) return 'errors:network';
   if (status === 400) return 'errors:badRequest';
   if (status === 401) return 'errors:unauthorized';

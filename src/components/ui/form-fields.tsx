@@ -1,11 +1,12 @@
 import type { ReactNode } from 'react';
 import Form from 'react-bootstrap/Form';
 import { useText } from './use-text';
+import type { TranslationKey } from '../../lib/translation-key';
 
 /** A validation message: an i18n key and its values; `fieldKey` is translated into `field`. */
 export interface FieldMessageLike {
-  key: string;
-  values?: Record<string, string | number>;
+  key: TranslationKey;
+  values?: Record<string, string | number> & { fieldKey?: TranslationKey };
   /** A server message shown as is. */
   text?: string;
 }

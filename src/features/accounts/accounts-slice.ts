@@ -1,11 +1,12 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { AccountsPage, AccountsQuery, Group, ImportResult } from '../../api/accounts';
+import type { TranslationKey } from '../../lib/translation-key';
 
 type Status = 'idle' | 'loading' | 'succeeded' | 'failed';
 
 /** A failure to show: an i18n key and, for refused requests, the server's own text. */
 export interface Failure {
-  messageKey: string;
+  messageKey: TranslationKey;
   messageText?: string;
 }
 

@@ -26,11 +26,12 @@ import {
   type Failure,
   selectAccounts,
 } from './accounts-slice';
+import type { TranslationKey } from '../../lib/translation-key';
 
 /** The outcome of an action the page reports next to its form. */
 export type ActionResult = { ok: true } | { ok: false; failure?: Failure };
 
-function failureOf(e: unknown, messageKey: string): Failure {
+function failureOf(e: unknown, messageKey: TranslationKey): Failure {
   if (isApiError(e) && e.status >= 400 && e.status < 500) return { messageKey, messageText: e.message };
   return { messageKey };
 }

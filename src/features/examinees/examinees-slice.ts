@@ -2,6 +2,7 @@ import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { ExamineeConditions, ExamineeRow } from '../../api/examinees';
 import type { ExamineeDetail } from '../../api/examinee-detail';
 import { EMPTY_FORM, type FieldErrors, type SearchForm } from './examinees-validation';
+import type { TranslationKey } from '../../lib/translation-key';
 
 type Status = 'idle' | 'loading' | 'succeeded' | 'failed';
 
@@ -10,8 +11,8 @@ type Status = 'idle' | 'loading' | 'succeeded' | 'failed';
  * the server's own text for a code the SPA does not know (`messageText`).
  */
 export interface Failure {
-  messageKey: string;
-  detailKey?: string;
+  messageKey: TranslationKey;
+  detailKey?: TranslationKey;
   messageText?: string;
 }
 

@@ -34,12 +34,13 @@ import { hasConditions, validateSearch, type SearchForm } from './examinees-vali
 import { saveBlob } from '../../lib/save-file';
 import { formatStamp } from '../../lib/dates';
 import { printDocument, reportFileName } from '../../platform/print';
+import type { TranslationKey } from '../../lib/translation-key';
 
 /**
  * The failure to show: the screen's own key, then the SPA's text for the server's error code; the server's
  * own message only for a code the SPA does not know (README "Error codes").
  */
-function failureOf(e: unknown, messageKey: string): Failure {
+function failureOf(e: unknown, messageKey: TranslationKey): Failure {
   if (!isApiError(e)) return { messageKey };
   return {
     messageKey,
@@ -203,9 +204,9 @@ export const csvRequested = (): AppThunk<Promise<void>> => async (dispatch, getS
     if (!isApiError(e)) throw e;
     const shown =
       e.code === 'parse'
-        ? { messageKey: 'examinees:csv.parseFailed' }
+        ? { messageKey: 'examinees:csv.parseFailed' as const }
         : e.status === 0
-          ? { messageKey: 'examinees:csv.failed' }
+          ? { messageKey: 'examinees:csv.failed' as const }
           : e.serverText
             ? { messageText: e.serverText }
             : { messageKey: e.messageKey };

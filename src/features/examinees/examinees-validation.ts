@@ -1,7 +1,8 @@
 /** A validation failure: an i18n key (validation namespace) with its values. */
+import type { TranslationKey } from '../../lib/translation-key';
 export interface FieldMessage {
-  key: string;
-  values?: Record<string, string | number>;
+  key: TranslationKey;
+  values?: Record<string, string | number> & { fieldKey?: TranslationKey };
 }
 
 export type FieldErrors = Partial<Record<string, FieldMessage>>;

@@ -1,4 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { TranslationKey } from '../../lib/translation-key';
 
 /** Monitor identity check (spec §4): waiting → pending (AUTHENTICATING sent) → accepted | rejected. */
 export type MonitorCheckStatus = 'preparing' | 'sending' | 'pending' | 'confirming' | 'accepted' | 'rejected';
@@ -17,7 +18,7 @@ export type AiFallback = 'logout' | 'manual' | 'continue';
 export const CHECKLIST_SIZE = 4;
 
 export interface IdentificationState {
-  monitor: { status: MonitorCheckStatus; checklist: boolean[]; errorKey: string | null };
+  monitor: { status: MonitorCheckStatus; checklist: boolean[]; errorKey: TranslationKey | null };
   ai: {
     phase: AiPhase;
     limits: { face: number; idCard: number; all: number };
@@ -27,9 +28,9 @@ export interface IdentificationState {
     /** The server said the AI check is unavailable (the default provider until issue #6). */
     unavailable: boolean;
     /** i18n key of the last result message. */
-    messageKey: string | null;
+    messageKey: TranslationKey | null;
     messageValues: Record<string, number | string>;
-    errorKey: string | null;
+    errorKey: TranslationKey | null;
   };
 }
 
@@ -65,7 +66,7 @@ const identificationSlice = createSlice({
     monitorCheckSent(state) {
       state.monitor.status = 'pending';
     },
-    monitorCheckFailed(state, action: PayloadAction<string>) {
+    monitorCheckFailed(state, action: PayloadAction<TranslationKey>) {
       state.monitor.status = 'preparing';
       state.monitor.errorKey = action.payload;
     },
@@ -107,7 +108,7 @@ const identificationSlice = createSlice({
       state,
       action: PayloadAction<{
         retries: { face: number; idCard: number; all: number };
-        messageKey: string | null;
+        messageKey: TranslationKey | null;
         messageValues: Record<string, number | string>;
         unavailable: boolean;
       }>,
@@ -117,7 +118,7 @@ const identificationSlice = createSlice({
       state.ai.messageValues = action.payload.messageValues;
       state.ai.unavailable = state.ai.unavailable || action.payload.unavailable;
     },
-    aiErrorOccurred(state, action: PayloadAction<string | null>) {
+    aiErrorOccurred(state, action: PayloadAction<TranslationKey | null>) {
       state.ai.errorKey = action.payload;
     },
   },

@@ -38,6 +38,7 @@ import {
 } from './identification-slice';
 import { TESTER_STATUS } from '@contract/constants/tester';
 import { href } from '@/config/paths';
+import { runtimeKey } from '../../lib/translation-key';
 
 /** tester/detail: who the examinee is (stored in the tester slice). */
 async function loadDetail(dispatch: AppThunkDispatch) {
@@ -123,7 +124,8 @@ export function aiFixedTexts(level: number): AiFixedText[] {
   const n = aiFixedTextCount(level);
   const prefix = level === 1 ? 'l1' : level === 2 ? 'l2' : 'other';
   return Array.from({ length: n }, (_, i) => ({
-    text: `identification:ai.fixed.${prefix}.${i + 1}`,
+    // The count per level (aiFixedTextCount) and the JSON's lists are kept in step by the identification tests.
+    text: runtimeKey(`identification:ai.fixed.${prefix}.${i + 1}`),
     check: i === 0,
     isError: false,
   }));
@@ -229,7 +231,8 @@ export const aiPhotoRegistered = (): AppThunk<Promise<void>> => async (dispatch,
   dispatch(aiRetryCounted(retries.all));
   const err = r.error;
   const code = err?.code ?? null;
-  const messageKey = code ? `identification:ai.result.${code}` : null;
+  // The server's result code names the text (identification:ai.result.<code>).
+  const messageKey = code ? runtimeKey(`identification:ai.result.${code}`) : null;
   dispatch(
     aiAttemptAnswered({
       retries,
@@ -277,11 +280,11 @@ export const applyAiFallback =
   (fallback: AiFallback, silent = false): AppThunk<Promise<void>> =>
   async (dispatch) => {
     dispatch(aiPhaseChanged('fallback'));
-    const messageKey = `identification:ai.fallback.${fallback}`;
+    const messageKey = `identification:ai.fallback.${fallback}` as const;
     if (fallback === 'logout') {
       // Forced logout: the server has blocked the sitting. The page says so like a kick-out by a monitor, then
       // leaves with the spec's exit mode "kick out by oneself via AI" (kick_out PUT_MYSELF_AI ends the session).
-      const notice = 'identification:ai.forcedOut';
+      const notice = 'identification:ai.forcedOut' as const;
       dispatch(testerExited({ exit: 'kickedOut', messageKey: notice }));
       if (!silent) await dispatch(showAlert({ type: 'caution', messageKey }));
       dispatch(

@@ -1,4 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { TranslationKey } from '../../lib/translation-key';
 
 export type AlertType = 'success' | 'caution' | 'error';
 
@@ -7,8 +8,8 @@ export interface ModalRequest {
   id: string;
   kind: 'alert' | 'confirm';
   alertType: AlertType;
-  titleKey?: string;
-  messageKey?: string;
+  titleKey?: TranslationKey;
+  messageKey?: TranslationKey;
   messageValues?: Record<string, string | number>;
   /** Server-provided text shown as-is (e.g. an error message). */
   messageText?: string;

@@ -2,6 +2,7 @@ import type { AppThunk } from '../../app/store';
 import type { AppStartListening } from '../../app/listener';
 import { MODAL_IDS } from '../../components/modals/modal-ids';
 import { modalClosed, modalOpened, type AlertType } from './layout-slice';
+import type { TranslationKey } from '../../lib/translation-key';
 
 /**
  * Alert and confirm modals as promises. The store holds only the serializable request (`layout.modals`);
@@ -26,9 +27,11 @@ function settle(id: string, confirmed: boolean): void {
 export type ShowAlertArgs = {
   type: AlertType;
   /** Title i18n key; default: the type's default title (layout:modal.<type>). */
-  titleKey?: string;
+  titleKey?: TranslationKey;
   messageValues?: Record<string, string | number>;
-} & ({ messageKey: string; messageText?: undefined } | { messageText: string; messageKey?: undefined });
+} & (
+  { messageKey: TranslationKey; messageText?: undefined } | { messageText: string; messageKey?: undefined }
+);
 
 /** Shows an alert (spec §8: success, caution or error); resolves when the user closes it. */
 export const showAlert =
@@ -51,10 +54,10 @@ export const showAlert =
   };
 
 export interface ConfirmArgs {
-  messageKey: string;
+  messageKey: TranslationKey;
   messageValues?: Record<string, string | number>;
   /** Default: layout:modal.confirm. */
-  titleKey?: string;
+  titleKey?: TranslationKey;
   alertType?: AlertType;
 }
 

@@ -102,7 +102,7 @@ describe('the examinee page’s stills', () => {
   });
 
   it('keeps going through a network gap: keeps the newest three, logs the dropped one, sends them late', async () => {
-    const offline = new ApiError('tester/capture', NETWORK_ERROR_STATUS, 'Network error', 'network');
+    const offline = new ApiError('tester/capture', NETWORK_ERROR_STATUS, 'Network error', 'errors:network');
     media.postCapture.mockRejectedValue(offline);
     const store = start(5);
     // Five stills while offline: the first two are pushed out.

@@ -13,12 +13,13 @@ import type {
   CheckersMonitoring,
   ManagementSummary,
 } from '../../api/management';
+import type { TranslationKey } from '../../lib/translation-key';
 
 type Status = 'idle' | 'loading' | 'succeeded' | 'failed';
 
 /** A failure to show: an i18n key and, for refused requests, the server's own text. */
 export interface Failure {
-  messageKey: string;
+  messageKey: TranslationKey;
   messageText?: string;
 }
 

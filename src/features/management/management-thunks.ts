@@ -57,6 +57,7 @@ import {
   type TemplateForm,
 } from './management-validation';
 import { PARAM_FIELDS, shortUrlPayload, validateShortUrl, type ShortUrlForm } from './short-url-fields';
+import type { TranslationKey } from '../../lib/translation-key';
 
 const isParamField = (f: string) => PARAM_FIELDS.some(([name]) => name === f);
 
@@ -81,7 +82,7 @@ function serverFieldErrors(e: unknown, formField: (field: string) => string | nu
  * The failure to show: the SPA's text of the server's error code when it knows the code (README "Error
  * codes"), else the screen's key with the server's own message for a refused request.
  */
-function failureOf(e: unknown, messageKey: string): Failure {
+function failureOf(e: unknown, messageKey: TranslationKey): Failure {
   if (!isApiError(e)) return { messageKey };
   if (!e.serverText) return { messageKey: e.code === 'network' ? messageKey : e.messageKey };
   if (e.status >= 400 && e.status < 500) return { messageKey, messageText: e.serverText };
@@ -94,7 +95,7 @@ const load =
     key: SectionKey,
     fetch: () => Promise<T>,
     done: (v: T) => { type: string },
-    failKey: string,
+    failKey: TranslationKey,
   ): AppThunk<Promise<void>> =>
   async (dispatch) => {
     dispatch(sectionRequested(key));
@@ -160,7 +161,7 @@ export const forceLogoutRequested =
     await dispatch(loginsRequested());
   };
 
-function textOf(e: unknown): { messageText: string } | { messageKey: string } {
+function textOf(e: unknown): { messageText: string } | { messageKey: TranslationKey } {
   if (!isApiError(e)) return { messageKey: 'management:failed' };
   if (!e.serverText) return { messageKey: e.messageKey };
   return e.status >= 400 && e.status < 500

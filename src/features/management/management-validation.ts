@@ -1,7 +1,8 @@
 /** A validation failure: an i18n key with values; `fieldKey` (a label key) is translated into `field`. */
+import type { TranslationKey } from '../../lib/translation-key';
 export interface FieldMessage {
-  key: string;
-  values?: Record<string, string | number>;
+  key: TranslationKey;
+  values?: Record<string, string | number> & { fieldKey?: TranslationKey };
   /** The server's own message for the field (its `result.field`), shown as is instead of `key`. */
   text?: string;
 }
@@ -66,7 +67,7 @@ export function isHttpUrl(v: string): boolean {
 }
 
 /** A date's year must not exceed 9999 (spec §5). */
-export function dateError(v: string, fieldKey: string): FieldMessage | undefined {
+export function dateError(v: string, fieldKey: TranslationKey): FieldMessage | undefined {
   const m = /^(\d{4,})-(\d{2})-(\d{2})/.exec(v);
   if (!m || Number(m[1]) > 9999) return { key: 'validation:date', values: { fieldKey } };
   return undefined;
@@ -85,7 +86,7 @@ export interface LogSearchForm {
 
 const MINUTE = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})$/;
 
-function minuteError(v: string, fieldKey: string): FieldMessage | undefined {
+function minuteError(v: string, fieldKey: TranslationKey): FieldMessage | undefined {
   if (v === '') return undefined;
   const m = MINUTE.exec(v);
   const valid =

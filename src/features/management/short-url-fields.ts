@@ -2,6 +2,7 @@ import type { FieldErrors, FieldMessage } from './management-validation';
 import { dateError, isHttpUrl, serverError } from './management-validation';
 import { PARAM_FIELDS } from '../../lib/startup-param-fields';
 import { WIDER_VIEW_PARAMS } from '@contract/constants/wider-view';
+import { runtimeKey } from '../../lib/translation-key';
 
 export { PARAM_FIELDS, type FieldKind } from '../../lib/startup-param-fields';
 
@@ -39,7 +40,7 @@ export function shortUrlFormOf(row: {
   return form;
 }
 
-const label = (name: string) => `management:shortUrl.fields.${name}`;
+const label = (name: string) => runtimeKey(`management:shortUrl.fields.${name}`);
 
 /**
  * spec §5 short-URL rules: numeric-only fields and their ranges (tolerance 1–100, capture interval

@@ -182,7 +182,9 @@ describe('recording runtime (alone)', () => {
   });
 
   it('disposed while the server start is retried on the network: no recorder is made', async () => {
-    m.startRecording.mockRejectedValue(new ApiError('tester/recording', NETWORK_ERROR_STATUS, 'x', 'k'));
+    m.startRecording.mockRejectedValue(
+      new ApiError('tester/recording', NETWORK_ERROR_STATUS, 'x', 'errors:network'),
+    );
     const api = effects();
     let calls = 0;
     api.delay = vi.fn(async (ms: number) => {

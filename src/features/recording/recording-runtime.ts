@@ -44,6 +44,7 @@ import {
 } from './recording-slice';
 import { STREAM_FLAG, type StreamKind } from '@contract/constants/wider-view';
 import { selectTester } from '@/features/tester/tester-slice';
+import type { TranslationKey } from '../../lib/translation-key';
 
 /** How long the start waits for the camera stream the live channel acquires. */
 export const STREAM_WAIT_MS = 20_000;
@@ -415,6 +416,6 @@ function waitForStream(id: string, ms: number): Promise<MediaStream | null> {
   });
 }
 
-function alert(dispatch: AppThunkDispatch, messageKey: string): Promise<void> {
+function alert(dispatch: AppThunkDispatch, messageKey: TranslationKey): Promise<void> {
   return dispatch(showAlert({ type: 'error', messageKey }));
 }

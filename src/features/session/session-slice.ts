@@ -1,5 +1,6 @@
 import { createAction, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { Actor } from '../../app/permissions';
+import type { TranslationKey } from '../../lib/translation-key';
 
 /** The login result of spec §3, camelCase. */
 export interface LoginInfo {
@@ -16,7 +17,7 @@ export interface SessionState {
   status: 'loggedOut' | 'loggingIn' | 'loggedIn' | 'loggingOut';
   login: LoginInfo | null;
   /** Why the last session ended, for the login page to say (i18n key), e.g. after a 401. */
-  endedReasonKey: string | null;
+  endedReasonKey: TranslationKey | null;
 }
 
 const initialState: SessionState = { status: 'loggedOut', login: null, endedReasonKey: null };
@@ -40,7 +41,7 @@ const sessionSlice = createSlice({
       state.status = 'loggedOut';
     },
     /** The session ended: by logout, a 401, a 405 on tester detail, or kick-out. */
-    loggedOut(state, action: PayloadAction<{ reasonKey?: string } | undefined>) {
+    loggedOut(state, action: PayloadAction<{ reasonKey?: TranslationKey } | undefined>) {
       state.status = 'loggedOut';
       state.login = null;
       state.endedReasonKey = action.payload?.reasonKey ?? null;

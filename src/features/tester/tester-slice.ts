@@ -3,6 +3,7 @@ import { loggedOut } from '../session/session-slice';
 import { disconnectFlagReset, matchingPolled, networkErrorOccurred } from '../live/live-slice';
 import type { ReportData } from '../../components/report/examinee-report';
 import { TESTER_STATUS } from '@contract/constants/tester';
+import type { TranslationKey } from '../../lib/translation-key';
 
 /** Spec §4 step bar: 1 env setting, 2 terms agree, 3 identification, 4 before exam. */
 export type StepBar = 1 | 2 | 3 | 4;
@@ -26,14 +27,14 @@ export interface ChatItem {
 
 export interface AiFixedText {
   /** i18n key of the text (identification:ai.fixed.*). */
-  text: string;
+  text: TranslationKey;
   check: boolean;
   isError: boolean;
 }
 
 /** Spec §3 AI notice: placeholders for remaining tries, limit − 1, limit and the failure string. */
 export interface AiNotice {
-  selectedStr: string;
+  selectedStr: TranslationKey;
   limite: number;
   retry: number;
   failStr: string;
@@ -102,7 +103,7 @@ export interface TesterState {
   testerState: number;
   examPhase: ExamPhase;
   /** i18n key of an exam-page error (network, exam URL, …) or null. */
-  examErrorKey: string | null;
+  examErrorKey: TranslationKey | null;
   markings: MarkingItem[];
   markingTotalScore: number;
   records: RecordItem[];
@@ -116,7 +117,7 @@ export interface TesterState {
   aiNotice: AiNotice | null;
   exit: ExitState;
   /** i18n key of the text shown after the exit (kick-out, recording time, auth error). */
-  exitMessageKey: string | null;
+  exitMessageKey: TranslationKey | null;
 }
 
 export const initialTesterState: TesterState = {
@@ -285,7 +286,7 @@ const testerSlice = createSlice({
     /** The examinee (or a rule) asked to leave the tester pages with an exit mode (spec §4). */
     testerExitRequested(
       _state,
-      _action: PayloadAction<{ mode: ExitMode; after?: { exit: ExitState; messageKey: string } }>,
+      _action: PayloadAction<{ mode: ExitMode; after?: { exit: ExitState; messageKey: TranslationKey } }>,
     ) {},
     /** The chat/marker poll should run (identification, examining). */
     messagePollStarted() {},
@@ -298,7 +299,7 @@ const testerSlice = createSlice({
     examPhaseChanged(state, action: PayloadAction<ExamPhase>) {
       state.examPhase = action.payload;
     },
-    examErrorOccurred(state, action: PayloadAction<string | null>) {
+    examErrorOccurred(state, action: PayloadAction<TranslationKey | null>) {
       state.examErrorKey = action.payload;
     },
     /** The exam system window was opened with a token (spec §6: changes the 500 rule). */
@@ -360,7 +361,7 @@ const testerSlice = createSlice({
       state.authError = true;
     },
     /** The page's session ended in a special way; the page shows `messageKey`. */
-    testerExited(state, action: PayloadAction<{ exit: ExitState; messageKey: string | null }>) {
+    testerExited(state, action: PayloadAction<{ exit: ExitState; messageKey: TranslationKey | null }>) {
       state.exit = action.payload.exit;
       state.exitMessageKey = action.payload.messageKey;
     },

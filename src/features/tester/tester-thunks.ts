@@ -62,6 +62,7 @@ import { formatStamp } from '../../lib/dates';
 import { printDocument, reportFileName } from '../../platform/print';
 import { TESTER_STATUS } from '@contract/constants/tester';
 import { href } from '@/config/paths';
+import type { TranslationKey } from '../../lib/translation-key';
 
 const isNetwork = (e: unknown) => isApiError(e) && e.status === NETWORK_ERROR_STATUS;
 
@@ -469,7 +470,7 @@ function loginIdOf(state: RootState): string {
 }
 
 /** How an exit is told to the desktop application. */
-function endReasonOf(mode: ExitMode, after?: { messageKey: string }): DesktopAppEndReason {
+function endReasonOf(mode: ExitMode, after?: { messageKey: TranslationKey }): DesktopAppEndReason {
   if (mode === 'kickOutMyselfAi') return 'aiForcedLogout';
   if (after?.messageKey === 'examining:errors.recordingTimeExceeded') return 'recordingTimeExceeded';
   if (mode === 'logout' || mode === 'kickOutMyself') return 'logout';
@@ -504,7 +505,7 @@ export const desktopAppClosing = (): AppThunk<Promise<void>> => async (dispatch,
  * while one runs is ignored.
  */
 export const exitRequested =
-  (mode: ExitMode, after?: { exit: ExitState; messageKey: string }): AppThunk<Promise<void>> =>
+  (mode: ExitMode, after?: { exit: ExitState; messageKey: TranslationKey }): AppThunk<Promise<void>> =>
   async (dispatch, getState) => {
     if (exiting) return;
     exiting = true;

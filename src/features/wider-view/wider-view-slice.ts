@@ -1,5 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { loggedOut } from '../session/session-slice';
+import type { TranslationKey } from '../../lib/translation-key';
 
 /**
  * The examinee's wider view (README "The wider view"): the entire screen shared before and during the exam,
@@ -27,7 +28,7 @@ export interface WiderViewSliceState {
   screen: {
     status: ScreenShareStatus;
     /** i18n key of why the last attempt failed (a window instead of the screen, a refusal, …), or null. */
-    errorKey: string | null;
+    errorKey: TranslationKey | null;
   };
   roomScan: {
     phase: RoomScanPhase;
@@ -39,7 +40,7 @@ export interface WiderViewSliceState {
     done: number;
     /** When the scan started (epoch ms): the countdown counts from it. */
     startedAt: number | null;
-    errorKey: string | null;
+    errorKey: TranslationKey | null;
   };
 }
 
@@ -95,7 +96,7 @@ const widerViewSlice = createSlice({
       state.screen.errorKey = null;
     },
     /** Sharing failed (a window or a tab chosen, refused, unsupported, the network): the key says why. */
-    screenShareFailed(state, action: PayloadAction<{ errorKey: string; wasShared: boolean }>) {
+    screenShareFailed(state, action: PayloadAction<{ errorKey: TranslationKey; wasShared: boolean }>) {
       state.screen.status = action.payload.wasShared ? 'ended' : 'idle';
       state.screen.errorKey = action.payload.errorKey;
     },
@@ -131,7 +132,7 @@ const widerViewSlice = createSlice({
       state.roomScan = { ...initialWiderViewState.roomScan, done: action.payload.done };
     },
     /** Starting or completing the scan failed: the dialog stays with the reason, to try again. */
-    roomScanFailed(state, action: PayloadAction<{ errorKey: string }>) {
+    roomScanFailed(state, action: PayloadAction<{ errorKey: TranslationKey }>) {
       state.roomScan.phase = state.roomScan.phase === 'finishing' ? 'finishing' : 'instructions';
       state.roomScan.errorKey = action.payload.errorKey;
     },

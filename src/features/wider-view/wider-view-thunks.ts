@@ -23,6 +23,7 @@ import {
   selectWiderView,
   widerViewLoaded,
 } from './wider-view-slice';
+import type { TranslationKey } from '../../lib/translation-key';
 
 const isNetwork = (e: unknown) => isApiError(e) && e.status === NETWORK_ERROR_STATUS;
 /** Reports that failed on the network are sent again this many times, this far apart. */
@@ -86,7 +87,7 @@ export const widerViewRequested = (): AppThunk<Promise<void>> => async (dispatch
 };
 
 /** i18n key of a failed share. */
-function shareErrorKey(e: unknown): string {
+function shareErrorKey(e: unknown): TranslationKey {
   if (e instanceof ScreenShareError) return `widerView:screen.errors.${e.reason}`;
   return isNetwork(e) ? 'widerView:screen.errors.network' : 'widerView:screen.errors.failed';
 }

@@ -17,6 +17,7 @@ import type { LoginInfo } from '../../features/session/session-slice';
 import { loginRequested } from '../../features/session/session-thunks';
 import { selectStartupParams } from '../../features/startup/startup-slice';
 import { href } from '@/config/paths';
+import { runtimeKey, type TranslationKey } from '../../lib/translation-key';
 
 // The environment check opens on request, so its modal (react-bootstrap's Modal) is not part of the page's load.
 const EnvCheckModal = lazy(() =>
@@ -24,9 +25,10 @@ const EnvCheckModal = lazy(() =>
 );
 
 /** The message key of a failed login: the API error's key, or the undefined-actor / default text. */
-function failureKey(err: unknown): string {
+function failureKey(err: unknown): TranslationKey {
   const e = err as { messageKey?: unknown; name?: unknown } | null;
-  if (typeof e?.messageKey === 'string' && e.messageKey) return e.messageKey;
+  // The rejection is the login thunk's serialised ApiError: its messageKey was typed where it was chosen.
+  if (typeof e?.messageKey === 'string' && e.messageKey) return runtimeKey(e.messageKey);
   if (e?.name === 'UndefinedActorError') return 'errors:undefinedActor';
   return 'errors:default';
 }
@@ -76,7 +78,7 @@ export default function LoginPage() {
   const [loginId, setLoginId] = useState('');
   const [password, setPassword] = useState('');
   const [submitting, setSubmitting] = useState(false);
-  const [errorKey, setErrorKey] = useState<string | null>(null);
+  const [errorKey, setErrorKey] = useState<TranslationKey | null>(null);
   // null until first opened; then the modal stays mounted, so closing it animates and returns the focus.
   const [envCheckOpen, setEnvCheckOpen] = useState<boolean | null>(null);
   const idField = useId();

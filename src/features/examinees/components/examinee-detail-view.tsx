@@ -25,6 +25,7 @@ import { PassFailSetting } from './pass-fail-setting';
 import { RecordingTimeline, type TimelinePoint } from './recording-timeline';
 import { MANAGER_ACTORS } from '@contract/constants/common';
 import type { StreamKind } from '@contract/constants/wider-view';
+import { runtimeKey } from '../../../lib/translation-key';
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -51,6 +52,10 @@ function Pairs({ rows }: { rows: [string, ReactNode][] }) {
 }
 
 /** The start-up parameters by their camelCase names (as src/api hands them) → their start-up name and kind. */
+/** The AI check's marks that have a label (examinees:ai.*); any other mark is shown as the server sent it. */
+const AI_MARKS = ['eye_rot', 'other_person', 'people_num', 'voice'] as const;
+const isAiMark = (m: string): m is (typeof AI_MARKS)[number] => (AI_MARKS as readonly string[]).includes(m);
+
 const PARAMS = new Map(PARAM_FIELDS.map(([name, kind]) => [camelKey(name), { name, kind }] as const));
 
 /**
@@ -62,8 +67,9 @@ function settingRows(params: Record<string, unknown>, text: TextFn): [string, st
   for (const [key, raw] of Object.entries(params)) {
     const p = PARAMS.get(key);
     if (!p || p.name === 'memo' || raw === null || raw === undefined || raw === '') continue;
-    const label = text(`management:shortUrl.fields.${p.name}`);
-    const option = (v: string | number) => text(`management:shortUrl.options.${p.name}.${v}`);
+    // The parameter table (short-url-fields.ts) names the label and option texts.
+    const label = text(runtimeKey(`management:shortUrl.fields.${p.name}`));
+    const option = (v: string | number) => text(runtimeKey(`management:shortUrl.options.${p.name}.${v}`));
     let value: string;
     switch (p.kind.kind) {
       case 'flag':
@@ -306,8 +312,7 @@ export function ExamineeDetailView({
   if (!d || detail.testId !== testId) return <p role="status">{t('detail.loading')}</p>;
   const dash = (v: string | number | null | undefined) =>
     v === null || v === undefined || v === '' ? '-' : String(v);
-  const aiLabel = (mark: string) =>
-    ['eye_rot', 'other_person', 'people_num', 'voice'].includes(mark) ? text(`examinees:ai.${mark}`) : mark;
+  const aiLabel = (mark: string) => (isAiMark(mark) ? text(`examinees:ai.${mark}`) : mark);
   const settings = settingRows(d.startupParameters, text);
   const statusKey = testerStatusKey(d.status);
   const markerOrText = (message: string, kind: string) => {

@@ -15,6 +15,7 @@ import type { FieldErrors } from '../management-validation';
 import { PARAM_FIELDS, emptyShortUrlForm, shortUrlFormOf, type ShortUrlForm } from '../short-url-fields';
 import { SelectField, TextField, useFieldMessage } from '../../../components/ui/form-fields';
 import { DateTime } from '../../../components/ui/date-time';
+import { runtimeKey } from '../../../lib/translation-key';
 
 /** /create-shorturl-List: every short URL with its working address, edit and delete. */
 export function ShortUrlList({ editHref, newHref }: { editHref: (id: number) => string; newHref: string }) {
@@ -105,8 +106,10 @@ export function ShortUrlFormView({ id, listHref }: { id?: number; listHref: stri
   }
   const setParam = (name: string, v: string | string[]) =>
     setForm({ ...form, param: { ...form.param, [name]: v } });
-  const label = (name: string) => text(`management:shortUrl.fields.${name}`);
-  const option = (name: string, v: string | number) => text(`management:shortUrl.options.${name}.${v}`);
+  // The parameter table (short-url-fields.ts) names the label and option texts.
+  const label = (name: string) => text(runtimeKey(`management:shortUrl.fields.${name}`));
+  const option = (name: string, v: string | number) =>
+    text(runtimeKey(`management:shortUrl.options.${name}.${v}`));
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const r = await dispatch(shortUrlSubmitted(form, id));

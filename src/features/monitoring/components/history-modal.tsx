@@ -7,6 +7,7 @@ import { MODAL_IDS } from '../../../components/modals/modal-ids';
 import { useText } from '../../../components/ui/use-text';
 import { formatDateTime } from '../monitoring-format';
 import { historyClosed, selectHistory } from '../monitoring-slice';
+import { runtimeKey } from '../../../lib/translation-key';
 
 /** The matching-history modal (monitor-history): login ID, name, status, updated-at. */
 export function HistoryModal() {
@@ -56,7 +57,9 @@ export function HistoryModal() {
                   <td>{u.loginId}</td>
                   <td>{u.examName}</td>
                   <td>
-                    {text(`monitoring:testerStatus.${u.statusString}`, { defaultValue: u.statusString })}
+                    {text(runtimeKey(`monitoring:testerStatus.${u.statusString}`), {
+                      defaultValue: u.statusString,
+                    })}
                   </td>
                   <td>{formatDateTime(u.updatedAt)}</td>
                 </tr>
