@@ -55,6 +55,25 @@ const FIXTURES: Fixture[] = [
     fires: 'import-x/no-restricted-paths',
   },
   {
+    // Zones are made per folder of src/features, so a feature added later (the wider view) has one too.
+    name: "the wider view's component from the tester feature",
+    at: 'src/features/tester/components/probe.tsx',
+    code: "import { ScreenShareBlock } from '../../wider-view/components/screen-share-block';\nexport const C = ScreenShareBlock;\n",
+    fires: 'import-x/no-restricted-paths',
+  },
+  {
+    name: "the tester feature's thunks from the wider view",
+    at: 'src/features/wider-view/probe.ts',
+    code: "import { examiningEntered } from '../tester/tester-thunks';\nexport const f = examiningEntered;\n",
+    fires: 'import-x/no-restricted-paths',
+  },
+  {
+    name: "the wider view's slice from the tester feature",
+    at: 'src/features/tester/probe.ts',
+    code: "import { selectExamBlocker } from '../wider-view/wider-view-slice';\nexport const f = selectExamBlocker;\n",
+    fires: null,
+  },
+  {
     name: "another feature's slice and a public module",
     at: 'src/features/identification/probe.ts',
     code: "import { stepReached } from '../tester/tester-slice';\nimport { showAlert } from '../layout/layout-thunks';\nexport const a = [stepReached, showAlert];\n",
