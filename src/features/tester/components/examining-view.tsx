@@ -22,10 +22,9 @@ import { StepBar } from './step-bar';
 import { TermsAgreement } from './terms-agreement';
 import { TOUCH } from '../../../components/ui/touch';
 
-/** The recording phase (issue #5's slice), or null when that feature is not registered. */
+/** The recording phase, or null while the recording feature is not registered with the store. */
 export function selectRecordingPhase(s: RootState): string | null {
-  const rec = (s as Partial<Pick<RootState, 'recording'>>).recording;
-  return rec ? rec.phase : null;
+  return s.recording?.phase ?? null;
 }
 
 /** Recording phases this view names itself; the rest (uploading n of m …) come from <RecordingStatus/>. */
@@ -41,7 +40,7 @@ const PHASE_TEXT: Record<string, 'recording' | 'idle' | 'stopped' | 'error'> = {
 
 /** The recording state in words: while the recorder runs it is recording, whatever the uploads are doing. */
 export function selectRecordingText(s: RootState): 'recording' | 'idle' | 'stopped' | 'error' | null {
-  const rec = (s as Partial<Pick<RootState, 'recording'>>).recording;
+  const rec = s.recording;
   if (!rec) return null;
   if (rec.recorderRunning && rec.phase !== 'error') return 'recording';
   return PHASE_TEXT[rec.phase] ?? null;
