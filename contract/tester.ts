@@ -81,10 +81,11 @@ export type AiMarking = Static<typeof AiMarking>;
 export const AiMarkingSummary = Type.Object({ mark: Type.String(), count: Type.Integer() });
 
 /**
- * One AI identity-check attempt as stored (issue #6), for managers: the photo kind (face / id_card), the outcome
- * (ok, rejected, unreadable, mismatch, name_mismatch, unavailable), the verdict's reason (no_face, blurred,
- * face_different, face_uncertain, id_type_not_allowed, …), the scores (faces, sharpness, luma, cosine,
- * match_class 1 same / 2 uncertain / 3 different, live_cosine, name_match, id_type_read, …) and the photo.
+ * One AI identity-check attempt as stored, for managers (why the check decided as it did): the photo kind
+ * (face / id_card), the outcome (ok, rejected, unreadable, mismatch, name_mismatch, unavailable), the
+ * verdict's reason (no_face, blurred, face_different, face_uncertain, id_type_not_allowed, …), the scores
+ * (faces, sharpness, luma, cosine, match_class 1 same / 2 uncertain / 3 different, live_cosine, name_match,
+ * id_type_read, …) and the photo.
  */
 export const AiAuthAttempt = Type.Object({
   id: Type.Integer(),
@@ -225,8 +226,8 @@ export const TesterDetail = Type.Object({
   ai_marking_total_score: Type.Integer(),
   ai_markings: Type.Array(AiMarking),
   /**
-   * The AI identity check with every decision and its scores (issue #6). Only for monitors and managers (never
-   * in the examinee's own detail); null when the sitting had no AI check.
+   * The AI identity check with every decision and its scores, so a decision can be reviewed. Only for
+   * monitors and managers (never in the examinee's own detail); null when the sitting had no AI check.
    */
   ai_auth: Type.Optional(Nullable(AiAuthSummary)),
   records: Type.Array(TesterRecord),

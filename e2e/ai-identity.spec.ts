@@ -10,7 +10,7 @@ import { TesterEnvSettingPage } from './pages/tester-pages';
 import { expectNoAxeViolations } from './helpers';
 import { importAccounts } from './support/accounts';
 
-// Issue #6: the AI identity check decides for real (Human in the server's AI workers). Chromium's fake camera
+// The AI identity check decides for real (Human in the server's AI workers). Chromium's fake camera
 // plays a .y4m made here from a licence-clean still (research/ai-feasibility.md §2): a real face passes the
 // face step; photos without a face or without an ID card use up the retries, and the sitting's fallback
 // (is_ai_faild_manual 0 forced logout, 1 monitor authentication, 2 continue for review) follows. Each time the
@@ -152,7 +152,7 @@ async function aiSectionAsManager(browser: Browser, testId: number) {
   return { ctx, section, rows: section.getByTestId('ai-auth-attempt') };
 }
 
-test.describe('AI identity check with a real face (issue #6)', () => {
+test.describe('AI identity check with a real face', () => {
   test.skip(!!missing, `needs ${missing}`);
 
   test('a real face passes the face step; without an ID card and with a forced-logout fallback the examinee is logged out, and a manager sees why', async ({

@@ -3,7 +3,7 @@ import { AdminApi, RealExaminee } from './pages/monitoring-examinee';
 import { MonitoringConsolePage } from './pages/monitoring-console';
 import { expectNoAxeViolations } from './helpers';
 
-// The checker journey of issue #4, with the examinees on the REAL examinee pages (issue #3): tester08 and
+// The checker journey, with the examinees on the REAL examinee pages (not API calls): tester08 and
 // tester11 (each in its own browser context, fake media) and checker02 on /monitoring. No other spec uses them.
 //
 // Assignment race: any active checker that polled recently gets waiting examinees (least loaded first), and

@@ -276,7 +276,7 @@ test('plays the recording from a marking', async ({ page, context, browser, requ
     .toBeGreaterThan(Math.max(0, markedAtS - 4));
   expect(await player.currentTime()).toBeLessThan(markedAtS + 4);
 
-  // Issue #6: the manager asks for an AI analysis of this examinee's recording from the search results and
+  // The manager asks for an AI analysis of this examinee's recording from the search results and
   // follows its progress in the request history until it is done; the AI markings then show in the detail.
   const search = new ExamineeSearchPage(mpage);
   await search.open();
@@ -299,7 +299,7 @@ test('plays the recording from a marking', async ({ page, context, browser, requ
   await mpage.goto(`/examinees/${testId}`);
   await expect(mpage.getByTestId('ai-marking').first()).toBeVisible({ timeout: 20_000 });
 
-  // Issue #14: the print-ready report of the sitting, printed to an A4 PDF: the examinee's name, the
+  // The print-ready report of the sitting, printed to an A4 PDF: the examinee's name, the
   // marking with its time (Tokyo wall clock), the AI markings, the timeline and the decision are in it.
   const detailRes = await request.get(`/api/v1/tester/detail.php?test_id=${testId}`, { headers: adminAuth });
   const d = (

@@ -22,9 +22,10 @@ import {
   type Post,
 } from './support/recording';
 
-// Issue #5: a recording through dropped parts, stalled parts, an offline stretch and a reload ends as objects
-// whose bytes are exactly the chunks the page stored, start with the WebM header, play with a finite
-// duration after the server's duration fix, and leave IndexedDB empty.
+// Recordings are evidence, so nothing recorded may be lost: a recording through dropped parts, stalled parts,
+// an offline stretch and a reload ends as objects whose bytes are exactly the chunks the page stored, start
+// with the WebM header, play with a finite duration after the server's duration fix, and leave IndexedDB
+// empty.
 const TESTER = 'tester04';
 const URL_KEY = 'e2e-recording';
 const PART_SIZE = 262_144; // playwright.config.ts RECORDING_PART_SIZE

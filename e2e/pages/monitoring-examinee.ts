@@ -14,7 +14,10 @@ interface Envelope<T> {
   result: T;
 }
 
-/** An examinee driven through the real examinee pages (issue #3) in its own browser context, with fake media. */
+/**
+ * An examinee driven through the real examinee pages (as a person would) in its own browser context, with
+ * fake media.
+ */
 export class RealExaminee {
   context: BrowserContext | null = null;
   page!: Page;

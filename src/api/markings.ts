@@ -67,7 +67,7 @@ export async function saveMarking(input: MarkingInput): Promise<SavedMarking> {
   };
 }
 
-/** One stored marking with its record id and time (for playback placement, issue #5). */
+/** One stored marking with its record id and time (to place it on the recording's playback timeline). */
 export interface StoredMarking {
   id: number;
   markingAt: string;

@@ -30,7 +30,7 @@ const EXPECTED: Record<Actor, PageId[]> = {
     'deleteSetting',
     'deletePlan',
     'logins',
-    // Issue #7 decision.
+    // Linked from the spec's manager menu, and §6 names them manager abilities.
     'createShorturl',
     'createShorturlList',
     'analysisRequest',
@@ -49,7 +49,7 @@ const EXPECTED: Record<Actor, PageId[]> = {
     'deleteSetting',
     'deletePlan',
     'logins',
-    // Issue #7 decision.
+    // Linked from the spec's manager menu, and §6 names them manager abilities.
     'createShorturl',
     'createShorturlList',
     'analysisRequest',
@@ -103,7 +103,7 @@ describe('first pages and open pages', () => {
   it('the page no actor may open stays closed (examinee login)', () => {
     for (const a of ACTORS) expect(decideAccess('examineeLogin', a)).toBe('forbidden');
   });
-  it('issue #7: only actors 4 and 5 open analysis-request, the short-URL pages and edit-terms', () => {
+  it('only actors 4 and 5 (managers) open analysis-request, the short-URL pages and edit-terms', () => {
     for (const page of ['analysisRequest', 'createShorturl', 'createShorturlList', 'editTerms'] as const) {
       for (const a of ACTORS) expect(decideAccess(page, a)).toBe(a >= 4 ? 'allow' : 'forbidden');
     }

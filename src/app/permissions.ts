@@ -33,7 +33,7 @@ const ADMIN_PAGES: readonly PageId[] = [
   'deleteSetting',
   'deletePlan',
   'logins',
-  // Issue #7 decision: the spec's menu links these and §6 names them manager abilities.
+  // Not in §6's page lists, but the spec's manager menu links them and §6 names them manager abilities.
   'createShorturl',
   'createShorturlList',
   'analysisRequest',
@@ -44,7 +44,7 @@ const ADMIN_PAGES: readonly PageId[] = [
  * Spec §6 as data: the pages each actor may open besides the open pages. The print-ready report of an
  * examinee (`/examinees/{id}/report`) goes with the detail page it is printed from, to the same actors. `/examinees/{id}/login` is in no
  * actor's list in the spec, so no one may open it; the short-URL pages, `/analysis-request` and `/edit-terms`
- * are open to actors 4 and 5 by the decision recorded in issue #7.
+ * are open to actors 4 and 5: the spec's manager menu links them and §6 names them manager abilities.
  */
 export const PAGE_ACCESS: Record<Actor, readonly PageId[]> = {
   [ACTOR.tester]: ['envSetting', 'identification', 'identificationAi', 'examining', 'examEnd'],

@@ -4,7 +4,7 @@ import { DEFAULT_RUNTIME_CONFIG, type RuntimeConfig } from '../lib/runtime-confi
 import { defaultStartupParams, type StartupParams } from '../features/startup/startup-fields';
 import { startupParamsLoaded } from '../features/startup/startup-slice';
 import type { LoginInfo } from '../features/session/session-slice';
-// Tests may use the shared MSW server; the zone rule is meant for app code (see the report on issue #2).
+// Tests may use the shared MSW server: the layer rule that keeps tests/ out of src/ is meant for app code.
 import { server, ok, fail } from '../../tests/msw/server';
 
 const WIN_CHROME =

@@ -25,7 +25,7 @@ export interface IdentificationState {
     retries: { face: number; idCard: number; all: number };
     idCardRequired: boolean;
     fallback: AiFallback;
-    /** The server said the AI check is unavailable (the default provider until issue #6). */
+    /** The server said the AI check is unavailable (no AI workers, or the provider failed). */
     unavailable: boolean;
     /** i18n key of the last result message. */
     messageKey: TranslationKey | null;

@@ -21,7 +21,7 @@ import { viewsOf, type PaneViewId, type PaneViewStatus } from './pane-views';
 import { WIDER_VIEW_COMMANDS } from '@contract/constants/wider-view';
 import type { PhoneLostReason, PhoneState } from '@contract/constants/phone';
 
-/** What a person reads at a glance on a pane (issue #4). */
+/** What a person reads at a glance on a pane: the connection in words, not only a colour. */
 export type PaneConnection = 'connecting' | 'live' | 'reconnecting' | 'lost';
 
 /** A room scan as the checker follows it (README "The wider view"). */

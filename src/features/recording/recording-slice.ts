@@ -3,7 +3,7 @@ import type { StreamKind } from '@contract/constants/wider-view';
 import { loggedOut } from '../session/session-slice';
 
 /**
- * What the examinee sees of the recording (spec §2 /examining "a recording state", issue #5): recording,
+ * What the examinee sees of the recording (spec §2 /examining "a recording state"): recording,
  * uploading n of m, waiting for the network, done, or an error.
  */
 export type RecordingPhase =

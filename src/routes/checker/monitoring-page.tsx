@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { PageTitle } from '../../components/layout/page-title';
 import { MonitoringConsole } from '../../features/monitoring/components/monitoring-console';
 
-/** /monitoring (PRE00006): the checker's first page, the monitoring console of issue #4. */
+/** /monitoring (PRE00006): the checker's first page, the monitoring console. */
 export default function MonitoringPage() {
   const { t } = useTranslation('pages');
   return (

@@ -46,7 +46,7 @@ function qualityFigures(s: Attempt['scores']): [Figure, Record<string, number | 
 }
 
 /**
- * The AI identity check of a sitting as stored (issue #6): how it ended, the retries used, and every attempt
+ * The AI identity check of a sitting as stored: how it ended, the retries used, and every attempt
  * with its decision, the reason and the scores behind it (face count, similarity and its class, name-match
  * rate, ID type read, quality figures), so a manager can see why. An uncertain match and the photo the
  * examinee continued with for review are marked "Needs review" in words as well as colour; the attempt that

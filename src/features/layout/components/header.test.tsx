@@ -18,7 +18,7 @@ import { ModalHost } from './modal-host';
 
 const LOGOUT = 'ログアウト';
 
-/** A store that already has a tester slice (issue #3 adds the real one to app/store.ts). */
+/** A store with a minimal tester slice: the header reads only its testerState. */
 function renderWithTesterSlice(testerState: number) {
   const tester = (s: { testerState: number } = { testerState }) => s;
   const store = configureStore({

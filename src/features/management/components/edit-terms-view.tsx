@@ -12,7 +12,7 @@ import { templateSubmitted, templatesRequested } from '../management-thunks';
 import type { FieldErrors, TemplateForm } from '../management-validation';
 import { SelectField, TextField, useFieldMessage } from '../../../components/ui/form-fields';
 
-/** The kinds edited here (issue #7): terms of use, privacy policy, inquiry, examining notes. */
+/** The templates the pages show, edited here: terms of use, privacy policy, inquiry, examining notes. */
 const KINDS = ['terms_of_service', 'privacy_policy', 'inquiry', 'examining_term'] as const;
 const LANGS = ['ja', 'en'] as const;
 

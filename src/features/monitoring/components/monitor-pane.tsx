@@ -69,7 +69,7 @@ function PaneButton({
 }
 
 /**
- * One matched examinee (issues #4, #17), compact enough for five side by side on a 1366×768 screen: the
+ * One matched examinee, compact enough for five side by side on a 1366×768 screen: the
  * number its shortcut key names, name and login id, the AI flag badge, the live views (the camera, and the
  * screen and the phone when the sitting has them), the state line, the live stills and every action as a button. Enlarged
  * it also shows the head shot and ID card. Re-renders only when this pane's own data changes.

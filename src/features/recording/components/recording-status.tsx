@@ -3,7 +3,7 @@ import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { selectRecording, uploadRetryRequested } from '../recording-slice';
 
 /**
- * The examinee's recording state (spec §2 /examining "a recording state"; issue #5): recording, uploading
+ * The examinee's recording state (spec §2 /examining "a recording state"): recording, uploading
  * n of m, waiting for the network, done, or the error with a retry. Announced politely (aria-live). Renders
  * nothing while no recording was asked for, so any tester page may include it.
  */
