@@ -9,6 +9,7 @@ import {
   phonePageOpened,
   phonePairingRetried,
   phoneStopRequested,
+  selectPhoneCamera,
 } from './phone-camera-slice';
 
 const media = vi.hoisted(() => ({
@@ -137,14 +138,14 @@ describe('the phone camera’s page', () => {
     openedWithCode();
     const s = setupStore();
     s.dispatch(phonePageOpened());
-    await until(() => s.getState().phoneCamera.step === 'choose');
-    expect(s.getState().phoneCamera).toMatchObject({ examUserName: '山田 花子', loginId: 's2026001' });
+    await until(() => selectPhoneCamera(s.getState()).step === 'choose');
+    expect(selectPhoneCamera(s.getState())).toMatchObject({ examUserName: '山田 花子', loginId: 's2026001' });
     expect(JSON.parse(sessionStorage.getItem(PHONE_SESSION_KEY)!).token).toBe(PAIRED.access_token);
     // A reload (no code in the address any more) goes on with the same session, without pairing again.
     server.use(fail('phone/pair', 410, 'used', 'phone_pairing_invalid'));
     const again = setupStore();
     again.dispatch(phonePageOpened());
-    await until(() => again.getState().phoneCamera.step === 'choose');
+    await until(() => selectPhoneCamera(again.getState()).step === 'choose');
   });
 
   it('says a used, expired or replaced code cannot be used, and offers a retry only when the network failed', async () => {
@@ -152,17 +153,17 @@ describe('the phone camera’s page', () => {
     openedWithCode();
     const s = setupStore();
     s.dispatch(phonePageOpened());
-    await until(() => s.getState().phoneCamera.step === 'invalid');
-    expect(s.getState().phoneCamera.pairingError).toBe('invalid');
+    await until(() => selectPhoneCamera(s.getState()).step === 'invalid');
+    expect(selectPhoneCamera(s.getState()).pairingError).toBe('invalid');
 
     server.use(http.post('*/api/v1/phone/pair.php', () => HttpResponse.error()));
     openedWithCode();
     const t = setupStore();
     t.dispatch(phonePageOpened());
-    await until(() => t.getState().phoneCamera.pairingError === 'network');
+    await until(() => selectPhoneCamera(t.getState()).pairingError === 'network');
     server.use(ok('phone/pair', PAIRED));
     t.dispatch(phonePairingRetried());
-    await until(() => t.getState().phoneCamera.step === 'choose');
+    await until(() => selectPhoneCamera(t.getState()).step === 'choose');
   });
 
   it('publishes the chosen camera with its own session, answering only the matched checker, and switches cameras in place', async () => {
@@ -173,7 +174,7 @@ describe('the phone camera’s page', () => {
     openedWithCode();
     const s = setupStore();
     s.dispatch(phonePageOpened());
-    await until(() => s.getState().phoneCamera.step === 'choose');
+    await until(() => selectPhoneCamera(s.getState()).step === 'choose');
     s.dispatch(phoneCameraChosen('environment'));
     await until(() => media.startMaster.mock.calls.length === 1);
     expect(media.acquirePhoneCamera).toHaveBeenCalledWith('environment');
@@ -188,8 +189,8 @@ describe('the phone camera’s page', () => {
       fresh_credentials: true,
     });
     expect(bearers[0]).toBe(`Bearer ${PAIRED.access_token}`);
-    await until(() => s.getState().phoneCamera.connection === 'connected');
-    expect(s.getState().phoneCamera.watched).toBe(true);
+    await until(() => selectPhoneCamera(s.getState()).connection === 'connected');
+    expect(selectPhoneCamera(s.getState()).watched).toBe(true);
     await until(() => polled.length >= 2);
     expect(polled[1]).toMatchObject({ channel_status: 'open' });
     expect(polled[1]!.fresh_credentials).toBeUndefined();
@@ -198,9 +199,9 @@ describe('the phone camera’s page', () => {
     s.dispatch(phoneCameraChosen('user'));
     await until(() => m.replaceVideoTrack.mock.calls.length === 1);
     expect(media.startMaster).toHaveBeenCalledTimes(1);
-    expect(s.getState().phoneCamera).toMatchObject({ step: 'running', camera: 'user' });
+    expect(selectPhoneCamera(s.getState())).toMatchObject({ step: 'running', camera: 'user' });
     s.dispatch(phoneStopRequested());
-    await until(() => s.getState().phoneCamera.step === 'ended');
+    await until(() => selectPhoneCamera(s.getState()).step === 'ended');
   }, 20_000);
 
   it('ends when the sitting ends, and when another phone replaced it', async () => {
@@ -211,10 +212,10 @@ describe('the phone camera’s page', () => {
     openedWithCode();
     const s = setupStore();
     s.dispatch(phonePageOpened());
-    await until(() => s.getState().phoneCamera.step === 'choose');
+    await until(() => selectPhoneCamera(s.getState()).step === 'choose');
     s.dispatch(phoneCameraChosen('environment'));
-    await until(() => s.getState().phoneCamera.step === 'ended');
-    expect(s.getState().phoneCamera.endReason).toBe('sittingEnded');
+    await until(() => selectPhoneCamera(s.getState()).step === 'ended');
+    expect(selectPhoneCamera(s.getState()).endReason).toBe('sittingEnded');
     await until(() => m.stop.mock.calls.length > 0);
     expect(sessionStorage.getItem(PHONE_SESSION_KEY)).toBeNull();
 
@@ -223,9 +224,9 @@ describe('the phone camera’s page', () => {
     openedWithCode();
     const t = setupStore();
     t.dispatch(phonePageOpened());
-    await until(() => t.getState().phoneCamera.step === 'choose');
+    await until(() => selectPhoneCamera(t.getState()).step === 'choose');
     t.dispatch(phoneCameraChosen('environment'));
-    await until(() => t.getState().phoneCamera.step === 'replaced');
+    await until(() => selectPhoneCamera(t.getState()).step === 'replaced');
   }, 20_000);
 
   it("records its camera as the sitting's phone stream at the sitting's quality, and sends the rest when the exam ends", async () => {
@@ -266,7 +267,7 @@ describe('the phone camera’s page', () => {
     openedWithCode();
     const s = setupStore();
     s.dispatch(phonePageOpened());
-    await until(() => s.getState().phoneCamera.step === 'choose');
+    await until(() => selectPhoneCamera(s.getState()).step === 'choose');
     s.dispatch(phoneCameraChosen('environment'));
     await until(() => media.sessionStart.mock.calls.length === 1);
     expect(calls[0]).toMatchObject({
@@ -275,14 +276,14 @@ describe('the phone camera’s page', () => {
       bearer: `Bearer ${PAIRED.access_token}`,
     });
     expect(media.sessionStart.mock.calls[0]![0]).toMatchObject({ voiceRecording: false, videoLevel: 10 });
-    await until(() => s.getState().phoneCamera.step === 'ended');
+    await until(() => selectPhoneCamera(s.getState()).step === 'ended');
     await until(() => media.sessionComplete.mock.calls.length === 1);
     expect(calls.at(-1)).toMatchObject({
       method: 'DELETE',
       record_id: 41,
       parts: [{ PartNumber: 1, ETag: '"e1"' }],
     });
-    expect(s.getState().phoneCamera.recording).toBe('done');
+    expect(selectPhoneCamera(s.getState()).recording).toBe('done');
   }, 20_000);
 
   it('says why the camera could not open, and lets the examinee choose again', async () => {
@@ -291,10 +292,10 @@ describe('the phone camera’s page', () => {
     openedWithCode();
     const s = setupStore();
     s.dispatch(phonePageOpened());
-    await until(() => s.getState().phoneCamera.step === 'choose');
+    await until(() => selectPhoneCamera(s.getState()).step === 'choose');
     s.dispatch(phoneCameraChosen('environment'));
-    await until(() => s.getState().phoneCamera.step === 'cameraFailed');
-    expect(s.getState().phoneCamera.cameraError).toBe('denied');
+    await until(() => selectPhoneCamera(s.getState()).step === 'cameraFailed');
+    expect(selectPhoneCamera(s.getState()).cameraError).toBe('denied');
     expect(media.startMaster).not.toHaveBeenCalled();
   });
 
@@ -312,11 +313,11 @@ describe('the phone camera’s page', () => {
     openedWithCode();
     const s = setupStore();
     s.dispatch(phonePageOpened());
-    await until(() => s.getState().phoneCamera.step === 'choose');
+    await until(() => selectPhoneCamera(s.getState()).step === 'choose');
     s.dispatch(phoneCameraChosen('environment'));
-    await until(() => s.getState().phoneCamera.step === 'running');
+    await until(() => selectPhoneCamera(s.getState()).step === 'running');
     s.dispatch(phoneStopRequested());
-    await until(() => s.getState().phoneCamera.endReason === 'stopped');
+    await until(() => selectPhoneCamera(s.getState()).endReason === 'stopped');
     expect(left).toBe(1);
   });
 });

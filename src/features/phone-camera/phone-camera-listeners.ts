@@ -33,6 +33,7 @@ import {
   phoneRecordingChanged,
   phoneReplaced,
   phoneStopRequested,
+  selectPhoneCamera,
 } from './phone-camera-slice';
 import { PhoneRecording } from './phone-recording';
 
@@ -160,7 +161,7 @@ export function addPhoneCameraListeners(startListening: AppStartListening): void
     actionCreator: phoneCameraChosen,
     effect: async (action, api) => {
       api.cancelActiveListeners();
-      const running = api.getOriginalState().phoneCamera.step === 'running';
+      const running = selectPhoneCamera(api.getOriginalState()).step === 'running';
       const opened = await acquirePhoneCamera(action.payload);
       if (!opened.ok) {
         api.dispatch(phoneCameraFailed(opened.code));
@@ -193,7 +194,7 @@ export function addPhoneCameraListeners(startListening: AppStartListening): void
         (state) => api.dispatch(phoneRecordingChanged(state)),
       );
       recording = rec;
-      const intervalMs = () => api.getState().phoneCamera.matchingTimeout * 1000;
+      const intervalMs = () => selectPhoneCamera(api.getState()).matchingTimeout * 1000;
 
       const stopMaster = async () => {
         const m = master;
@@ -220,7 +221,7 @@ export function addPhoneCameraListeners(startListening: AppStartListening): void
             refreshCredentials: async () => {
               const r = await pollPhone(bearer, {
                 channelStatus: 'close',
-                camera: api.getState().phoneCamera.camera,
+                camera: selectPhoneCamera(api.getState()).camera,
                 freshCredentials: true,
               });
               return isValidChannel(r.signalingChannel) ? toKvs(r.signalingChannel) : null;
@@ -236,7 +237,7 @@ export function addPhoneCameraListeners(startListening: AppStartListening): void
               },
             },
           });
-          if (api.getState().phoneCamera.step !== 'running') {
+          if (selectPhoneCamera(api.getState()).step !== 'running') {
             await handle.stop(0);
             return;
           }
@@ -276,7 +277,7 @@ export function addPhoneCameraListeners(startListening: AppStartListening): void
         try {
           const r = await pollPhone(bearer, {
             channelStatus: master && stats?.status === 'live' ? 'open' : 'close',
-            camera: api.getState().phoneCamera.camera,
+            camera: selectPhoneCamera(api.getState()).camera,
             ...(fresh ? { freshCredentials: true } : {}),
             stats: { master: stats?.status ?? 'idle', viewers: stats?.viewers ?? 0 },
           });

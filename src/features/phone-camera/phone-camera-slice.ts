@@ -148,5 +148,5 @@ export const {
 } = phoneCameraSlice.actions;
 export default phoneCameraSlice.reducer;
 
-type WithPhoneCamera = { phoneCamera: PhoneCameraState };
-export const selectPhoneCamera = (s: WithPhoneCamera) => s.phoneCamera;
+type WithPhoneCamera = { phoneCamera?: PhoneCameraState };
+export const selectPhoneCamera = (s: WithPhoneCamera) => s.phoneCamera ?? initialState;

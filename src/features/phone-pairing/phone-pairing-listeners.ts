@@ -7,6 +7,7 @@ import {
   phoneCodeRequested,
   phonePanelHidden,
   phonePanelShown,
+  selectPhonePairing,
   wantsCode,
 } from './phone-pairing-slice';
 
@@ -29,10 +30,10 @@ export function addPhonePairingListeners(startListening: AppStartListening): voi
       api.cancelActiveListeners();
       const loop = api.fork(async (task) => {
         for (;;) {
-          const p = api.getState().phonePairing;
+          const p = selectPhonePairing(api.getState());
           if (!wantsCode(p)) {
             // Wait until a code is wanted (the phone was lost, "pair another phone").
-            await task.pause(api.condition((_a, s) => wantsCode(s.phonePairing)));
+            await task.pause(api.condition((_a, s) => wantsCode(selectPhonePairing(s))));
             continue;
           }
           const left = p.code ? Date.parse(p.code.expiresAt) - Date.now() - CODE_RENEW_MARGIN_MS : 0;
@@ -40,7 +41,7 @@ export function addPhonePairingListeners(startListening: AppStartListening): voi
             // Renew shortly before expiry; look again sooner when no code is wanted any more.
             await task.pause(
               api.condition(
-                (_a, s) => !wantsCode(s.phonePairing) || !s.phonePairing.code,
+                (_a, s) => !wantsCode(selectPhonePairing(s)) || !selectPhonePairing(s).code,
                 Math.min(left, MAX_WAIT_MS),
               ),
             );
@@ -50,7 +51,7 @@ export function addPhonePairingListeners(startListening: AppStartListening): voi
           try {
             const c = await task.pause(requestPairingCode());
             // A phone may have paired meanwhile: a code nobody wants is not shown.
-            if (wantsCode(api.getState().phonePairing))
+            if (wantsCode(selectPhonePairing(api.getState())))
               api.dispatch(phoneCodeIssued({ code: c.code, expiresAt: c.expiresAt }));
           } catch (e) {
             if (e instanceof TaskAbortError) throw e;

@@ -19,11 +19,7 @@ import {
   RecordingError,
   type RecordingErrorKey as LibraryErrorKey,
 } from '../../media/recording/recording-errors';
-import type {
-  RecordingCredentials,
-  RecordingSession,
-  RecordingStatus,
-} from '../../media/recording/recording-session';
+import type { RecordingSession, RecordingStatus } from '../../media/recording/recording-session';
 import { getStream, onStreamChange } from '../../media/stream-registry';
 import { logger } from '../../lib/logger';
 import { showAlert } from '../layout/layout-thunks';
