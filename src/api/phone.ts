@@ -1,12 +1,12 @@
-import type { ChannelStatus, PhoneView as WirePhoneView } from '../../contract/matching';
+import type { ChannelStatus, PhoneView as WirePhoneView } from '@contract/matching';
 import type {
   PhoneCamera,
   PhoneLeaveResult,
   PhonePairResult,
   PhonePairingResult,
   PhonePollResult,
-} from '../../contract/phone';
-import type { ClientPart, RecordingCredentials as WireCredentials } from '../../contract/recording';
+} from '@contract/phone';
+import type { ClientPart, RecordingCredentials as WireCredentials } from '@contract/recording';
 import { camelize, type Camelize } from '../lib/case';
 import { call, sendOnUnload } from './client';
 import type { SignalingChannel } from './matching';

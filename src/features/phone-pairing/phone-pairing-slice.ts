@@ -1,6 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { PhoneCamera } from '../../api/phone';
-import type { PhoneLostReason, PhoneState } from '../../../contract/constants/phone';
+import type { PhoneLostReason, PhoneState } from '@contract/constants/phone';
 import { matchingPolled } from '../live/live-slice';
 
 /**
