@@ -256,6 +256,19 @@ test.describe('a live sitting off the happy path', () => {
       await second.page.getByTestId('exam-reopen').click();
       await expect((await popup).locator('#who')).toContainText(`（${EXAMINEES[2]}）`, { timeout: 15_000 });
     } finally {
+      // Log the examinee out (the new window's session) before its browser goes: a sitting left running
+      // would be handed, unwatched, to the next spec's checker and end on its console as unanswered.
+      const token = await second.page
+        ?.evaluate(
+          () =>
+            (JSON.parse(sessionStorage.getItem('session') ?? 'null') as { accessToken?: string } | null)
+              ?.accessToken ?? null,
+        )
+        .catch(() => null);
+      if (token)
+        await request
+          .post('/api/v1/logout.php', { headers: { Authorization: `Bearer ${token}` } })
+          .catch(() => undefined);
       await first.close();
       await second.close();
       await checker.close();
