@@ -11,6 +11,19 @@ export interface KvsChannel {
   expiration: string;
 }
 
+/** Just the channel's fields, from a matching's signaling channel (which carries more). */
+export function kvsChannelOf(ch: KvsChannel): KvsChannel {
+  return {
+    region: ch.region,
+    accessKeyId: ch.accessKeyId,
+    secretAccessKey: ch.secretAccessKey,
+    sessionToken: ch.sessionToken,
+    channelName: ch.channelName,
+    endpoint: ch.endpoint,
+    expiration: ch.expiration,
+  };
+}
+
 /** Status of the master connection (the live slice mirrors it). */
 export type MasterStatus = 'connecting' | 'live' | 'reconnecting' | 'lost' | 'stopped';
 

@@ -5,7 +5,8 @@ import * as matchingApi from '../../api/matching';
 import { postMessage } from '../../api/messages';
 import { disconnectOnUnload, postTesterStatus } from '../../api/tester';
 import { acquireLocalMedia } from '../../media/devices';
-import { startMaster, type ExtraStream, type KvsChannel, type MasterHandle } from '../../media/master';
+import { startMaster, type ExtraStream, type MasterHandle } from '../../media/master';
+import { kvsChannelOf } from '../../media/master-types';
 import { SCREEN_FRAME_RATE } from '../../media/screen-share';
 import {
   LOCAL_STREAM_ID,
@@ -47,18 +48,6 @@ export const SCREEN_LIVE: ExtraStream = {
 export const MASTER_KEY = 'kvs-master';
 /** Spec §4: stop waits up to 10 s for pending requests. */
 export const STOP_WAIT_MS = 10_000;
-
-function toKvs(ch: matchingApi.SignalingChannel): KvsChannel {
-  return {
-    region: ch.region,
-    accessKeyId: ch.accessKeyId,
-    secretAccessKey: ch.secretAccessKey,
-    sessionToken: ch.sessionToken,
-    channelName: ch.channelName,
-    endpoint: ch.endpoint,
-    expiration: ch.expiration,
-  };
-}
 
 const isNetworkError = (e: unknown) => isApiError(e) && e.status === NETWORK_ERROR_STATUS;
 
@@ -112,7 +101,7 @@ export function addLiveListeners(startListening: AppStartListening): void {
         try {
           if (!getStream(LOCAL_STREAM_ID)) await acquireLocalMedia();
           const handle = await startMaster({
-            channel: toKvs(channel),
+            channel: kvsChannelOf(channel),
             streamId: LOCAL_STREAM_ID,
             // The shared screen (the wider view) goes to the checker on the same connection, whenever it is shared.
             extraStreams: [SCREEN_LIVE],
@@ -120,7 +109,7 @@ export function addLiveListeners(startListening: AppStartListening): void {
             refreshCredentials: async () => {
               const m = await matchingApi.kvsReconnect(testerId);
               const ch = m?.signalingChannel;
-              return matchingApi.isValidChannel(ch) ? toKvs(ch) : null;
+              return matchingApi.isValidChannel(ch) ? kvsChannelOf(ch) : null;
             },
             callbacks: {
               onStatus: (s) => {

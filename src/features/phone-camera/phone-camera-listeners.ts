@@ -16,7 +16,8 @@ import { changeLanguage } from '../../i18n';
 import { logger } from '../../lib/logger';
 import { takePairingCode } from '../../lib/phone-link';
 import { acquirePhoneCamera, PHONE_STREAM_ID } from '../../media/devices';
-import { startMaster, type KvsChannel, type MasterHandle } from '../../media/master';
+import { startMaster, type MasterHandle } from '../../media/master';
+import { kvsChannelOf } from '../../media/master-types';
 import { getStream, releaseStream } from '../../media/stream-registry';
 import { keepScreenAwake } from '../../platform/wake-lock';
 import {
@@ -78,18 +79,6 @@ function forgetPhone(): void {
   } catch {
     /* ignore */
   }
-}
-
-function toKvs(ch: SignalingChannel): KvsChannel {
-  return {
-    region: ch.region,
-    accessKeyId: ch.accessKeyId,
-    secretAccessKey: ch.secretAccessKey,
-    sessionToken: ch.sessionToken,
-    channelName: ch.channelName,
-    endpoint: ch.endpoint,
-    expiration: ch.expiration,
-  };
 }
 
 /**
@@ -215,7 +204,7 @@ export function addPhoneCameraListeners(startListening: AppStartListening): void
         starting = true;
         try {
           const handle = await startMaster({
-            channel: toKvs(channel),
+            channel: kvsChannelOf(channel),
             streamId: PHONE_STREAM_ID,
             allowedViewer: () => allowedViewer,
             refreshCredentials: async () => {
@@ -224,7 +213,7 @@ export function addPhoneCameraListeners(startListening: AppStartListening): void
                 camera: selectPhoneCamera(api.getState()).camera,
                 freshCredentials: true,
               });
-              return isValidChannel(r.signalingChannel) ? toKvs(r.signalingChannel) : null;
+              return isValidChannel(r.signalingChannel) ? kvsChannelOf(r.signalingChannel) : null;
             },
             callbacks: {
               onStatus: () => api.dispatch(phoneConnectionChanged(connection())),
