@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CaptureResult, LiveFeedResult } from '../../contract/capture';
 import type { TesterDetail } from '../../contract/tester';
 import { CaptureAnalyser, setCaptureAnalyser } from '../src/lib/ai/capture-analyser';
@@ -428,6 +428,47 @@ describe.skipIf(missing)(`live stills on the server${missing ? ` (skipped: ${mis
       ['several_people', true],
     ]);
     expect((await scores(testId)).ai_total_score).toBe(0);
+  });
+
+  it('a connection gap is recorded by the poll’s batched liveness write, once, even when polls race', async () => {
+    const testId = await sitting({ capture_interval: 5, capture_type: 1, matching_timeout: 5 });
+    await match();
+    await send(jpeg.noFace, 2000);
+    await analyser.idle();
+    await s.db.query(
+      `UPDATE matchings SET last_tester_poll_at = now() - interval '25 seconds' WHERE test_id = $1`,
+      [testId],
+    );
+    // A server that fell behind finds a gap on every examinee's next poll: those polls must stay on the
+    // one-statement path, not take a transaction each.
+    const transaction = vi.spyOn(s.db, 'transaction');
+    try {
+      const answers = await Promise.all(
+        [1, 2, 3].map(() => call(TESTER, 'POST', '/matching.php', { channel_status: 'open' })),
+      );
+      for (const a of answers) expect(a.statusCode).toBe(200);
+      // (The periodic sweep may run its own transaction meanwhile.)
+      const pollTransactions = transaction.mock.calls.filter(([fn]) =>
+        String(fn).includes('recordTesterPoll'),
+      );
+      expect(pollTransactions).toEqual([]);
+    } finally {
+      transaction.mockRestore();
+    }
+    const gaps = await s.db.query<{ seconds: number }>(
+      `SELECT extract(epoch FROM ended_at - started_at)::float8 AS seconds FROM connection_gaps WHERE test_id = $1`,
+      [testId],
+    );
+    // From when the first missed poll was due (25 − 5 s ago) until the poll.
+    expect(gaps.rows).toHaveLength(1);
+    expect(gaps.rows[0]!.seconds).toBeGreaterThan(19);
+    expect(gaps.rows[0]!.seconds).toBeLessThan(25);
+    expect((await markings(testId))[0]).toMatchObject({ excused: true, excuse_reason: 'connection_gap' });
+    // The next poll on time finds no silence.
+    await call(TESTER, 'POST', '/matching.php', { channel_status: 'open' });
+    expect(
+      (await s.db.query(`SELECT 1 FROM connection_gaps WHERE test_id = $1`, [testId])).rows,
+    ).toHaveLength(1);
   });
 
   it('the feed: only the checker’s own examinees; a waiting request answers when a flag arrives', async () => {

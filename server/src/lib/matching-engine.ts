@@ -49,7 +49,7 @@ import {
   scheduleRecordingFinalize,
 } from './sitting-exit';
 import { toWireTime } from './management-time';
-import { CONNECTION_GAP_POLLS, recordConnectionGap } from './live-captures';
+import { recordConnectionGap } from './live-captures';
 import { liveFeedBus } from './live-feed';
 
 /**
@@ -262,15 +262,17 @@ export class MatchingEngine {
       };
     }
     const timeout = matchingTimeoutOf(sitting.startup_parameters, this.settings);
-    const steady = this.steadyRow(auth.userId, snap, sitting, body, timeout);
+    const steady = this.steadyRow(auth.userId, snap, sitting, body);
     if (steady) {
       // The usual poll: only its liveness to write, batched with the other examinees' polls.
-      await this.liveness.record({
+      const stored = await this.liveness.record({
         matchingId: steady.id,
         staleSeconds: timeout * this.settings.testerStaleFactor,
+        timeoutSeconds: timeout,
         stats,
         channelStatus: body.channel_status ?? null,
       });
+      if (stored.excused) liveFeedBus(this.db).changed(sitting.id);
       const matching = await this.toMatching(steady, { side: 'tester', command: 0, ctx });
       return { matchings: [matching], matching_timeout: timeout };
     }
@@ -397,19 +399,17 @@ export class MatchingEngine {
 
   /**
    * The matching as the answer shows it when this poll changes nothing but its liveness, else undefined (the
-   * poll then goes through its transaction): the live matching belongs to the open sitting, the examinee was
-   * not silent long enough for a connection gap, the report changes no status, count or command
-   * (`testerPollStep`), and a waiting matching has no checker with room to be given to.
+   * poll then goes through its transaction): the live matching belongs to the open sitting, the report changes
+   * no status, count or command (`testerPollStep`), and a waiting matching has no checker with room to be given
+   * to. A silence before the poll does not matter here: the liveness write records a connection gap itself.
    */
   private steadyRow(
     userId: number,
     snap: PollSnapshot,
     sitting: Sitting,
     body: MatchingBody,
-    timeout: number,
   ): MatchingRow | undefined {
     if (snap.id === null || snap.test_id !== sitting.id || snap.poll_age_seconds === null) return undefined;
-    if (snap.poll_age_seconds >= timeout * CONNECTION_GAP_POLLS) return undefined;
     const cur = {
       checker_id: snap.checker_id,
       matching_status: snap.matching_status!,
