@@ -4,9 +4,34 @@ import path from 'node:path';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/support/chromium';
 
 const PORT = Number(process.env.E2E_PORT ?? 8181);
+const LIVE_PORT = PORT + 1;
 const dataDir = process.env.PROCTOR_E2E_DATA_DIR ?? path.join(os.tmpdir(), `proctor-e2e-${process.pid}`);
+const liveDataDir = `${dataDir}-live`;
 // Workers load this file again: they must see the same directory as the runner that started the server.
 process.env.PROCTOR_E2E_DATA_DIR = dataDir;
+const LIVE_SPECS = /(checker-monitoring|live-sitting|checker-console|wider-view|phone-camera)\.spec\.ts/;
+
+/** The server under test, started fresh (new database, demo data) on `port`. */
+function server(port: number, dir: string) {
+  return {
+    command: `rm -rf ${dir} && node --import tsx server/src/server.ts`,
+    url: `http://127.0.0.1:${port}/config.json`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dir,
+      TEST_HOOKS: '1',
+      RECORDING_PART_SIZE: '262144',
+      LOG_LEVEL: 'warn',
+      LOGIN_PER_IP_PER_MINUTE: '100000',
+      LOGIN_MAX_FAILURES: '1000',
+    },
+  };
+}
 
 /** Debian Chromium with fake camera and microphone, ICE allowed on loopback (research/media-stack.md §5). */
 const chromiumUse = {
@@ -32,66 +57,24 @@ export default defineConfig({
     trace: 'retain-on-failure',
     locale: 'ja-JP',
   },
-  // The checker-monitoring, live-sitting, checker-console, wider-view and phone-camera specs switch checkers'
-  // activation while their examinees start (so they land on their own checker): each runs alone, after every other
-  // spec, so no other spec's examinee is caught in that window.
+  // The live specs (checker-monitoring, live-sitting, checker-console, wider-view, phone-camera) switch checkers'
+  // activation while their examinees start, so that each lands on its own checker: no other spec's examinee may
+  // start on that server meanwhile. They run one after another (one worker) against a server of their own, while
+  // the other specs run beside them against the first server. Listed first, so that the scheduler starts the
+  // chain at once instead of after the other specs (it hands out files in project order).
   projects: [
+    {
+      name: 'chromium-live',
+      testMatch: LIVE_SPECS,
+      workers: 1,
+      use: { ...chromiumUse, baseURL: `http://127.0.0.1:${LIVE_PORT}` },
+    },
     {
       name: 'chromium',
       // e2e/scale/ is the scale layer's (playwright.scale.config.ts, scripts/scale.mjs).
-      testIgnore: [
-        /(checker-monitoring|live-sitting|checker-console|wider-view|phone-camera)\.spec\.ts/,
-        /[\\/]scale[\\/]/,
-      ],
-      use: chromiumUse,
-    },
-    {
-      name: 'chromium-checker-console',
-      testMatch: /checker-monitoring\.spec\.ts/,
-      dependencies: ['chromium'],
-      use: chromiumUse,
-    },
-    {
-      name: 'chromium-live-sitting',
-      testMatch: /live-sitting\.spec\.ts/,
-      dependencies: ['chromium-checker-console'],
-      use: chromiumUse,
-    },
-    {
-      name: 'chromium-console-shift',
-      testMatch: /checker-console\.spec\.ts/,
-      dependencies: ['chromium-live-sitting'],
-      use: chromiumUse,
-    },
-    {
-      name: 'chromium-wider-view',
-      testMatch: /wider-view\.spec\.ts/,
-      dependencies: ['chromium-console-shift'],
-      use: chromiumUse,
-    },
-    {
-      name: 'chromium-phone-camera',
-      testMatch: /phone-camera\.spec\.ts/,
-      dependencies: ['chromium-wider-view'],
+      testIgnore: [LIVE_SPECS, /[\\/]scale[\\/]/],
       use: chromiumUse,
     },
   ],
-  webServer: {
-    command: `rm -rf ${dataDir} && node --import tsx server/src/server.ts`,
-    url: `http://127.0.0.1:${PORT}/config.json`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      TEST_HOOKS: '1',
-      RECORDING_PART_SIZE: '262144',
-      LOG_LEVEL: 'warn',
-      LOGIN_PER_IP_PER_MINUTE: '100000',
-      LOGIN_MAX_FAILURES: '1000',
-    },
-  },
+  webServer: [server(PORT, dataDir), server(LIVE_PORT, liveDataDir)],
 });

@@ -11,7 +11,7 @@ import { apiToken, importAccounts, type SpecAccount } from './support/accounts';
 // from a screenshot, as a phone's camera reads it, and opened in a second browser context with a phone's
 // viewport; the phone publishes its camera, the checker's console shows it decoding beside the camera, a lost
 // phone is a state on both sides and an examinee-log event, and scanning again reconnects. In Japanese and
-// English, axe-clean. Its own checker and examinees, after every other spec (playwright.config.ts).
+// English, axe-clean. Its own checker and examinees, one live spec at a time on the live specs’ own server (playwright.config.ts).
 
 const PASSWORD = 'phone-Pass-2026';
 const CHECKER = 'phone-checker';
