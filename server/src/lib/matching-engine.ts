@@ -505,14 +505,16 @@ export class MatchingEngine {
     stats: string | null,
     timeout: number,
   ): Promise<{ id: number; command: number; assign: boolean; excused: boolean }> {
-    // A poll after a long silence: the examinee's connection was down meanwhile (flags from then are excused).
-    const excused = await recordConnectionGap(tx, sitting.id, timeout);
     let cur = (
       await tx.query<Current>(
         `SELECT ${CURRENT_COLUMNS} FROM matchings WHERE tester_id = $1 AND deleted_at IS NULL FOR UPDATE`,
         [userId],
       )
     ).rows[0];
+    // A poll after a long silence: the examinee's connection was down meanwhile (flags from then are excused).
+    // After the matching's lock, as the batched liveness write does (matching, then markings and sitting), so
+    // the two cannot wait for each other.
+    const excused = await recordConnectionGap(tx, sitting.id, timeout);
     if (cur && cur.test_id !== sitting.id) {
       await softDelete(tx, cur.id, 'sitting_changed');
       cur = undefined;
