@@ -282,7 +282,7 @@ async function main() {
       );
     }
     console.log(
-      'recording ceiling: the recorders’ target bit rates (camera video + audio, and the screen’s and the phone’s video at the same level); the live screen is capped at 1.2 Mbit/s, the live camera and the live phone by the browser’s congestion control. The phone uploads from its own network: on the same home link, add it to the computer’s.',
+      'recording ceiling: the recorders’ target bit rates (camera video + audio, and the screen’s and the phone’s video at the same level); the live screen is capped at 1.2 Mbit/s and the live phone at 1 Mbit/s, the live camera only by the browser’s congestion control. The phone uploads from its own network: on the same home link, add it to the computer’s.',
     );
     console.log(
       'Chromium’s fake devices show simple synthetic pictures: real cameras and busy screens are nearer the ceilings.',

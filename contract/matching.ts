@@ -201,7 +201,12 @@ export type DeleteMatchingResult = Static<typeof DeleteMatchingResult>;
 export const KvsReconnectQuery = Type.Object({ tester_id: Type.Optional(Id) });
 export type KvsReconnectQuery = Static<typeof KvsReconnectQuery>;
 
-/** kvs_reconnect.php result: the matching with fresh credentials, or null when there is none. */
+/**
+ * kvs_reconnect.php result: the matching with fresh credentials, or null when there is none. For a sitting with
+ * the phone camera it carries `phone` as a poll does, and the matched checker's `phone.signaling_channel` (while a
+ * phone publishes) is freshly issued too. The phone itself reconnects through phone/poll.php `fresh_credentials`
+ * (its session may call only the phone's routes).
+ */
 export const KvsReconnectResult = Type.Union([Matching, Type.Null()]);
 export type KvsReconnectResult = Static<typeof KvsReconnectResult>;
 

@@ -267,6 +267,61 @@ describe('the phone channel, the checker and a lost phone', () => {
     expect(s.app.localCredentials!.lookup(fresh.access_key_id)).not.toBeNull();
   });
 
+  it('kvs_reconnect carries the phone: the matched checker gets fresh viewer credentials of the phone’s channel', async () => {
+    const checker = await loginAs(s.app, 'checker01');
+    await matchingPoll(checker);
+    await matchingPoll(tester, { channel_status: 'open' });
+    const phone = await pairedPhone();
+    await phonePoll(phone, { channel_status: 'open' });
+    const polled = (await matchingPoll(checker)).find((m) => m.tester_id === testerId)!.phone!;
+    const before = polled.signaling_channel!;
+
+    const res = await injectAs(s.app, checker, {
+      method: 'GET',
+      url: `/api/v1/kvs_reconnect.php?tester_id=${testerId}`,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const m = envelope<Matching>(res).result;
+    expect(m.phone).toMatchObject({ state: 'live', camera: null });
+    const fresh = m.phone!.signaling_channel!;
+    expect(fresh.channel_name).toBe(before.channel_name);
+    expect(fresh.access_key_id).not.toBe(before.access_key_id);
+    expect(s.app.localCredentials!.lookup(fresh.access_key_id)!.scope).toMatchObject({
+      kind: 'kvs',
+      role: 'viewer',
+      channelName: fresh.channel_name,
+    });
+    // The examinee's own reconnect shows the phone's state, never credentials of its channel.
+    const own = await injectAs(s.app, tester, { method: 'GET', url: '/api/v1/kvs_reconnect.php' });
+    expect(envelope<Matching>(own).result.phone).toMatchObject({ state: 'live', signaling_channel: null });
+    // The phone itself cannot call kvs_reconnect: it reconnects through its own poll (next test).
+    const asPhone = await injectAs(s.app, phone, { method: 'GET', url: '/api/v1/kvs_reconnect.php' });
+    expect(asPhone.statusCode).toBe(403);
+  });
+
+  it('reconnects the phone through its poll: fresh_credentials after its credentials expired', async () => {
+    await matchingPoll(tester, { channel_status: 'open' });
+    const phone = await pairedPhone();
+    const first = (await phonePoll(phone, { channel_status: 'open' })).signaling_channel!;
+    s.app.localCredentials!.expire(first.access_key_id);
+    expect(s.app.localCredentials!.lookup(first.access_key_id)).toBeNull();
+    // The signaling socket closed (network, GO_AWAY): the phone's master asks for fresh credentials.
+    const again = await phonePoll(phone, { channel_status: 'close', fresh_credentials: true });
+    expect(again.sitting).toBe('open');
+    const fresh = again.signaling_channel!;
+    expect(fresh.channel_name).toBe(first.channel_name);
+    expect(fresh.access_key_id).not.toBe(first.access_key_id);
+    expect(s.app.localCredentials!.lookup(fresh.access_key_id)!.scope).toMatchObject({
+      kind: 'kvs',
+      role: 'master',
+      channelName: fresh.channel_name,
+    });
+    // Its next plain poll keeps them (no new credentials per poll).
+    expect((await phonePoll(phone, { channel_status: 'open' })).signaling_channel!.access_key_id).toBe(
+      fresh.access_key_id,
+    );
+  });
+
   it('gets no channel for a sitting that is not proctored, and sittings without the phone carry no phone', async () => {
     await setStartup({ is_proctor: 0 });
     await matchingPoll(tester);

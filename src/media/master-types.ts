@@ -36,14 +36,18 @@ export interface MasterCallbacks {
   onLost(reason: string): void;
 }
 
-/** A video stream sent beside the camera (the shared screen), with the encoder limits of its live copy. */
-export interface ExtraStream {
-  /** Registry id of the stream (stream-registry.ts). */
-  streamId: string;
-  /** Upper bound of the live encoding in bit/s (the recording is not affected). */
+/** Encoder limits of a live video (RTCRtpSender encodings); the recording is not affected. */
+export interface VideoLimits {
+  /** Upper bound of the live encoding in bit/s. */
   maxBitrate?: number;
   /** Upper bound of the live frame rate. */
   maxFramerate?: number;
+}
+
+/** A video stream sent beside the camera (the shared screen), with the encoder limits of its live copy. */
+export interface ExtraStream extends VideoLimits {
+  /** Registry id of the stream (stream-registry.ts). */
+  streamId: string;
 }
 
 /** Options of {@link startMaster} (master.ts). */
@@ -51,6 +55,11 @@ export interface MasterOptions {
   channel: KvsChannel;
   /** Registry id of the camera+microphone stream to publish. */
   streamId: string;
+  /**
+   * Encoder limits of that stream's live video, kept when the track is replaced (replaceVideoTrack). None: the
+   * browser adapts it to the connection, up to libwebrtc's own ceiling.
+   */
+  videoLimits?: VideoLimits;
   /**
    * Further video streams sent on the same peer connections, one per extra video m-line a viewer offers after
    * the camera's (viewer.ts `extraViews`), in order. Each follows its registry id: a stream registered later,

@@ -104,8 +104,20 @@ const fake = vi.hoisted(() => {
     constructor(readonly config: unknown) {
       peers.push(this);
     }
+    /** The senders addTrack made, one per track, in order. */
+    senders: { track: unknown; params: { encodings: Record<string, unknown>[] } }[] = [];
     addTrack(t: unknown) {
       this.tracks.push(t);
+      const sender = {
+        track: t,
+        params: { encodings: [{}] as Record<string, unknown>[] },
+        getParameters: () => sender.params,
+        setParameters: async (p: { encodings: Record<string, unknown>[] }) => {
+          sender.params = p;
+        },
+      };
+      this.senders.push(sender);
+      return sender;
     }
     async setRemoteDescription(d: { sdp?: string }) {
       this.remote = d;
@@ -415,6 +427,38 @@ describe('startMaster (mocked SDK)', () => {
     await m.stop(100);
     fake.registry.set('screen', null);
     expect(fake.registry.listeners.size).toBe(0);
+  });
+
+  it('caps the published stream’s live video when asked (the phone), and only its video', async () => {
+    const m = await startMaster({
+      channel: channel(),
+      streamId: 'local',
+      videoLimits: { maxBitrate: 1_000_000 },
+      refreshCredentials: async () => null,
+      callbacks: callbacks(),
+    });
+    const sc = fake.FakeSignalingClient.instances[0]!;
+    sc.emit('sdpOffer', { type: 'offer', sdp: 'v=0\r\nm=video 9 UDP\r\na=mid:0\r\n' }, 'viewer-a');
+    await flush();
+    const [video, audio] = fake.peers[0]!.senders;
+    expect(video!.track).toBe('video-track');
+    expect(video!.params.encodings[0]).toEqual({ maxBitrate: 1_000_000 });
+    expect(audio!.params.encodings[0]).toEqual({});
+    await m.stop(100);
+  });
+
+  it('leaves the published stream’s live video to the browser without limits (the examinee’s camera)', async () => {
+    const m = await startMaster({
+      channel: channel(),
+      streamId: 'local',
+      refreshCredentials: async () => null,
+      callbacks: callbacks(),
+    });
+    const sc = fake.FakeSignalingClient.instances[0]!;
+    sc.emit('sdpOffer', { type: 'offer', sdp: 'v=0\r\nm=video 9 UDP\r\na=mid:0\r\n' }, 'viewer-a');
+    await flush();
+    expect(fake.peers[0]!.senders.map((x) => x.params.encodings[0])).toEqual([{}, {}]);
+    await m.stop(100);
   });
 
   it('reopens with fresh credentials after the service closes the socket (idle, GO_AWAY, kick)', async () => {

@@ -1,5 +1,12 @@
 import type { SignalingClient } from 'amazon-kinesis-video-streams-webrtc';
-import type { ExtraStream, KvsChannel, MasterHandle, MasterOptions, MasterStatus } from './master-types';
+import type {
+  ExtraStream,
+  KvsChannel,
+  MasterHandle,
+  MasterOptions,
+  MasterStatus,
+  VideoLimits,
+} from './master-types';
 import { getStream, onStreamChange } from './stream-registry';
 import { getRuntimeConfig } from '../lib/runtime-config';
 
@@ -10,6 +17,7 @@ export type {
   MasterHandle,
   MasterOptions,
   MasterStatus,
+  VideoLimits,
 } from './master-types';
 
 /** Spec §4: signaling start-up is retried 3 times. */
@@ -121,6 +129,21 @@ export function videoMids(sdp: string | undefined): string[] {
   return mids;
 }
 
+/**
+ * Puts a live video's encoder limits on its sender (once negotiated: before that it has no encodings). They
+ * stay with the sender when its track is replaced.
+ */
+async function applyLimits(sender: RTCRtpSender, limits: VideoLimits | undefined): Promise<void> {
+  if (!limits || (limits.maxBitrate === undefined && limits.maxFramerate === undefined)) return;
+  const params = sender.getParameters();
+  if (!params.encodings?.length) return;
+  for (const e of params.encodings) {
+    if (limits.maxBitrate !== undefined) e.maxBitrate = limits.maxBitrate;
+    if (limits.maxFramerate !== undefined) e.maxFramerate = limits.maxFramerate;
+  }
+  await sender.setParameters(params).catch(() => undefined);
+}
+
 /** Sends the extra stream's current video track (or nothing) on its transceiver, within its live limits. */
 async function sendExtra(t: RTCRtpTransceiver, extra: ExtraStream): Promise<void> {
   const stream = getStream(extra.streamId);
@@ -128,14 +151,7 @@ async function sendExtra(t: RTCRtpTransceiver, extra: ExtraStream): Promise<void
   if (t.sender.track === track) return;
   await t.sender.replaceTrack(track);
   if (track && stream) t.sender.setStreams?.(stream);
-  if (!track || (extra.maxBitrate === undefined && extra.maxFramerate === undefined)) return;
-  const params = t.sender.getParameters();
-  if (!params.encodings?.length) return;
-  for (const e of params.encodings) {
-    if (extra.maxBitrate !== undefined) e.maxBitrate = extra.maxBitrate;
-    if (extra.maxFramerate !== undefined) e.maxFramerate = extra.maxFramerate;
-  }
-  await t.sender.setParameters(params).catch(() => undefined);
+  if (track) await applyLimits(t.sender, extra);
 }
 
 /**
@@ -221,7 +237,12 @@ export async function startMaster(opts: MasterOptions): Promise<MasterHandle> {
       iceServers: ice,
       iceTransportPolicy: getRuntimeConfig().iceTransportPolicy,
     });
-    stream?.getTracks().forEach((t) => pc.addTrack(t, stream));
+    const videoTracks = new Set<MediaStreamTrack>(stream?.getVideoTracks() ?? []);
+    const videoSenders: RTCRtpSender[] = [];
+    stream?.getTracks().forEach((t) => {
+      const sender = pc.addTrack(t, stream);
+      if (videoTracks.has(t)) videoSenders.push(sender);
+    });
     const extraStreams = opts.extraStreams ?? [];
     const extras: (RTCRtpTransceiver | undefined)[] = [];
     pc.onicecandidate = (e) => {
@@ -243,6 +264,7 @@ export async function startMaster(opts: MasterOptions): Promise<MasterHandle> {
       const answer = await pc.createAnswer();
       await pc.setLocalDescription(answer);
       if (pc.localDescription && signaling) signaling.sendSdpAnswer(pc.localDescription, viewerId);
+      await Promise.all(videoSenders.map((sender) => applyLimits(sender, opts.videoLimits)));
       await Promise.all(extras.map((t, i) => (t ? sendExtra(t, extraStreams[i]!) : undefined)));
     })();
     ready.catch(() => closePeer(viewerId));

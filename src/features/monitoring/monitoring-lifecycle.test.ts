@@ -5,9 +5,12 @@ import type * as CheckerApi from '../../api/checker';
 import { loginState } from '../../../tests/render';
 import { BEFORE_CLOSE_DELAY_FACTOR, decideOnViewerState, stillSameMatching } from './monitoring-lifecycle';
 import { chatReceived, matchingsPolled, monitoringStarted, selectPane, type Pane } from './monitoring-slice';
+import { reconnectRequested } from './monitoring-thunks';
 import {
   CREDENTIAL_REFRESH_MARGIN_MS,
   connectPaneViewer,
+  isPaneViewerActive,
+  paneCredentials,
   rememberPaneCredentials,
   stopAllPaneViewers,
   viewerStateChanged,
@@ -132,6 +135,58 @@ describe('viewer lifecycle listener', () => {
     expect(api.reconnectViewerChannel).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(2_000);
     expect(api.reconnectViewerChannel).toHaveBeenCalledWith(11);
+    stopAllPaneViewers();
+  });
+
+  const creds = (accessKeyId: string, channelName: string, inMs: number) => ({
+    region: 'r',
+    accessKeyId,
+    secretAccessKey: 's',
+    sessionToken: 't',
+    channelName,
+    endpoint: null,
+    expiration: new Date(Date.now() + inMs).toISOString(),
+  });
+  const livePhone = (channel: ReturnType<typeof creds>) => ({
+    state: 'live' as const,
+    since: '2026-01-01T00:00:00Z',
+    lostReason: null,
+    camera: 'environment' as const,
+    channel,
+  });
+
+  it('takes the phone channel’s fresh credentials from that kvs_reconnect too', async () => {
+    const store = started();
+    const camera = creds('a', 'c', CREDENTIAL_REFRESH_MARGIN_MS + 60_000);
+    const phone = creds('p', 'c-phone', CREDENTIAL_REFRESH_MARGIN_MS + 60_000);
+    void connectPaneViewer(store, 11, 111, camera);
+    rememberPaneCredentials(11, camera);
+    rememberPaneCredentials(11, phone, 'phone');
+    const freshPhone = creds('p2', 'c-phone', 900_000);
+    api.reconnectViewerChannel.mockResolvedValueOnce({
+      ...m(11, 111),
+      channel: creds('a2', 'c', 900_000),
+      phone: livePhone(freshPhone),
+    } as never);
+    await vi.advanceTimersByTimeAsync(61_000);
+    expect(api.reconnectViewerChannel).toHaveBeenCalledWith(11);
+    expect(paneCredentials(11, phone, 'phone').accessKeyId).toBe('p2');
+    stopAllPaneViewers();
+  });
+
+  it('reconnect pressed: the phone’s view reconnects too, with the fresh credentials kvs_reconnect gave', async () => {
+    const store = started();
+    const freshPhone = creds('p3', 'c-phone', 900_000);
+    api.reconnectViewerChannel.mockResolvedValueOnce({
+      ...m(11, 111),
+      channel: creds('a3', 'c', 900_000),
+      phone: livePhone(freshPhone),
+    } as never);
+    expect(isPaneViewerActive(11, 'phone')).toBe(false);
+    void store.dispatch(reconnectRequested(11));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(isPaneViewerActive(11, 'phone')).toBe(true);
+    expect(paneCredentials(11, creds('x', 'c-phone', 1), 'phone').accessKeyId).toBe('p3');
     stopAllPaneViewers();
   });
 

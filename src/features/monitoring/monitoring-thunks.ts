@@ -38,7 +38,7 @@ import {
   selectMarks,
   selectPane,
 } from './monitoring-slice';
-import { connectPaneViewer, paneKey, stopPaneViewer } from './monitoring-viewers';
+import { connectPaneViewer, paneKey, rememberPaneCredentials, stopPaneViewer } from './monitoring-viewers';
 
 /** Chat text the checker sends to one examinee; resolves true when the server stored it. */
 export const chatSent =
@@ -58,7 +58,8 @@ export const chatSent =
 
 /**
  * The checker pressed reconnect: fresh credentials from kvs_reconnect (the examinee is told to reset too) and a
- * new viewer with a fresh client id.
+ * new viewer with a fresh client id; the phone's view too, with the fresh credentials of the phone's channel the
+ * answer carries while a phone publishes.
  */
 export const reconnectRequested =
   (testerId: number): AppThunk<Promise<void>> =>
@@ -79,6 +80,11 @@ export const reconnectRequested =
         stopPaneViewer(testerId);
         dispatch(paneRemoved({ testerId, monitorId: pane.monitorId }));
         return;
+      }
+      const phone = m.phone;
+      if (phone?.state === 'live' && phone.channel) {
+        rememberPaneCredentials(testerId, phone.channel, 'phone');
+        void connectPaneViewer({ dispatch, getState }, testerId, m.monitorId, phone.channel, 'phone');
       }
       if (!m.channel) return;
       await connectPaneViewer({ dispatch, getState }, testerId, m.monitorId, m.channel);

@@ -73,7 +73,8 @@ export function rememberPaneCredentials(
   const prev = latestCredentials.get(key);
   if (prev && expiresAt(prev) > expiresAt(c)) return;
   latestCredentials.set(key, c);
-  // The phone channel's credentials come with every matching poll only (kvs_reconnect is the camera's).
+  // The phone channel's credentials come with every matching poll, and with the camera's kvs_reconnect below
+  // (which carries the phone's too): they need no timer of their own.
   if (channel !== 'camera') return;
   const at = expiresAt(c);
   clearTimeout(refreshTimers.get(key));
@@ -96,6 +97,8 @@ export function rememberPaneCredentials(
       reconnectViewerChannel(testerId)
         .then((m) => {
           if (m?.channel && latestCredentials.has(key)) rememberPaneCredentials(testerId, m.channel);
+          if (m?.phone?.channel && latestCredentials.has(channelKey(testerId, 'phone')))
+            rememberPaneCredentials(testerId, m.phone.channel, 'phone');
         })
         .catch((e: unknown) =>
           logger.error('monitoring', `credential refresh for ${testerId}: ${String(e)}`),

@@ -180,6 +180,8 @@ describe('the phone camera’s page', () => {
     expect(media.acquirePhoneCamera).toHaveBeenCalledWith('environment');
     const opts = media.startMaster.mock.calls[0]![0];
     expect(opts.streamId).toBe('phone-camera');
+    // The live copy is capped like the shared screen's (README "The wider view": the phone's upstream).
+    expect(opts.videoLimits).toEqual({ maxBitrate: 1_000_000 });
     expect(opts.channel.channelName).toBe(CHANNEL.channel_name);
     expect(opts.allowedViewer()).toBe('viewer-of-checker-2');
     // Its first poll asks for fresh credentials, every poll carries the phone's own bearer (never a login's).

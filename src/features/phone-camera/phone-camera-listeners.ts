@@ -16,7 +16,7 @@ import { changeLanguage } from '../../i18n';
 import { logger } from '../../lib/logger';
 import { takePairingCode } from '../../lib/phone-link';
 import { acquirePhoneCamera, PHONE_STREAM_ID } from '../../media/devices';
-import { startMaster, type MasterHandle } from '../../media/master';
+import { startMaster, type MasterHandle, type VideoLimits } from '../../media/master';
 import { kvsChannelOf } from '../../media/master-types';
 import { getStream, releaseStream } from '../../media/stream-registry';
 import { keepScreenAwake } from '../../platform/wake-lock';
@@ -37,6 +37,15 @@ import {
   selectPhoneCamera,
 } from './phone-camera-slice';
 import { PhoneRecording } from './phone-recording';
+
+/**
+ * The live copy of the phone's camera: at most 1 Mbit/s. The phone films the room at 640 × 480
+ * (VIDEO_CONSTRAINTS), which VP8 and VP9 show cleanly at about that rate, and the checker sees it beside the camera
+ * (small unless enlarged); without a cap libwebrtc lets it climb to about 2.5 Mbit/s of the phone's upstream,
+ * which on the same home Wi-Fi is the computer's upstream too (README "The wider view" has the figures). The
+ * recording is not affected: it keeps the sitting's video quality level.
+ */
+export const PHONE_LIVE: VideoLimits = { maxBitrate: 1_000_000 };
 
 /** Session storage key of the phone's session: a reload of the phone's page goes on without a new code. */
 export const PHONE_SESSION_KEY = 'phoneCamera';
@@ -206,6 +215,7 @@ export function addPhoneCameraListeners(startListening: AppStartListening): void
           const handle = await startMaster({
             channel: kvsChannelOf(channel),
             streamId: PHONE_STREAM_ID,
+            videoLimits: PHONE_LIVE,
             allowedViewer: () => allowedViewer,
             refreshCredentials: async () => {
               const r = await pollPhone(bearer, {

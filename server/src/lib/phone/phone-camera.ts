@@ -366,9 +366,10 @@ export async function sweepLostPhones(db: Db): Promise<number[]> {
 }
 
 /**
- * Adds `phone` to the matchings of a poll: for each sitting with
- * the phone camera on, its state; for the matched checker, the VIEWER credentials of the phone's channel while a
- * phone is paired and not lost. Sittings without the phone camera cost no query.
+ * Adds `phone` to the matchings of a poll (and of kvs_reconnect): for each sitting with the phone camera on, its
+ * state; for the matched checker, the VIEWER credentials of the phone's channel while a phone is paired and not
+ * lost (`fresh`: newly issued ones, as kvs_reconnect gives for the camera's channel). Sittings without the phone
+ * camera cost no query.
  */
 export class PhoneViews {
   private lastSweepAt = 0;
@@ -381,7 +382,7 @@ export class PhoneViews {
 
   async attach(
     matchings: Matching[],
-    opts: { side: 'tester' | 'checker'; viewerId: number; endpointBase: string },
+    opts: { side: 'tester' | 'checker'; viewerId: number; endpointBase: string; fresh?: boolean },
   ): Promise<Matching[]> {
     const withPhone = matchings.filter((m) => phoneCameraOn(m.startup_parameters));
     if (withPhone.length === 0) return matchings;
@@ -417,6 +418,7 @@ export class PhoneViews {
               role: 'viewer',
               channelName: phoneChannelName(m.signaling_channel!.channel_name),
               endpointBase: opts.endpointBase,
+              ...(opts.fresh ? { fresh: true } : {}),
             })
           : null,
       };

@@ -85,8 +85,21 @@ export default async function matchingRoutes(app: App): Promise<void> {
       config: { access: TESTER_AND_CHECKER },
       schema: { querystring: KvsReconnectQuery, response: { 200: Envelope(KvsReconnectResult) } },
     },
-    async (request, reply) =>
-      reply.ok(await engine.reconnect(request.auth!, request.query, pollContext(request))),
+    async (request, reply) => {
+      const auth = request.auth!;
+      const ctx = pollContext(request);
+      const m = await engine.reconnect(auth, request.query, ctx);
+      if (!m) return reply.ok(null);
+      // The sitting's phone camera too: a checker reconnecting gets fresh credentials of the phone's channel
+      // beside the camera's, so its phone view reconnects with them (README "Phone as a second camera").
+      const [withPhone] = await phones.attach([m], {
+        side: auth.actor === 1 ? 'tester' : 'checker',
+        viewerId: auth.userId,
+        endpointBase: ctx.endpointBase,
+        fresh: true,
+      });
+      return reply.ok(withPhone!);
+    },
   );
 
   app.post(
