@@ -9,6 +9,7 @@ import type {
   MonitorActivateListResult,
 } from '../../contract/matching';
 import { build, DEMO_LOGIN, envelope, injectAs, loginAs, type TestServer } from './helper';
+import { MASS_SILENCE_HOLD_SECONDS, massSilenceHold } from '../src/lib/matching-engine';
 
 // Sweep on every poll, so a backdated checker is released by the very next request.
 process.env.MATCHING_SWEEP_INTERVAL_MS = '0';
@@ -221,6 +222,48 @@ describe('assignment', () => {
       m.monitor_id,
     ]);
     expect((await poll('checker01')).matchings).toEqual([]);
+  });
+
+  it('holds examinees in a mass silence (the server was away) instead of counting them all gone', async () => {
+    for (const t of TESTERS) await token(t);
+    for (const t of TESTERS) await testerPoll(t);
+    const live = async () =>
+      Number(
+        (await s.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM matchings WHERE deleted_at IS NULL`))
+          .rows[0]!.n,
+      );
+    expect(await live()).toBe(12);
+    // One examinee silent past the limit is that examinee gone.
+    await s.db.query(
+      `UPDATE matchings SET tester_stale_at = now() - interval '1 second' WHERE tester_id = $1`,
+      [id('tester01')],
+    );
+    await poll('checker01');
+    expect(await live()).toBe(11);
+    // Then every examinee at once (a restart, a failover, a server that fell behind): held.
+    await s.db.query(
+      `UPDATE matchings SET tester_stale_at = now() - interval '1 second' WHERE deleted_at IS NULL`,
+    );
+    await poll('checker01');
+    expect(await live()).toBe(11);
+    // Whoever polls again is simply back, on the steady path.
+    expect((await testerPoll('tester02')).matching_status).toBe(1);
+    // A silence that outlasts the hold still ends: they count as gone then.
+    await s.db.query(
+      `UPDATE matchings SET tester_stale_at = now() - make_interval(secs => $1 + 1)
+        WHERE deleted_at IS NULL AND tester_id <> $2`,
+      [MASS_SILENCE_HOLD_SECONDS, id('tester02')],
+    );
+    await poll('checker01');
+    expect(await live()).toBe(1);
+  });
+
+  it('judges a mass silence by share, and only with enough people present', () => {
+    expect(massSilenceHold(5, 10)).toBe(MASS_SILENCE_HOLD_SECONDS);
+    expect(massSilenceHold(4, 10)).toBe(0);
+    expect(massSilenceHold(9, 9)).toBe(0);
+    expect(massSilenceHold(0, 0)).toBe(0);
+    expect(massSilenceHold(600, 1000)).toBe(MASS_SILENCE_HOLD_SECONDS);
   });
 
   it('does not match a tester whose proctoring is off, or a kicked or rejected tester', async () => {

@@ -61,6 +61,27 @@ export const RECORDING_TIME_GRACE_SECONDS = 60;
 /** How long an examinee who comes back is given to the checker who watched the sitting before (minutes). */
 export const PREVIOUS_CHECKER_MINUTES = 30;
 
+/**
+ * A mass silence: at least this share of the examinees (or of the checkers) present went silent at once. One
+ * person falling silent is that person's browser or network; most of them at once is the server, its database or
+ * its network (a restart, a failover, a server that fell behind), and counting them all gone would release every
+ * checker's examinees and re-queue every examinee at the moment the server comes back, a load of re-matching it
+ * may never get out from under. The sweep then holds them (the self-preservation of service registries) for at
+ * most MASS_SILENCE_HOLD_SECONDS past their own limit, so that a real mass departure still ends.
+ */
+export const MASS_SILENCE_SHARE = 0.5;
+/** A mass silence needs at least this many people of a side present (a small exam is judged person by person). */
+export const MASS_SILENCE_MIN_PEOPLE = 10;
+/** How long past their limit a mass silence holds people before they count as gone (seconds). */
+export const MASS_SILENCE_HOLD_SECONDS = 300;
+
+/** Seconds of hold for a side with `silent` of `present` people silent: MASS_SILENCE_HOLD_SECONDS or 0. */
+export function massSilenceHold(silent: number, present: number): number {
+  return present >= MASS_SILENCE_MIN_PEOPLE && silent >= present * MASS_SILENCE_SHARE
+    ? MASS_SILENCE_HOLD_SECONDS
+    : 0;
+}
+
 /** An ended matching a checker is told of (`ENDED_SQL`). */
 interface EndedRow {
   id: number;
@@ -197,6 +218,8 @@ export function fairShare(checkers: readonly CheckerLoad[], me: number, waiting:
 export class MatchingEngine {
   readonly channels: MatchingChannels;
   private readonly liveness: LivenessWriter;
+  /** Whether the last sweep held a side in a mass silence (for its log lines). */
+  private readonly massSilence = { examinees: false, checkers: false };
   /** Examinee polls read together (`POLL_SNAPSHOT_SQL`), two statements at most under way at once. */
   private readonly snapshots: BatchQueue<number, PollSnapshot | undefined>;
   private lastSweepAt = 0;
@@ -795,42 +818,81 @@ export class MatchingEngine {
    * Releases the testers of checkers silent for 3 × their timeout back to waiting (each gets a fresh waiting
    * matching that keeps its place in the queue; the old one stays as history), and closes the matchings of
    * testers silent for testerStaleFactor × their timeout, so a closed browser does not hold a checker's place.
+   * In a mass silence of a side (`massSilenceHold`) that side's people are held MASS_SILENCE_HOLD_SECONDS longer.
    */
   async sweep(): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      const released = await tx.query<{ id: number }>(
-        `WITH stale AS (
-           UPDATE checker_presence SET swept_at = now()
-            WHERE stale_at <= now() AND (swept_at IS NULL OR swept_at < stale_at)
-            RETURNING checker_id)
-         UPDATE matchings m SET deleted_at = now(), delete_reason = 'checker_timeout', ${closeConnectedSql()},
-                connected_at = NULL, updated_at = now()
-           FROM stale
-          WHERE m.checker_id = stale.checker_id AND m.deleted_at IS NULL
-          RETURNING m.id`,
-      );
-      for (const r of released.rows) {
-        await tx.query(
-          `INSERT INTO matchings (test_id, tester_id, matching_status, channel_name, channel_status, created_at,
-                                  last_tester_poll_at, tester_stale_at, tester_stats, updated_at)
-           SELECT test_id, tester_id, 1, channel_name, channel_status, created_at, last_tester_poll_at, tester_stale_at, tester_stats, now()
-             FROM matchings WHERE id = $1
-           ON CONFLICT (tester_id) WHERE deleted_at IS NULL DO NOTHING`,
-          [r.id],
+    const c = (
+      await this.db.query<{
+        testers: number;
+        silent_testers: number;
+        checkers: number;
+        silent_checkers: number;
+      }>(
+        `SELECT count(*)::int AS testers, count(*) FILTER (WHERE tester_stale_at <= now())::int AS silent_testers,
+                (SELECT count(*) FROM checker_presence
+                  WHERE swept_at IS NULL OR swept_at < stale_at)::int AS checkers,
+                (SELECT count(*) FROM checker_presence
+                  WHERE stale_at <= now() AND (swept_at IS NULL OR swept_at < stale_at))::int AS silent_checkers
+           FROM matchings WHERE deleted_at IS NULL`,
+        [],
+        { genericPlan: true },
+      )
+    ).rows[0]!;
+    const testerHold = massSilenceHold(c.silent_testers, c.testers);
+    const checkerHold = massSilenceHold(c.silent_checkers, c.checkers);
+    this.noteMassSilence('examinees', testerHold > 0, c.silent_testers, c.testers);
+    this.noteMassSilence('checkers', checkerHold > 0, c.silent_checkers, c.checkers);
+    if (c.silent_checkers > 0) {
+      await this.db.transaction(async (tx) => {
+        const released = await tx.query<{ id: number }>(
+          `WITH stale AS (
+             UPDATE checker_presence SET swept_at = now()
+              WHERE stale_at <= now() - make_interval(secs => $1) AND (swept_at IS NULL OR swept_at < stale_at)
+              RETURNING checker_id)
+           UPDATE matchings m SET deleted_at = now(), delete_reason = 'checker_timeout', ${closeConnectedSql()},
+                  connected_at = NULL, updated_at = now()
+             FROM stale
+            WHERE m.checker_id = stale.checker_id AND m.deleted_at IS NULL
+            RETURNING m.id`,
+          [checkerHold],
         );
-      }
-    });
+        for (const r of released.rows) {
+          await tx.query(
+            `INSERT INTO matchings (test_id, tester_id, matching_status, channel_name, channel_status, created_at,
+                                    last_tester_poll_at, tester_stale_at, tester_stats, updated_at)
+             SELECT test_id, tester_id, 1, channel_name, channel_status, created_at, last_tester_poll_at, tester_stale_at, tester_stats, now()
+               FROM matchings WHERE id = $1
+             ON CONFLICT (tester_id) WHERE deleted_at IS NULL DO NOTHING`,
+            [r.id],
+          );
+        }
+      });
+    }
+    if (c.silent_testers === 0) return;
     const gone = await this.db.query<{ test_id: number }>(
       `UPDATE matchings SET deleted_at = now(), delete_reason = 'no_response', ${closeConnectedSql()},
               connected_at = NULL, updated_at = now()
-        WHERE deleted_at IS NULL AND tester_stale_at <= now()
+        WHERE deleted_at IS NULL AND tester_stale_at <= now() - make_interval(secs => $1)
         RETURNING test_id`,
+      [testerHold],
     );
     // Nobody may come back: their recordings are completed later unless they do.
     await scheduleAbandonedFinalize(
       this.db,
       gone.rows.map((r) => r.test_id),
     );
+  }
+
+  /** Logs when a side's mass silence begins and ends (once each, not every sweep). */
+  private noteMassSilence(side: 'examinees' | 'checkers', holding: boolean, silent: number, present: number) {
+    if (holding === this.massSilence[side]) return;
+    this.massSilence[side] = holding;
+    if (holding)
+      this.app.log.warn(
+        { side, silent, present, holdSeconds: MASS_SILENCE_HOLD_SECONDS },
+        'mass silence: most of a side went silent at once (the server, its database or its network, not them); holding them before counting them gone',
+      );
+    else this.app.log.info({ side, silent, present }, 'mass silence over');
   }
 
   // ---------------------------------------------------------------------------------------------------------
