@@ -139,6 +139,11 @@ export const TesterRecord = Type.Object({
   size: Type.Optional(Nullable(Type.Integer())),
   /** Length of the stored video in ms when known (after the duration fix); null otherwise. */
   duration_ms: Type.Optional(Nullable(Type.Integer())),
+  /**
+   * The page that recorded it went away while it ran (reloaded or closed during a room scan or a screen share)
+   * and the server completed it from what had reached the storage: it ends where the page was cut off.
+   */
+  interrupted: Type.Optional(Type.Boolean()),
 });
 export type TesterRecord = Static<typeof TesterRecord>;
 

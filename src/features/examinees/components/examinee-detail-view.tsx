@@ -169,6 +169,8 @@ function timelines(
       n,
       // Completed with nothing stored (the page never sent a part): there is no video for this stretch.
       empty: r.size === 0 ? { from: r.startAt, to: r.stopAt } : null,
+      // Its page went away while it recorded (a reload during a room scan or a screen share).
+      interrupted: r.interrupted === true,
     };
   });
 }
@@ -200,18 +202,31 @@ type Timeline = ReturnType<typeof timelines>[number];
 /** One recording's player and timeline (or the notice that nothing of it was stored). */
 function TimelineItem({ tl }: { tl: Timeline }) {
   const { t } = useTranslation('examinees');
-  const title = 'n' in tl ? t('detail.recordingTitle', { n: tl.n }) : t('detail.sittingTimeline');
+  const interrupted = 'interrupted' in tl && tl.interrupted;
+  const base = 'n' in tl ? t('detail.recordingTitle', { n: tl.n }) : t('detail.sittingTimeline');
+  const title = interrupted ? t('detail.recordingTitleInterrupted', { title: base }) : base;
+  const note = interrupted ? (
+    <p className="small text-body-secondary mb-1" data-testid="recording-interrupted">
+      {t('detail.recordingInterrupted')}
+    </p>
+  ) : null;
   if ('empty' in tl && tl.empty) {
     return (
       <div className="mb-3" data-testid="recording-empty">
         <p className="fw-bold mb-1">{title}</p>
+        {note}
         <p className="alert alert-warning mb-0">
           {t('detail.recordingEmpty')} (<DateTime value={tl.empty.from} /> – <DateTime value={tl.empty.to} />)
         </p>
       </div>
     );
   }
-  return <RecordingTimeline title={title} url={tl.url} durationMs={tl.durationMs} points={tl.points} />;
+  return (
+    <>
+      <RecordingTimeline title={title} url={tl.url} durationMs={tl.durationMs} points={tl.points} />
+      {note}
+    </>
+  );
 }
 
 /**
@@ -435,7 +450,12 @@ export function ExamineeDetailView({
                   <td>
                     <DateTime value={r.stopAt} />
                   </td>
-                  <td>{text(recordStatusKey(r.movieStatus))}</td>
+                  <td>
+                    {text(recordStatusKey(r.movieStatus))}
+                    {r.interrupted === true && (
+                      <span className="badge text-bg-warning ms-1">{t('record.interrupted')}</span>
+                    )}
+                  </td>
                   <td>
                     <DateTime value={r.encodedAt} />
                   </td>
