@@ -567,7 +567,17 @@ describe('/examinees/{id}', () => {
         {
           ...DETAIL,
           records: [
-            record(40, 'room_scan', '2024-01-01T09:05:00.000+09:00', '2024-01-01T09:05:40.000+09:00', true),
+            // Completed by the server 40 s after it began; 5 s of video had reached the storage.
+            {
+              ...record(
+                40,
+                'room_scan',
+                '2024-01-01T09:05:00.000+09:00',
+                '2024-01-01T09:05:40.000+09:00',
+                true,
+              ),
+              duration_ms: 5070,
+            },
             record(41, 'room_scan', '2024-01-01T09:06:00.000+09:00', '2024-01-01T09:07:00.000+09:00', false),
             record(42, 'camera', '2024-01-01T09:00:00.000+09:00', '2024-01-01T09:50:00.000+09:00', false),
           ],
@@ -597,6 +607,10 @@ describe('/examinees/{id}', () => {
     expect(within(scans).getByText('録画 1（中断）')).toBeInTheDocument();
     expect(within(scans).getByText('録画 2')).toBeInTheDocument();
     expect(within(scans).getAllByTestId('recording-interrupted')).toHaveLength(1);
+    // Its timeline is as long as its video (5 s), not as the time until it was completed (40 s).
+    const first = within(scans).getAllByTestId('recording-timeline')[0]!;
+    expect(first).toHaveTextContent('00:00:05');
+    expect(first).not.toHaveTextContent('00:00:40');
     expect(screen.getByRole('region', { name: 'カメラ' }).textContent).not.toMatch(/中断/);
     const log = screen.getByRole('table', { name: '録画状況ログ' });
     expect(within(log).getByRole('row', { name: /^40 ルームスキャン.*中断/ })).toBeInTheDocument();

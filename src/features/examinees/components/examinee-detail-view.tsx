@@ -102,7 +102,8 @@ const CONTINUOUS_STREAMS: readonly StreamKind[] = ['camera', 'screen', 'phone'];
 /**
  * Timelines of spec §2: one per recording, or one over the sitting when there is none yet. A marking lies on
  * every recording running at its time: on its own camera recording at the server's position, on the others
- * (the screen, the phone, a room scan) at its time since that recording began.
+ * (the screen, the phone, a room scan) at its time since that recording began. A timeline is as long as its
+ * stored video when that is known.
  */
 function timelines(
   d: ExamineeDetail,
@@ -140,7 +141,9 @@ function timelines(
   }
   const count: Partial<Record<StreamKind, number>> = {};
   return d.records.map((r) => {
-    const duration = msBetween(r.startAt, r.stopAt);
+    // The stored video's length once known: start to stop is when the upload was completed, which can be much
+    // later than the video ends (uploads catching up, a recording completed by the server after its page went).
+    const duration = r.durationMs ?? msBetween(r.startAt, r.stopAt);
     const stream = streamOf(r);
     const n = (count[stream] = (count[stream] ?? 0) + 1);
     const points: TimelinePoint[] = all
