@@ -140,8 +140,8 @@ export const TesterRecord = Type.Object({
   /** Length of the stored video in ms when known (after the duration fix); null otherwise. */
   duration_ms: Type.Optional(Nullable(Type.Integer())),
   /**
-   * The page that recorded it went away while it ran (reloaded or closed during a room scan or a screen share)
-   * and the server completed it from what had reached the storage: it ends where the page was cut off.
+   * A reload cut it off (the page was reloaded during a room scan or a screen share): it ends where the page
+   * went, completed by that page as it unloaded or by the server from what had reached the storage.
    */
   interrupted: Type.Optional(Type.Boolean()),
 });

@@ -345,6 +345,40 @@ describe('room scans', () => {
     expect(detail.examinee_logs.map((l) => l.event)).toContain('room_scan_interrupted');
   });
 
+  it('marks the recordings a reload cut off even when the old page completed them as it unloaded', async () => {
+    const testId = await sitting('tester02', { is_room_scan: 1, is_screen_record: 1, is_record: 1 });
+    const startRec = async (stream: string) =>
+      envelope<RecordingCredentials>(
+        await api('tester02', 'POST', '/tester/recording.php', {
+          method: 'PUT',
+          stream,
+          mime_type: 'video/webm',
+        }),
+      ).result.record_id;
+    await api('tester02', 'POST', '/tester/screen_share.php', { state: 'shared', surface: 'monitor' });
+    const screenRec = await startRec('screen');
+    const first = envelope<RoomScan>(
+      await api('tester02', 'POST', '/tester/room_scan.php', { action: 'start', attempt: 'a' }),
+    ).result;
+    const scanRec = await startRec('room_scan');
+    // The old page completed both as it unloaded (what it had sent by then).
+    await s.db.query(
+      `UPDATE records SET stop_at = now(), size_bytes = 1000, movie_status = '02' WHERE id = ANY($1::bigint[])`,
+      [[screenRec, scanRec]],
+    );
+    await api('tester02', 'POST', '/tester/screen_share.php', { state: 'ended', reloaded: true });
+    const second = envelope<RoomScan>(
+      await api('tester02', 'POST', '/tester/room_scan.php', { action: 'start', attempt: 'b' }),
+    ).result;
+    expect(second.id).not.toBe(first.id);
+    const detail = envelope<TesterDetail>(
+      await api('manager01', 'GET', `/tester/detail.php?test_id=${testId}`),
+    ).result;
+    const byId = new Map(detail.records.map((r) => [r.id, r]));
+    expect(byId.get(screenRec)).toMatchObject({ interrupted: true, movie_status: '02' });
+    expect(byId.get(scanRec)).toMatchObject({ interrupted: true, movie_status: '02' });
+  });
+
   it('refuses a scan for a sitting without it and after the exam ended, and a client cannot forge the markers', async () => {
     const testId = await sitting('tester02', { is_record: 1 });
     const res = await api('tester02', 'POST', '/tester/room_scan.php', { action: 'start' });

@@ -202,7 +202,7 @@ export async function loadRecords(db: Db, testId: number): Promise<TesterRecord[
   const { rows } = await db.query<RecordRow>(
     `SELECT id, stream, start_at, stop_at, encoded_at, ai_analysis_batch_reflected_at, ai_analysis_reflected_at,
             ai_analysis_batch_flag, ai_analysis_flag, movie_status, detail, size_bytes, duration_ms,
-            (stop_at IS NOT NULL AND finalize_reason IS NOT DISTINCT FROM 'interrupted') AS interrupted,
+            interrupted,
             coalesce(play_time_from, CASE WHEN duration_ms IS NOT NULL THEN 0 END)::int AS play_time_from,
             coalesce(play_time_to, ceil(duration_ms / 1000.0))::int AS play_time_to
        FROM records WHERE test_id = $1 ORDER BY start_at, id`,

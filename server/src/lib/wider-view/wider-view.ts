@@ -130,8 +130,8 @@ async function fromExaminee(db: Db, s: Sitting, message: string): Promise<void> 
  * refused with 400, as the page itself refuses it). A change of state is logged (screen_share_started /
  * screen_share_ended) and told to the checker (SCREEN_SHARED / SCREEN_SHARE_ENDED); a repeated report
  * changes nothing. `ended` from a reloaded page (`reloaded`, which never held the share): the screen recording
- * the earlier page left open is given to the server to complete, marked interrupted (a page that saw its share
- * end completes its recording itself).
+ * the reload cut off is marked interrupted (records.interrupted) and, when the earlier page left it open, given
+ * to the server to complete (a page that saw its share end completes its recording itself).
  */
 export async function reportScreenShare(
   db: Db,
@@ -153,7 +153,18 @@ export async function reportScreenShare(
       `SELECT screen_share_state FROM tests WHERE id = $1 FOR UPDATE`,
       [s.id],
     );
-    if (state === 'ended' && reloaded) await markInterruptedRecordings(tx, s.id, 'screen');
+    if (state === 'ended' && reloaded) {
+      // Shared until the reload: the newest screen recording ran until then, even if the old page completed it
+      // as it unloaded.
+      if (rows[0]?.screen_share_state === 'shared') {
+        await tx.query(
+          `UPDATE records SET interrupted = true, updated_at = now()
+            WHERE id = (SELECT max(id) FROM records WHERE test_id = $1 AND stream = 'screen')`,
+          [s.id],
+        );
+      }
+      await markInterruptedRecordings(tx, s.id, 'screen');
+    }
     if (rows[0]?.screen_share_state === state) return;
     await tx.query(`UPDATE tests SET screen_share_state = $2, screen_share_at = now() WHERE id = $1`, [
       s.id,
@@ -216,9 +227,9 @@ export async function requestRoomScan(
  * examinee repeats). `attempt` is the page's token for this press of "start the scan" (the same on its retries):
  * starting the scan under way with the same token (or none, an older page) is a no-op. A scan under way that
  * another attempt starts again was cut off (the page was reloaded or reopened during it): it is closed as
- * `interrupted` and logged so (room_scan_interrupted), the recording it left open is given to the server to
- * complete after the usual grace (finalize_reason 'interrupted', which the examinee detail labels), and a new
- * scan starts, carrying the checker's request. Every start is logged and told to the checker.
+ * `interrupted` and logged so (room_scan_interrupted), its recording is marked interrupted (which the examinee
+ * detail labels) and, when left open, given to the server to complete after the usual grace, and a new scan
+ * starts, carrying the checker's request. Every start is logged and told to the checker.
  */
 export async function startRoomScan(db: Db, s: Sitting, attempt?: string): Promise<RoomScan> {
   assertScannable(s);
@@ -261,22 +272,29 @@ export async function startRoomScan(db: Db, s: Sitting, attempt?: string): Promi
 }
 
 /**
- * Closes a scan under way that a new page started again: `interrupted`, logged with the reason, and its open
- * room_scan recording (the old page held it; no page will complete it now) completed by the server after the
- * grace, marked 'interrupted'.
+ * Closes a scan under way that a new page started again: `interrupted`, logged with the reason, its recording
+ * marked interrupted, and completed by the server after the grace when the old page left it open.
  */
 async function interruptScan(tx: Db, testId: number, scan: RoomScanRow): Promise<void> {
   await tx.query(`UPDATE room_scans SET status = 'interrupted', completed_at = now() WHERE id = $1`, [
     scan.id,
   ]);
   await logExamineeEvent(tx, testId, 'room_scan_interrupted', 'restarted');
+  // Its recording began after it started and belongs to no completed scan; the old page may have completed it
+  // as it unloaded (then only the label changes).
+  await tx.query(
+    `UPDATE records SET interrupted = true, updated_at = now()
+      WHERE test_id = $1 AND stream = 'room_scan' AND start_at >= $2
+        AND id NOT IN (SELECT record_id FROM room_scans WHERE test_id = $1 AND record_id IS NOT NULL)`,
+    [testId, scan.started_at],
+  );
   await markInterruptedRecordings(tx, testId, 'room_scan');
 }
 
 /**
  * The open recordings of a stream whose page went away (a reload or a closed page during a room scan or a screen
- * share; a page holds at most one of each): completed by the server after the usual grace unless the page
- * completes them first, and then labelled interrupted in the examinee detail.
+ * share; a page holds at most one of each): marked interrupted, and completed by the server after the usual
+ * grace unless a page completes them first.
  */
 async function markInterruptedRecordings(
   tx: Db,
@@ -285,7 +303,7 @@ async function markInterruptedRecordings(
 ): Promise<void> {
   await tx.query(
     `UPDATE records SET finalize_at = least(coalesce(finalize_at, 'infinity'), now() + $3::int * interval '1 second'),
-            finalize_reason = 'interrupted', updated_at = now()
+            finalize_reason = 'interrupted', interrupted = true, updated_at = now()
       WHERE test_id = $1 AND stream = $2 AND stop_at IS NULL`,
     [testId, stream, RECORDING_FINALIZE_GRACE_SECONDS],
   );
