@@ -614,6 +614,13 @@ describe('/examinees/{id}', () => {
     expect(screen.getByRole('region', { name: 'カメラ' }).textContent).not.toMatch(/中断/);
     const log = screen.getByRole('table', { name: '録画状況ログ' });
     expect(within(log).getByRole('row', { name: /^40 ルームスキャン.*中断/ })).toBeInTheDocument();
+    // "Completed" is when the upload was; the video's own length is beside it (unknown yet: a dash).
+    expect(within(log).getByRole('columnheader', { name: '完了' })).toBeInTheDocument();
+    expect(within(log).getByRole('columnheader', { name: '動画の長さ' })).toBeInTheDocument();
+    const row40 = within(log).getByRole('row', { name: /^40 / });
+    expect(row40).toHaveTextContent('2024-01-01 09:05:40');
+    expect(row40).toHaveTextContent('00:00:05');
+    expect(within(log).getByRole('row', { name: /^41 / })).toHaveTextContent('—');
     expect(within(log).getByRole('row', { name: /^41 ルームスキャン/ }).textContent).not.toMatch(/中断/);
     const events = screen.getAllByTestId('examinee-log').map((r) => r.textContent);
     expect(events[1]).toMatch(/ルームスキャンが中断/);

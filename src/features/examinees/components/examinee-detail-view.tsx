@@ -437,6 +437,7 @@ export function ExamineeDetailView({
                 <th scope="col">{t('record.stream')}</th>
                 <th scope="col">{t('record.startAt')}</th>
                 <th scope="col">{t('record.stopAt')}</th>
+                <th scope="col">{t('record.length')}</th>
                 <th scope="col">{t('record.status')}</th>
                 <th scope="col">{t('record.encodedAt')}</th>
                 <th scope="col">{t('record.aiAnalysis')}</th>
@@ -453,6 +454,8 @@ export function ExamineeDetailView({
                   <td>
                     <DateTime value={r.stopAt} />
                   </td>
+                  {/* The stored video's length: "completed" is when the upload was, not when the video ends. */}
+                  <td>{r.durationMs === null || r.durationMs === undefined ? '—' : hms(r.durationMs)}</td>
                   <td>
                     {text(recordStatusKey(r.movieStatus))}
                     {r.interrupted === true && (
