@@ -139,6 +139,11 @@ export const TesterRecord = Type.Object({
   size: Type.Optional(Nullable(Type.Integer())),
   /** Length of the stored video in ms when known (after the duration fix); null otherwise. */
   duration_ms: Type.Optional(Nullable(Type.Integer())),
+  /**
+   * A reload cut it off (the page was reloaded during a room scan or a screen share): it ends where the page
+   * went, completed by that page as it unloaded or by the server from what had reached the storage.
+   */
+  interrupted: Type.Optional(Type.Boolean()),
 });
 export type TesterRecord = Static<typeof TesterRecord>;
 

@@ -21,6 +21,11 @@ export const ScreenShareBody = Type.Object({
       Type.Literal('application'),
     ]),
   ),
+  /**
+   * With `ended`: the page was reloaded (or reopened) and never held the share. Its screen recording, if one was
+   * open, is then left by the page that made it: the server completes it after the grace, marked interrupted.
+   */
+  reloaded: Type.Optional(Type.Boolean()),
 });
 export type ScreenShareBody = Static<typeof ScreenShareBody>;
 
@@ -63,6 +68,11 @@ export type WiderViewState = Static<typeof WiderViewState>;
  */
 export const RoomScanBody = Type.Object({
   action: Type.Union([Type.Literal('start'), Type.Literal('done')]),
+  /**
+   * With `start`: the page's token for this press of "start the scan", the same on its retries. A scan under way
+   * started again with another token (a reloaded page) is closed as interrupted and a new one starts.
+   */
+  attempt: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   scan_id: Type.Optional(Id),
   record_id: Type.Optional(Type.Union([Id, Type.Null()])),
 });

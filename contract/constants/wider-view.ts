@@ -57,6 +57,7 @@ export const WIDER_VIEW_LOG_EVENTS = [
   'room_scan_requested',
   'room_scan_started',
   'room_scan_completed',
+  'room_scan_interrupted',
 ] as const;
 
 /**

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordingCredentials } from '../../contract/recording';
+import type { TesterDetail } from '../../contract/tester';
 import type { RoomScan, WiderViewState } from '../../contract/wider-view';
 import { build, envelope, injectAs, loginAs, type TestServer } from './helper';
 
@@ -9,6 +10,9 @@ import { build, envelope, injectAs, loginAs, type TestServer } from './helper';
  * reports them, the checker's request for a scan, what the examinee log and the chat markers say, and the exam
  * system waiting for both.
  */
+// The server completes recordings whose page went away; the tick is short here.
+process.env.RECORDING_FINALIZE_TICK_MS = '50';
+
 let s: TestServer;
 const tokens = new Map<string, string>();
 const ids: Record<string, number> = {};
@@ -235,6 +239,144 @@ describe('room scans', () => {
       await api('tester04', 'GET', `/webrtc_message.php?tester_id=${ids.tester04}`),
     ).result.messages.map((m) => m.message);
     expect(list).toContain('ROOM_SCAN_REQUESTED');
+  });
+
+  it('a page reloaded during a scan: the scan is logged as interrupted, the new one as started, and the recordings it cut off are completed by the server and marked', async () => {
+    const testId = await sitting('tester01', { is_room_scan: 1, is_screen_record: 1, is_record: 1 });
+    const startRec = async (stream: string) =>
+      envelope<RecordingCredentials>(
+        await api('tester01', 'POST', '/tester/recording.php', {
+          method: 'PUT',
+          stream,
+          mime_type: 'video/webm',
+        }),
+      ).result.record_id;
+    const start = (attempt: string) =>
+      api('tester01', 'POST', '/tester/room_scan.php', { action: 'start', attempt });
+
+    // The first page shares the screen, records it, and starts a scan with its recording.
+    await api('tester01', 'POST', '/tester/screen_share.php', { state: 'shared', surface: 'monitor' });
+    const screenRec = await startRec('screen');
+    const first = envelope<RoomScan>(await start('page-1')).result;
+    const firstRec = await startRec('room_scan');
+    // Its own retry of the same press is the same scan, and logs nothing.
+    expect(envelope<RoomScan>(await start('page-1')).result.id).toBe(first.id);
+
+    // A share that ended in the page (its recording the page completes itself) leaves the recording alone.
+    await api('tester01', 'POST', '/tester/screen_share.php', { state: 'ended' });
+    const kept = await s.db.query<{ finalize_at: Date | null }>(
+      `SELECT finalize_at FROM records WHERE id = $1`,
+      [screenRec],
+    );
+    expect(kept.rows[0]!.finalize_at).toBeNull();
+    // Reloaded: the new page no longer has the share (it says so) and starts the scan again with its own press.
+    await api('tester01', 'POST', '/tester/screen_share.php', { state: 'ended', reloaded: true });
+    const second = envelope<RoomScan>(await start('page-2')).result;
+    expect(second.id).not.toBe(first.id);
+    expect(second.status).toBe('scanning');
+    // The old scan cannot be completed any more; the new one can.
+    const stale = await api('tester01', 'POST', '/tester/room_scan.php', {
+      action: 'done',
+      scan_id: first.id,
+    });
+    expect(envelope(stale).code).toBe('invalid_transition');
+    const secondRec = await startRec('room_scan');
+    expect(
+      envelope<RoomScan>(
+        await api('tester01', 'POST', '/tester/room_scan.php', {
+          action: 'done',
+          scan_id: second.id,
+          record_id: secondRec,
+        }),
+      ).result.status,
+    ).toBe('done');
+
+    // (tester01's sitting shared its screen in the tests above: its last six events are this test's.)
+    expect((await events(testId)).slice(-6)).toEqual([
+      'screen_share_started',
+      'room_scan_started',
+      'screen_share_ended',
+      'room_scan_interrupted restarted',
+      'room_scan_started',
+      `room_scan_completed record ${secondRec}`,
+    ]);
+    expect((await markers(testId)).slice(-5)).toEqual([
+      'examinee:SCREEN_SHARED',
+      'examinee:ROOM_SCAN_STARTED',
+      'examinee:SCREEN_SHARE_ENDED',
+      'examinee:ROOM_SCAN_STARTED',
+      'examinee:ROOM_SCAN_DONE',
+    ]);
+    const state = envelope<WiderViewState>(await api('tester01', 'GET', '/tester/wider_view.php')).result;
+    expect(state.room_scan).toEqual({ required: true, done: 1, current: null });
+
+    // The cut-off recordings are due after the usual grace, not at the end of the sitting; the new one is not.
+    const due = await s.db.query<{ id: string; finalize_reason: string | null; soon: boolean | null }>(
+      `SELECT id, finalize_reason, finalize_at <= now() + interval '31 seconds' AS soon FROM records
+        WHERE test_id = $1 ORDER BY id`,
+      [testId],
+    );
+    expect(due.rows.map((r) => [Number(r.id), r.finalize_reason, r.soon])).toEqual([
+      [screenRec, 'interrupted', true],
+      [firstRec, 'interrupted', true],
+      [secondRec, null, null],
+    ]);
+    // The grace is over at once here: the server completes them (nothing reached the storage: closed empty).
+    await s.db.query(
+      `UPDATE records SET finalize_at = now() - interval '1 second' WHERE id = ANY($1::bigint[])`,
+      [[screenRec, firstRec]],
+    );
+    for (let i = 0; i < 100; i++) {
+      const open = await s.db.query(
+        `SELECT 1 FROM records WHERE id = ANY($1::bigint[]) AND stop_at IS NULL`,
+        [[screenRec, firstRec]],
+      );
+      if (open.rows.length === 0) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const detail = envelope<TesterDetail>(
+      await api('manager01', 'GET', `/tester/detail.php?test_id=${testId}`),
+    ).result;
+    const byId = new Map(detail.records.map((r) => [r.id, r]));
+    expect(byId.get(screenRec)).toMatchObject({ stream: 'screen', interrupted: true, movie_status: '08' });
+    expect(byId.get(screenRec)!.stop_at).not.toBeNull();
+    expect(byId.get(firstRec)).toMatchObject({ stream: 'room_scan', interrupted: true, movie_status: '08' });
+    expect(byId.get(secondRec)).toMatchObject({ stream: 'room_scan', interrupted: false });
+    expect(detail.examinee_logs.map((l) => l.event)).toContain('room_scan_interrupted');
+  });
+
+  it('marks the recordings a reload cut off even when the old page completed them as it unloaded', async () => {
+    const testId = await sitting('tester02', { is_room_scan: 1, is_screen_record: 1, is_record: 1 });
+    const startRec = async (stream: string) =>
+      envelope<RecordingCredentials>(
+        await api('tester02', 'POST', '/tester/recording.php', {
+          method: 'PUT',
+          stream,
+          mime_type: 'video/webm',
+        }),
+      ).result.record_id;
+    await api('tester02', 'POST', '/tester/screen_share.php', { state: 'shared', surface: 'monitor' });
+    const screenRec = await startRec('screen');
+    const first = envelope<RoomScan>(
+      await api('tester02', 'POST', '/tester/room_scan.php', { action: 'start', attempt: 'a' }),
+    ).result;
+    const scanRec = await startRec('room_scan');
+    // The old page completed both as it unloaded (what it had sent by then).
+    await s.db.query(
+      `UPDATE records SET stop_at = now(), size_bytes = 1000, movie_status = '02' WHERE id = ANY($1::bigint[])`,
+      [[screenRec, scanRec]],
+    );
+    await api('tester02', 'POST', '/tester/screen_share.php', { state: 'ended', reloaded: true });
+    const second = envelope<RoomScan>(
+      await api('tester02', 'POST', '/tester/room_scan.php', { action: 'start', attempt: 'b' }),
+    ).result;
+    expect(second.id).not.toBe(first.id);
+    const detail = envelope<TesterDetail>(
+      await api('manager01', 'GET', `/tester/detail.php?test_id=${testId}`),
+    ).result;
+    const byId = new Map(detail.records.map((r) => [r.id, r]));
+    expect(byId.get(screenRec)).toMatchObject({ interrupted: true, movie_status: '02' });
+    expect(byId.get(scanRec)).toMatchObject({ interrupted: true, movie_status: '02' });
   });
 
   it('refuses a scan for a sitting without it and after the exam ended, and a client cannot forge the markers', async () => {

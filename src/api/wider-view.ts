@@ -22,15 +22,17 @@ export async function getWiderViewState(): Promise<WiderViewState> {
 export async function reportScreenShare(
   state: 'shared' | 'ended',
   surface?: DisplaySurface,
+  reloaded = false,
 ): Promise<WiderViewState> {
   const data: Record<string, unknown> = { state };
   if (surface) data.surface = surface;
+  if (reloaded) data.reloaded = true;
   return camelize(await call<WireState>('tester/screen_share', { data }));
 }
 
 /** POST tester/room_scan action start: begins the scan a checker asked for, or a new one. */
-export async function startRoomScan(): Promise<RoomScan> {
-  return camelize(await call<WireRoomScan>('tester/room_scan', { data: { action: 'start' } }));
+export async function startRoomScan(attempt: string): Promise<RoomScan> {
+  return camelize(await call<WireRoomScan>('tester/room_scan', { data: { action: 'start', attempt } }));
 }
 
 /** POST tester/room_scan action done: the scan under way is complete, with its recording when one was made. */

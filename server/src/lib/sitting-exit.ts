@@ -65,7 +65,8 @@ export async function revokeUserSessions(
 
 /**
  * Gives the sitting's unfinished recordings to the server to complete after `graceSeconds` (the page normally
- * sends what it still holds and completes them first; then nothing is left to do).
+ * sends what it still holds and completes them first; then nothing is left to do). A recording already marked
+ * interrupted (its page went away during a room scan or a screen share) keeps that reason.
  */
 export async function scheduleRecordingFinalize(
   db: Db,
@@ -74,7 +75,8 @@ export async function scheduleRecordingFinalize(
 ): Promise<number> {
   const r = await db.query(
     `UPDATE records SET finalize_at = least(coalesce(finalize_at, 'infinity'), now() + $2::int * interval '1 second'),
-            finalize_reason = 'ended', updated_at = now()
+            finalize_reason = CASE WHEN finalize_reason = 'interrupted' THEN finalize_reason ELSE 'ended' END,
+            updated_at = now()
       WHERE test_id = $1 AND stop_at IS NULL`,
     [testId, graceSeconds],
   );

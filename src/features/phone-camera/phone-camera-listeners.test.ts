@@ -6,6 +6,7 @@ import { fail, ok, server } from '../../../tests/msw/server';
 import { PHONE_SESSION_KEY } from './phone-camera-listeners';
 import {
   phoneCameraChosen,
+  phoneEnded,
   phonePageOpened,
   phonePairingRetried,
   phoneStopRequested,
@@ -114,7 +115,17 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.useRealTimers();
+  // A page left waiting (a camera to choose) polls on: it is closed, so it asks nothing in later tests.
+  for (const p of pages.splice(0)) p.dispatch(phoneEnded('stopped'));
 });
+
+/** The stores of this test's phone pages. */
+const pages: ReturnType<typeof setupStore>[] = [];
+function pageStore(): ReturnType<typeof setupStore> {
+  const s = setupStore();
+  pages.push(s);
+  return s;
+}
 
 function answerPolls(...answers: Record<string, unknown>[]): void {
   let i = 0;
@@ -136,14 +147,14 @@ describe('the phone camera’s page', () => {
   it('spends the code once, keeps its session for a reload, and says whose exam it joined', async () => {
     server.use(ok('phone/pair', PAIRED));
     openedWithCode();
-    const s = setupStore();
+    const s = pageStore();
     s.dispatch(phonePageOpened());
     await until(() => selectPhoneCamera(s.getState()).step === 'choose');
     expect(selectPhoneCamera(s.getState())).toMatchObject({ examUserName: '山田 花子', loginId: 's2026001' });
     expect(JSON.parse(sessionStorage.getItem(PHONE_SESSION_KEY)!).token).toBe(PAIRED.access_token);
     // A reload (no code in the address any more) goes on with the same session, without pairing again.
     server.use(fail('phone/pair', 410, 'used', 'phone_pairing_invalid'));
-    const again = setupStore();
+    const again = pageStore();
     again.dispatch(phonePageOpened());
     await until(() => selectPhoneCamera(again.getState()).step === 'choose');
   });
@@ -151,14 +162,14 @@ describe('the phone camera’s page', () => {
   it('says a used, expired or replaced code cannot be used, and offers a retry only when the network failed', async () => {
     server.use(fail('phone/pair', 410, 'used', 'phone_pairing_invalid'));
     openedWithCode();
-    const s = setupStore();
+    const s = pageStore();
     s.dispatch(phonePageOpened());
     await until(() => selectPhoneCamera(s.getState()).step === 'invalid');
     expect(selectPhoneCamera(s.getState()).pairingError).toBe('invalid');
 
     server.use(http.post('*/api/v1/phone/pair.php', () => HttpResponse.error()));
     openedWithCode();
-    const t = setupStore();
+    const t = pageStore();
     t.dispatch(phonePageOpened());
     await until(() => selectPhoneCamera(t.getState()).pairingError === 'network');
     server.use(ok('phone/pair', PAIRED));
@@ -172,7 +183,7 @@ describe('the phone camera’s page', () => {
     media.startMaster.mockResolvedValue(m);
     answerPolls(poll());
     openedWithCode();
-    const s = setupStore();
+    const s = pageStore();
     s.dispatch(phonePageOpened());
     await until(() => selectPhoneCamera(s.getState()).step === 'choose');
     s.dispatch(phoneCameraChosen('environment'));
@@ -212,7 +223,7 @@ describe('the phone camera’s page', () => {
     media.startMaster.mockResolvedValue(m);
     answerPolls(poll(), poll({ sitting: 'ended', signaling_channel: null, viewer_client_id: null }));
     openedWithCode();
-    const s = setupStore();
+    const s = pageStore();
     s.dispatch(phonePageOpened());
     await until(() => selectPhoneCamera(s.getState()).step === 'choose');
     s.dispatch(phoneCameraChosen('environment'));
@@ -224,10 +235,35 @@ describe('the phone camera’s page', () => {
     server.use(ok('phone/pair', PAIRED));
     answerPolls({ status: 401, message: 'replaced', result: null, code: 'phone_replaced' });
     openedWithCode();
-    const t = setupStore();
+    const t = pageStore();
     t.dispatch(phonePageOpened());
     await until(() => selectPhoneCamera(t.getState()).step === 'choose');
     t.dispatch(phoneCameraChosen('environment'));
+    await until(() => selectPhoneCamera(t.getState()).step === 'replaced');
+  }, 20_000);
+
+  it('a page waiting for a camera to be chosen (a reload) still polls, and notices the sitting ended or a replacement', async () => {
+    server.use(ok('phone/pair', PAIRED));
+    answerPolls(poll({ sitting: 'ended', signaling_channel: null, viewer_client_id: null }));
+    openedWithCode();
+    const s = pageStore();
+    s.dispatch(phonePageOpened());
+    await until(() => selectPhoneCamera(s.getState()).step === 'choose');
+    // No camera chosen: the next poll says the exam is over.
+    await until(() => selectPhoneCamera(s.getState()).step === 'ended');
+    expect(selectPhoneCamera(s.getState()).endReason).toBe('sittingEnded');
+    expect(polled[0]).toEqual({ channel_status: 'close' });
+    expect(bearers[0]).toBe(`Bearer ${PAIRED.access_token}`);
+    expect(media.acquirePhoneCamera).not.toHaveBeenCalled();
+    // A reload now does not pick the ended session up again.
+    expect(sessionStorage.getItem(PHONE_SESSION_KEY)).toBeNull();
+
+    server.use(ok('phone/pair', PAIRED));
+    answerPolls({ status: 401, message: 'replaced', result: null, code: 'phone_replaced' });
+    openedWithCode();
+    const t = pageStore();
+    t.dispatch(phonePageOpened());
+    await until(() => selectPhoneCamera(t.getState()).step === 'choose');
     await until(() => selectPhoneCamera(t.getState()).step === 'replaced');
   }, 20_000);
 
@@ -267,7 +303,7 @@ describe('the phone camera’s page', () => {
       }),
     );
     openedWithCode();
-    const s = setupStore();
+    const s = pageStore();
     s.dispatch(phonePageOpened());
     await until(() => selectPhoneCamera(s.getState()).step === 'choose');
     s.dispatch(phoneCameraChosen('environment'));
@@ -292,7 +328,7 @@ describe('the phone camera’s page', () => {
     server.use(ok('phone/pair', PAIRED));
     media.acquirePhoneCamera.mockResolvedValue({ ok: false, code: 'denied' });
     openedWithCode();
-    const s = setupStore();
+    const s = pageStore();
     s.dispatch(phonePageOpened());
     await until(() => selectPhoneCamera(s.getState()).step === 'choose');
     s.dispatch(phoneCameraChosen('environment'));
@@ -313,7 +349,7 @@ describe('the phone camera’s page', () => {
       }),
     );
     openedWithCode();
-    const s = setupStore();
+    const s = pageStore();
     s.dispatch(phonePageOpened());
     await until(() => selectPhoneCamera(s.getState()).step === 'choose');
     s.dispatch(phoneCameraChosen('environment'));

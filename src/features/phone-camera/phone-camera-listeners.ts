@@ -155,6 +155,41 @@ export function addPhoneCameraListeners(startListening: AppStartListening): void
     },
   });
 
+  // A paired page that does not publish yet (a camera to choose, one opening, or one refused) still asks the
+  // server every poll interval, as it does once publishing: a sitting that ended meanwhile, or another phone
+  // paired in its place, ends this page too, instead of waiting until a camera is picked (a page reloaded on
+  // its way to the choice would otherwise sit there after the exam).
+  startListening({
+    actionCreator: phonePaired,
+    effect: async (_action, api) => {
+      api.cancelActiveListeners();
+      const waiting = () => {
+        const step = selectPhoneCamera(api.getState()).step;
+        return step === 'choose' || step === 'starting' || step === 'cameraFailed';
+      };
+      for (;;) {
+        await api.delay(selectPhoneCamera(api.getState()).matchingTimeout * 1000);
+        const bearer = token;
+        if (!waiting() || !bearer) return;
+        try {
+          const r = await pollPhone(bearer, { channelStatus: 'close', camera: null });
+          api.dispatch(phonePollIntervalChanged(r.matchingTimeout));
+          if (r.sitting !== 'ended' || !waiting()) continue;
+          api.dispatch(phoneEnded('sittingEnded'));
+        } catch (e) {
+          // Network gone or a server error: asked again next interval.
+          if (!isApiError(e) || e.status !== 401 || !waiting()) continue;
+          if (e.code === 'phone_replaced') api.dispatch(phoneReplaced());
+          else api.dispatch(phoneEnded('sessionEnded'));
+        }
+        // The page is done with this sitting: a reload must not pick the session up again.
+        forgetPhone();
+        token = null;
+        return;
+      }
+    },
+  });
+
   startListening({
     actionCreator: phoneCameraChosen,
     effect: async (action, api) => {

@@ -82,7 +82,8 @@ export const widerViewRequested = (): AppThunk<Promise<void>> => async (dispatch
   if (state.screen.required && state.screen.state === 'shared' && !sharedHere) {
     // The exam, if it runs, is held until the screen is shared again (tester listeners).
     dispatch(screenShareEnded());
-    await api.reportScreenShare('ended').catch(() => undefined);
+    // This page never held the share: the screen recording of the page before it is left for the server.
+    await api.reportScreenShare('ended', undefined, true).catch(() => undefined);
   }
 };
 
@@ -143,12 +144,17 @@ export function releaseScreenShare(): void {
   releaseStream(SCREEN_STREAM_ID);
 }
 
-/** "Start the scan": the server opens it (the one the checker asked for, or a new one), recording starts. */
+/**
+ * "Start the scan": the server opens it (the one the checker asked for, or a new one), recording starts. The
+ * press has its own token, the same on retries: a scan an earlier page left under way (a reload during it) is
+ * thereby closed as interrupted and a new one starts, instead of this page taking over the old one.
+ */
 export const roomScanStartRequested = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
   if (selectWiderView(getState()).roomScan.phase !== 'instructions') return;
   dispatch(roomScanStartAsked());
+  const attempt = crypto.randomUUID();
   try {
-    const scan = await withRetry(() => api.startRoomScan());
+    const scan = await withRetry(() => api.startRoomScan(attempt));
     dispatch(roomScanStarted({ scanId: scan.id, at: Date.now() }));
   } catch (e) {
     dispatch(

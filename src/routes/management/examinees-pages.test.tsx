@@ -542,6 +542,141 @@ describe('/examinees/{id}', () => {
     expect(within(log).getByRole('row', { name: /^42 画面/ })).toBeInTheDocument();
   });
 
+  it('marks the recordings a reload cut off as interrupted, and the interrupted scan in the log (ja and en)', async () => {
+    const record = (id: number, stream: string, start: string, stop: string, interrupted: boolean) => ({
+      id,
+      stream,
+      start_at: start,
+      stop_at: stop,
+      encoded_at: null,
+      ai_analysis_batch_reflected_at: null,
+      ai_analysis_reflected_at: null,
+      ai_analysis_batch_flag: 0,
+      ai_analysis_flag: 0,
+      movie_status: '02',
+      detail: '',
+      play_time_from: null,
+      play_time_to: null,
+      size: 1000,
+      duration_ms: null,
+      interrupted,
+    });
+    server.use(
+      ok(
+        'tester/detail',
+        {
+          ...DETAIL,
+          records: [
+            // Completed by the server 40 s after it began; 5 s of video had reached the storage.
+            {
+              ...record(
+                40,
+                'room_scan',
+                '2024-01-01T09:05:00.000+09:00',
+                '2024-01-01T09:05:40.000+09:00',
+                true,
+              ),
+              duration_ms: 5070,
+            },
+            record(41, 'room_scan', '2024-01-01T09:06:00.000+09:00', '2024-01-01T09:07:00.000+09:00', false),
+            record(42, 'camera', '2024-01-01T09:00:00.000+09:00', '2024-01-01T09:50:00.000+09:00', false),
+          ],
+          examinee_logs: [
+            { event: 'room_scan_started', detail: '', created_at: '2024-01-01T09:05:00.000+09:00' },
+            {
+              event: 'room_scan_interrupted',
+              detail: 'restarted',
+              created_at: '2024-01-01T09:06:00.000+09:00',
+            },
+            { event: 'room_scan_started', detail: '', created_at: '2024-01-01T09:06:00.000+09:00' },
+          ],
+        },
+        'get',
+      ),
+      http.get('*/api/v1/get_onetime_uri.php', ({ request }) => {
+        const id = new URL(request.url).searchParams.get('record_id') ?? '';
+        return HttpResponse.json({
+          status: 200,
+          message: 'OK',
+          result: { id: Number(id), url: `/rec/${id}.webm`, expires_in: 300, mime_type: 'video/webm' },
+        });
+      }),
+    );
+    renderDetailWithoutDecision();
+    const scans = await screen.findByRole('region', { name: 'ルームスキャン' });
+    expect(within(scans).getByText('録画 1（中断）')).toBeInTheDocument();
+    expect(within(scans).getByText('録画 2')).toBeInTheDocument();
+    expect(within(scans).getAllByTestId('recording-interrupted')).toHaveLength(1);
+    // Its timeline is as long as its video (5 s), not as the time until it was completed (40 s).
+    const first = within(scans).getAllByTestId('recording-timeline')[0]!;
+    expect(first).toHaveTextContent('00:00:05');
+    expect(first).not.toHaveTextContent('00:00:40');
+    expect(screen.getByRole('region', { name: 'カメラ' }).textContent).not.toMatch(/中断/);
+    const log = screen.getByRole('table', { name: '録画状況ログ' });
+    expect(within(log).getByRole('row', { name: /^40 ルームスキャン.*中断/ })).toBeInTheDocument();
+    // "Completed" is when the upload was; the video's own length is beside it (unknown yet: a dash).
+    expect(within(log).getByRole('columnheader', { name: '完了' })).toBeInTheDocument();
+    expect(within(log).getByRole('columnheader', { name: '動画の長さ' })).toBeInTheDocument();
+    const row40 = within(log).getByRole('row', { name: /^40 / });
+    expect(row40).toHaveTextContent('2024-01-01 09:05:40');
+    expect(row40).toHaveTextContent('00:00:05');
+    expect(within(log).getByRole('row', { name: /^41 / })).toHaveTextContent('—');
+    expect(within(log).getByRole('row', { name: /^41 ルームスキャン/ }).textContent).not.toMatch(/中断/);
+    const events = screen.getAllByTestId('examinee-log').map((r) => r.textContent);
+    expect(events[1]).toMatch(/ルームスキャンが中断/);
+    expect(events[2]).toMatch(/ルームスキャンを開始/);
+  });
+
+  it('marks an interrupted recording in English too', async () => {
+    server.use(
+      ok(
+        'tester/detail',
+        {
+          ...DETAIL,
+          records: [
+            {
+              id: 40,
+              stream: 'screen',
+              start_at: '2024-01-01T09:05:00.000+09:00',
+              stop_at: '2024-01-01T09:05:40.000+09:00',
+              encoded_at: null,
+              ai_analysis_batch_reflected_at: null,
+              ai_analysis_reflected_at: null,
+              ai_analysis_batch_flag: 0,
+              ai_analysis_flag: 0,
+              movie_status: '02',
+              detail: '',
+              play_time_from: null,
+              play_time_to: null,
+              size: 1000,
+              duration_ms: null,
+              interrupted: true,
+            },
+          ],
+          examinee_logs: [
+            {
+              event: 'room_scan_interrupted',
+              detail: 'restarted',
+              created_at: '2024-01-01T09:06:00.000+09:00',
+            },
+          ],
+        },
+        'get',
+      ),
+      http.get('*/api/v1/get_onetime_uri.php', () =>
+        HttpResponse.json({
+          status: 200,
+          message: 'OK',
+          result: { id: 40, url: '/rec/40.webm', expires_in: 300, mime_type: 'video/webm' },
+        }),
+      ),
+    );
+    renderDetailWithoutDecision('en');
+    expect(await screen.findByText('Recording 1 (interrupted)')).toBeInTheDocument();
+    expect(screen.getByTestId('recording-interrupted')).toHaveTextContent(/reloaded or closed/);
+    expect(screen.getByTestId('examinee-log')).toHaveTextContent(/Room scan interrupted/);
+  });
+
   it('has no AI identity section when the detail carries none', async () => {
     server.use(ok('tester/detail', DETAIL, 'get'));
     renderDetailWithoutDecision();

@@ -167,7 +167,8 @@ describe('/examining with the wider view', { timeout: 20_000 }, () => {
       'カメラを下に向けて、机の下を映してください。',
     ]);
     await user.click(within(dialog).getByTestId('room-scan-begin'));
-    await waitFor(() => expect(scans).toEqual([{ action: 'start' }]));
+    // The press carries its own token: a scan an earlier page left under way is closed as interrupted.
+    await waitFor(() => expect(scans).toEqual([{ action: 'start', attempt: expect.any(String) }]));
     const stop = await within(dialog).findByTestId('room-scan-stop');
     expect(stop).toBeDisabled();
     expect(within(dialog).getAllByRole('listitem')[0]).toHaveAttribute('aria-current', 'step');
@@ -179,7 +180,10 @@ describe('/examining with the wider view', { timeout: 20_000 }, () => {
     await user.click(stop);
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'ルームスキャン' })).toBeNull());
     // No room_scan recording for this sitting (its tester/detail has no is_room_scan): done without one.
-    expect(scans).toEqual([{ action: 'start' }, { action: 'done', scan_id: 31, record_id: null }]);
+    expect(scans).toEqual([
+      { action: 'start', attempt: expect.any(String) },
+      { action: 'done', scan_id: 31, record_id: null },
+    ]);
     expect(screen.getByTestId('room-scan-state')).toHaveTextContent('ルームスキャンを実施しました（1 回）');
 
     expect(login).toBeEnabled();
@@ -219,8 +223,9 @@ describe('/examining with the wider view', { timeout: 20_000 }, () => {
     widerView = state({ screen: { state: 'shared' }, room_scan: { required: false, done: 1 } });
     server.use(ok('tester/detail', testerDetail({ status: 5 }), 'get'));
     render();
-    // The page first reads the sitting and the wider view, then tells the server and interrupts the exam.
-    await waitFor(() => expect(reports).toEqual([{ state: 'ended' }]), { timeout: 3000 });
+    // The page first reads the sitting and the wider view, then tells the server (that it was reloaded: the
+    // earlier page's screen recording is the server's to complete) and interrupts the exam.
+    await waitFor(() => expect(reports).toEqual([{ state: 'ended', reloaded: true }]), { timeout: 3000 });
     await waitFor(() => expect(statuses).toContain(6), { timeout: 3000 });
     await waitFor(() =>
       expect(screen.getByTestId('exam-phase')).toHaveAttribute('data-phase', 'interrupted'),
@@ -272,5 +277,57 @@ describe('/examining with the wider view', { timeout: 20_000 }, () => {
       '監視者がルームスキャンを依頼しました',
     );
     expect(within(dialog).getByTestId('room-scan-begin')).toBeEnabled();
+  });
+  it('a page reloaded during a scan starts it again with a token of its own, the same on a retry', async () => {
+    // The earlier page left scan 33 under way; this page has not started anything.
+    widerView = state({
+      screen: { required: false },
+      room_scan: {
+        done: 1,
+        current: {
+          id: 33,
+          status: 'scanning',
+          requested_by_checker: true,
+          requested_at: '2026-01-01T00:00:00.000+09:00',
+          started_at: '2026-01-01T00:00:10.000+09:00',
+          completed_at: null,
+          record_id: null,
+        },
+      },
+    });
+    server.use(ok('tester/detail', testerDetail({ status: 5 }), 'get'));
+    let failFirst = true;
+    server.use(
+      http.post('*/api/v1/tester/room_scan.php', async ({ request }) => {
+        const b = (await request.json()) as { action: string };
+        scans.push(b);
+        if (failFirst) {
+          failFirst = false;
+          return HttpResponse.error();
+        }
+        return HttpResponse.json({
+          status: 200,
+          message: 'OK',
+          result: {
+            id: 34,
+            status: 'scanning',
+            requested_by_checker: true,
+            requested_at: '2026-01-01T00:00:00.000+09:00',
+            started_at: '2026-01-01T00:01:00.000+09:00',
+            completed_at: null,
+            record_id: null,
+          },
+        });
+      }),
+    );
+    const user = userEvent.setup();
+    render();
+    const dialog = await screen.findByRole('dialog', { name: 'ルームスキャン' }, { timeout: 5000 });
+    await user.click(within(dialog).getByTestId('room-scan-begin'));
+    await within(dialog).findByTestId('room-scan-stop', undefined, { timeout: 8000 });
+    expect(scans).toHaveLength(2);
+    const [first, retry] = scans as { action: string; attempt?: string }[];
+    expect(first).toEqual({ action: 'start', attempt: expect.stringMatching(/\S/) });
+    expect(retry).toEqual(first);
   });
 });

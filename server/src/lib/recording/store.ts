@@ -24,10 +24,12 @@ export interface RecordRow {
   detail: string;
   object_etag: string | null;
   part_count: number | null;
+  /** Why the server is to complete it ('ended', 'abandoned', 'phone_replaced', 'interrupted'), or null. */
+  finalize_reason: string | null;
 }
 
 const COLUMNS = `id, test_id, tester_id, stream, bucket, object_key, upload_id, mime_type, segment, start_at, stop_at,
-  encoded_at, size_bytes, duration_ms, movie_status, detail, object_etag, part_count`;
+  encoded_at, size_bytes, duration_ms, movie_status, detail, object_etag, part_count, finalize_reason`;
 
 /** The `detail` column is text for people; keep it bounded. */
 export const DETAIL_MAX = 1000;
@@ -158,14 +160,17 @@ export async function markCompleted(
     size: number;
     etag: string;
     parts: { partNumber: number; etag: string; size: number }[];
+    /** The server completes it (finalize): its finalize_reason stays (an interrupted one is labelled so). */
+    byServer?: boolean;
   },
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
     const upd = await tx.query(
       `UPDATE records SET stop_at = now(), size_bytes = $2, object_etag = $3, part_count = $4,
-              movie_status = '01', detail = '', updated_at = now()
+              movie_status = '01', detail = '', updated_at = now(),
+              finalize_reason = CASE WHEN $5::boolean THEN finalize_reason END
         WHERE id = $1 AND stop_at IS NULL`,
-      [r.id, r.size, r.etag, r.parts.length],
+      [r.id, r.size, r.etag, r.parts.length, r.byServer === true],
     );
     if (upd.rowCount === 0) return false;
     for (let i = 0; i < r.parts.length; i += 500) {

@@ -191,6 +191,7 @@ interface RecordRow {
   play_time_to: number | null;
   size_bytes: number | string | null;
   duration_ms: number | string | null;
+  interrupted: boolean;
 }
 
 /**
@@ -201,6 +202,7 @@ export async function loadRecords(db: Db, testId: number): Promise<TesterRecord[
   const { rows } = await db.query<RecordRow>(
     `SELECT id, stream, start_at, stop_at, encoded_at, ai_analysis_batch_reflected_at, ai_analysis_reflected_at,
             ai_analysis_batch_flag, ai_analysis_flag, movie_status, detail, size_bytes, duration_ms,
+            interrupted,
             coalesce(play_time_from, CASE WHEN duration_ms IS NOT NULL THEN 0 END)::int AS play_time_from,
             coalesce(play_time_to, ceil(duration_ms / 1000.0))::int AS play_time_to
        FROM records WHERE test_id = $1 ORDER BY start_at, id`,
@@ -222,6 +224,7 @@ export async function loadRecords(db: Db, testId: number): Promise<TesterRecord[
     play_time_to: r.play_time_to,
     size: r.size_bytes === null || r.size_bytes === undefined ? null : Number(r.size_bytes),
     duration_ms: r.duration_ms === null || r.duration_ms === undefined ? null : Number(r.duration_ms),
+    interrupted: r.interrupted,
   }));
 }
 

@@ -16,6 +16,7 @@ import {
   startupOf,
   type SittingRow,
 } from '../sittings/sittings';
+import { RECORDING_FINALIZE_GRACE_SECONDS } from '../sitting-exit';
 
 /**
  * The wider view's server side (README "The wider view"): the screen share as the examinee's page reports it,
@@ -51,20 +52,22 @@ function off(what: string, flag: string): ApiError {
 
 interface RoomScanRow {
   id: number | string;
-  status: RoomScan['status'];
+  /** 'interrupted' (another page started a scan while this one was under way) is never open nor answered. */
+  status: RoomScan['status'] | 'interrupted';
   requested_by: number | string | null;
   requested_at: Date | string | null;
   started_at: Date | string | null;
   completed_at: Date | string | null;
   record_id: number | string | null;
+  attempt: string | null;
 }
 
-const SCAN_COLUMNS = 'id, status, requested_by, requested_at, started_at, completed_at, record_id';
+const SCAN_COLUMNS = 'id, status, requested_by, requested_at, started_at, completed_at, record_id, attempt';
 
 function scanOut(r: RoomScanRow): RoomScan {
   return {
     id: Number(r.id),
-    status: r.status,
+    status: r.status === 'interrupted' ? 'done' : r.status,
     requested_by_checker: r.requested_by !== null,
     requested_at: iso(r.requested_at),
     started_at: iso(r.started_at),
@@ -76,7 +79,7 @@ function scanOut(r: RoomScanRow): RoomScan {
 /** The sitting's open room scan (requested or under way), or null. */
 async function openScan(db: Db, testId: number, lock = false): Promise<RoomScanRow | null> {
   const { rows } = await db.query<RoomScanRow>(
-    `SELECT ${SCAN_COLUMNS} FROM room_scans WHERE test_id = $1 AND status <> 'done'
+    `SELECT ${SCAN_COLUMNS} FROM room_scans WHERE test_id = $1 AND status IN ('requested', 'scanning')
       ORDER BY id DESC LIMIT 1${lock ? ' FOR UPDATE' : ''}`,
     [testId],
   );
@@ -126,13 +129,16 @@ async function fromExaminee(db: Db, s: Sitting, message: string): Promise<void> 
  * The examinee's page reports its screen share. Only the entire screen counts as shared (a window or a tab is
  * refused with 400, as the page itself refuses it). A change of state is logged (screen_share_started /
  * screen_share_ended) and told to the checker (SCREEN_SHARED / SCREEN_SHARE_ENDED); a repeated report
- * changes nothing.
+ * changes nothing. `ended` from a reloaded page (`reloaded`, which never held the share): the screen recording
+ * the reload cut off is marked interrupted (records.interrupted) and, when the earlier page left it open, given
+ * to the server to complete (a page that saw its share end completes its recording itself).
  */
 export async function reportScreenShare(
   db: Db,
   s: Sitting,
   state: 'shared' | 'ended',
   surface: string | undefined,
+  reloaded = false,
 ): Promise<void> {
   if (!widerViewFlags(s).screen) throw off('Screen sharing', WIDER_VIEW_PARAMS.screen);
   if (state === 'shared' && surface !== 'monitor') {
@@ -147,6 +153,18 @@ export async function reportScreenShare(
       `SELECT screen_share_state FROM tests WHERE id = $1 FOR UPDATE`,
       [s.id],
     );
+    if (state === 'ended' && reloaded) {
+      // Shared until the reload: the newest screen recording ran until then, even if the old page completed it
+      // as it unloaded.
+      if (rows[0]?.screen_share_state === 'shared') {
+        await tx.query(
+          `UPDATE records SET interrupted = true, updated_at = now()
+            WHERE id = (SELECT max(id) FROM records WHERE test_id = $1 AND stream = 'screen')`,
+          [s.id],
+        );
+      }
+      await markInterruptedRecordings(tx, s.id, 'screen');
+    }
     if (rows[0]?.screen_share_state === state) return;
     await tx.query(`UPDATE tests SET screen_share_state = $2, screen_share_at = now() WHERE id = $1`, [
       s.id,
@@ -206,28 +224,44 @@ export async function requestRoomScan(
 
 /**
  * The examinee starts a room scan: the one asked for, else a new one (the scan before the exam, or one the
- * examinee repeats). Starting the scan already under way is a no-op. Logged and told to the checker.
+ * examinee repeats). `attempt` is the page's token for this press of "start the scan" (the same on its retries):
+ * starting the scan under way with the same token (or none, an older page) is a no-op. A scan under way that
+ * another attempt starts again was cut off (the page was reloaded or reopened during it): it is closed as
+ * `interrupted` and logged so (room_scan_interrupted), its recording is marked interrupted (which the examinee
+ * detail labels) and, when left open, given to the server to complete after the usual grace, and a new scan
+ * starts, carrying the checker's request. Every start is logged and told to the checker.
  */
-export async function startRoomScan(db: Db, s: Sitting): Promise<RoomScan> {
+export async function startRoomScan(db: Db, s: Sitting, attempt?: string): Promise<RoomScan> {
   assertScannable(s);
   return db.transaction(async (tx) => {
     await tx.query(`SELECT id FROM tests WHERE id = $1 FOR UPDATE`, [s.id]);
-    const open = await openScan(tx, s.id, true);
-    if (open?.status === 'scanning') return scanOut(open);
+    let open = await openScan(tx, s.id, true);
+    let carried: Pick<RoomScanRow, 'requested_by' | 'requested_at'> = {
+      requested_by: null,
+      requested_at: null,
+    };
+    if (open?.status === 'scanning') {
+      if (attempt === undefined || open.attempt === attempt) return scanOut(open);
+      await interruptScan(tx, s.id, open);
+      carried = open;
+      open = null;
+    }
     let row: RoomScanRow;
     if (open) {
       row = (
         await tx.query<RoomScanRow>(
-          `UPDATE room_scans SET status = 'scanning', started_at = now() WHERE id = $1 RETURNING ${SCAN_COLUMNS}`,
-          [open.id],
+          `UPDATE room_scans SET status = 'scanning', started_at = now(), attempt = $2 WHERE id = $1
+           RETURNING ${SCAN_COLUMNS}`,
+          [open.id, attempt ?? null],
         )
       ).rows[0]!;
     } else {
       row = (
         await tx.query<RoomScanRow>(
-          `INSERT INTO room_scans (test_id, status, started_at) VALUES ($1, 'scanning', now())
+          `INSERT INTO room_scans (test_id, status, started_at, attempt, requested_by, requested_at)
+           VALUES ($1, 'scanning', now(), $2, $3, $4)
            RETURNING ${SCAN_COLUMNS}`,
-          [s.id],
+          [s.id, attempt ?? null, carried.requested_by, carried.requested_at],
         )
       ).rows[0]!;
     }
@@ -235,6 +269,44 @@ export async function startRoomScan(db: Db, s: Sitting): Promise<RoomScan> {
     await fromExaminee(tx, s, WIDER_VIEW_COMMANDS.roomScanStarted);
     return scanOut(row);
   });
+}
+
+/**
+ * Closes a scan under way that a new page started again: `interrupted`, logged with the reason, its recording
+ * marked interrupted, and completed by the server after the grace when the old page left it open.
+ */
+async function interruptScan(tx: Db, testId: number, scan: RoomScanRow): Promise<void> {
+  await tx.query(`UPDATE room_scans SET status = 'interrupted', completed_at = now() WHERE id = $1`, [
+    scan.id,
+  ]);
+  await logExamineeEvent(tx, testId, 'room_scan_interrupted', 'restarted');
+  // Its recording began after it started and belongs to no completed scan; the old page may have completed it
+  // as it unloaded (then only the label changes).
+  await tx.query(
+    `UPDATE records SET interrupted = true, updated_at = now()
+      WHERE test_id = $1 AND stream = 'room_scan' AND start_at >= $2
+        AND id NOT IN (SELECT record_id FROM room_scans WHERE test_id = $1 AND record_id IS NOT NULL)`,
+    [testId, scan.started_at],
+  );
+  await markInterruptedRecordings(tx, testId, 'room_scan');
+}
+
+/**
+ * The open recordings of a stream whose page went away (a reload or a closed page during a room scan or a screen
+ * share; a page holds at most one of each): marked interrupted, and completed by the server after the usual
+ * grace unless a page completes them first.
+ */
+async function markInterruptedRecordings(
+  tx: Db,
+  testId: number,
+  stream: 'room_scan' | 'screen',
+): Promise<void> {
+  await tx.query(
+    `UPDATE records SET finalize_at = least(coalesce(finalize_at, 'infinity'), now() + $3::int * interval '1 second'),
+            finalize_reason = 'interrupted', interrupted = true, updated_at = now()
+      WHERE test_id = $1 AND stream = $2 AND stop_at IS NULL`,
+    [testId, stream, RECORDING_FINALIZE_GRACE_SECONDS],
+  );
 }
 
 /**
@@ -257,6 +329,8 @@ export async function completeRoomScan(
     const scan = rows[0];
     if (!scan) throw new ApiError(404, 'not_found', 'No such room scan in this sitting.');
     if (scan.status === 'done') return scanOut(scan);
+    if (scan.status === 'interrupted')
+      throw new ApiError(409, 'invalid_transition', 'This room scan was interrupted and started again.');
     if (scan.status !== 'scanning')
       throw new ApiError(409, 'invalid_transition', 'This room scan has not been started.');
     if (recordId !== null) {

@@ -102,7 +102,8 @@ const CONTINUOUS_STREAMS: readonly StreamKind[] = ['camera', 'screen', 'phone'];
 /**
  * Timelines of spec §2: one per recording, or one over the sitting when there is none yet. A marking lies on
  * every recording running at its time: on its own camera recording at the server's position, on the others
- * (the screen, the phone, a room scan) at its time since that recording began.
+ * (the screen, the phone, a room scan) at its time since that recording began. A timeline is as long as its
+ * stored video when that is known.
  */
 function timelines(
   d: ExamineeDetail,
@@ -140,7 +141,9 @@ function timelines(
   }
   const count: Partial<Record<StreamKind, number>> = {};
   return d.records.map((r) => {
-    const duration = msBetween(r.startAt, r.stopAt);
+    // The stored video's length once known: start to stop is when the upload was completed, which can be much
+    // later than the video ends (uploads catching up, a recording completed by the server after its page went).
+    const duration = r.durationMs ?? msBetween(r.startAt, r.stopAt);
     const stream = streamOf(r);
     const n = (count[stream] = (count[stream] ?? 0) + 1);
     const points: TimelinePoint[] = all
@@ -169,6 +172,8 @@ function timelines(
       n,
       // Completed with nothing stored (the page never sent a part): there is no video for this stretch.
       empty: r.size === 0 ? { from: r.startAt, to: r.stopAt } : null,
+      // Its page went away while it recorded (a reload during a room scan or a screen share).
+      interrupted: r.interrupted === true,
     };
   });
 }
@@ -200,18 +205,31 @@ type Timeline = ReturnType<typeof timelines>[number];
 /** One recording's player and timeline (or the notice that nothing of it was stored). */
 function TimelineItem({ tl }: { tl: Timeline }) {
   const { t } = useTranslation('examinees');
-  const title = 'n' in tl ? t('detail.recordingTitle', { n: tl.n }) : t('detail.sittingTimeline');
+  const interrupted = 'interrupted' in tl && tl.interrupted;
+  const base = 'n' in tl ? t('detail.recordingTitle', { n: tl.n }) : t('detail.sittingTimeline');
+  const title = interrupted ? t('detail.recordingTitleInterrupted', { title: base }) : base;
+  const note = interrupted ? (
+    <p className="small text-body-secondary mb-1" data-testid="recording-interrupted">
+      {t('detail.recordingInterrupted')}
+    </p>
+  ) : null;
   if ('empty' in tl && tl.empty) {
     return (
       <div className="mb-3" data-testid="recording-empty">
         <p className="fw-bold mb-1">{title}</p>
+        {note}
         <p className="alert alert-warning mb-0">
           {t('detail.recordingEmpty')} (<DateTime value={tl.empty.from} /> – <DateTime value={tl.empty.to} />)
         </p>
       </div>
     );
   }
-  return <RecordingTimeline title={title} url={tl.url} durationMs={tl.durationMs} points={tl.points} />;
+  return (
+    <>
+      <RecordingTimeline title={title} url={tl.url} durationMs={tl.durationMs} points={tl.points} />
+      {note}
+    </>
+  );
 }
 
 /**
@@ -419,6 +437,7 @@ export function ExamineeDetailView({
                 <th scope="col">{t('record.stream')}</th>
                 <th scope="col">{t('record.startAt')}</th>
                 <th scope="col">{t('record.stopAt')}</th>
+                <th scope="col">{t('record.length')}</th>
                 <th scope="col">{t('record.status')}</th>
                 <th scope="col">{t('record.encodedAt')}</th>
                 <th scope="col">{t('record.aiAnalysis')}</th>
@@ -435,7 +454,14 @@ export function ExamineeDetailView({
                   <td>
                     <DateTime value={r.stopAt} />
                   </td>
-                  <td>{text(recordStatusKey(r.movieStatus))}</td>
+                  {/* The stored video's length: "completed" is when the upload was, not when the video ends. */}
+                  <td>{r.durationMs === null || r.durationMs === undefined ? '—' : hms(r.durationMs)}</td>
+                  <td>
+                    {text(recordStatusKey(r.movieStatus))}
+                    {r.interrupted === true && (
+                      <span className="badge text-bg-warning ms-1">{t('record.interrupted')}</span>
+                    )}
+                  </td>
                   <td>
                     <DateTime value={r.encodedAt} />
                   </td>

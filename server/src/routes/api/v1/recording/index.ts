@@ -361,7 +361,11 @@ export default async function recordingRoutes(app: App): Promise<void> {
       const kept = parts.slice(0, run);
       if (kept.length === 0) {
         await s.abortMultipartUpload(ref, rec.upload_id).catch(() => undefined);
-        return closeWithout('No recorded data reached the storage before the sitting ended.');
+        return closeWithout(
+          rec.finalize_reason === 'interrupted'
+            ? 'No recorded data reached the storage before the page that recorded it went away.'
+            : 'No recorded data reached the storage before the sitting ended.',
+        );
       }
       let etag: string;
       try {
@@ -371,13 +375,18 @@ export default async function recordingRoutes(app: App): Promise<void> {
         throw err;
       }
       const size = kept.reduce((n, p) => n + p.size, 0);
-      if (await markCompleted(app.db, { id: rec.id, testId: rec.test_id, size, etag, parts: kept })) {
+      const done = { id: rec.id, testId: rec.test_id, size, etag, parts: kept, byServer: true };
+      if (await markCompleted(app.db, done)) {
         const dropped = parts.slice(run).map((p) => p.partNumber);
+        const why =
+          rec.finalize_reason === 'interrupted'
+            ? 'after the page that recorded it went away (interrupted)'
+            : 'after the sitting ended';
         await logRecordStatus(
           app.db,
           rec.id,
           MOVIE_STATUS.converting,
-          `completed by the server after the sitting ended (${kept.length} parts${
+          `completed by the server ${why} (${kept.length} parts${
             dropped.length ? `; parts after a gap left out: ${dropped.join(', ')}` : ''
           })`,
         );

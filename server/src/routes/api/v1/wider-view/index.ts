@@ -44,7 +44,13 @@ export default async function widerViewRoutes(app: App): Promise<void> {
       const s = await requireOpenSitting(app.db, request.auth!.userId);
       // A kicked examinee's page may still say its share ended; it may not start one.
       if (s.kicked && request.body.state === 'shared') throw kicked();
-      await reportScreenShare(app.db, s, request.body.state, request.body.surface);
+      await reportScreenShare(
+        app.db,
+        s,
+        request.body.state,
+        request.body.surface,
+        request.body.reloaded === true,
+      );
       return reply.ok(await widerViewState(app.db, s));
     },
   );
@@ -59,7 +65,7 @@ export default async function widerViewRoutes(app: App): Promise<void> {
       const s = await requireOpenSitting(app.db, request.auth!.userId);
       if (s.kicked) throw kicked();
       const b = request.body;
-      if (b.action === 'start') return reply.ok(await startRoomScan(app.db, s));
+      if (b.action === 'start') return reply.ok(await startRoomScan(app.db, s, b.attempt));
       if (b.scan_id === undefined)
         throw new ApiError(400, 'validation', 'scan_id is required with action done.');
       const recordId = b.record_id === undefined || b.record_id === null ? null : Number(b.record_id);
