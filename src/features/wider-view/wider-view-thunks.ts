@@ -70,7 +70,8 @@ export const widerViewRequested = (): AppThunk<Promise<void>> => async (dispatch
         roomScan: state.roomScan.required,
         phone: state.phone.required,
       },
-      screenWasShared: state.screen.state === 'shared' && !sharedHere,
+      // 'ended' too: a page reloaded while the exam was held for a share that had ended holds it still.
+      screenWasShared: state.screen.state !== null && !sharedHere,
       roomScan: {
         done: state.roomScan.done,
         current: state.roomScan.current

@@ -234,6 +234,19 @@ describe('/examining with the wider view', { timeout: 20_000 }, () => {
     expect(screen.getByTestId('exam-resume')).toBeDisabled();
   });
 
+  it('a page reloaded while the exam was held for an ended share holds it still, with its dialog', async () => {
+    widerView = state({ screen: { state: 'ended' }, room_scan: { required: false, done: 1 } });
+    server.use(ok('tester/detail', testerDetail({ status: 6 }), 'get'));
+    render();
+    await waitFor(() =>
+      expect(screen.getByTestId('exam-phase')).toHaveAttribute('data-phase', 'interrupted'),
+    );
+    expect(await screen.findByRole('dialog', { name: '画面の共有が終了しました' })).toBeInTheDocument();
+    expect(screen.getByTestId('exam-resume')).toBeDisabled();
+    // The server already knows the share ended: nothing to report again.
+    expect(reports).toEqual([]);
+  });
+
   it('shows the room scan at once when the checker asks for one during the exam', async () => {
     widerView = state({ screen: { required: false }, room_scan: { done: 1 } });
     server.use(ok('tester/detail', testerDetail({ status: 5 }), 'get'));
