@@ -277,6 +277,20 @@ test.describe('the wider view: screen and room scan', () => {
     await expect(checker.page.getByTestId('console-alerts')).toContainText('画面の共有を終了しました');
     await expectNoAxeViolations(page);
 
+    // The examinee reloads while held: still held, with the same dialog; the checker still reads "ended".
+    await page.reload();
+    await expect(block).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('exam-phase')).toHaveAttribute('data-phase', 'interrupted', {
+      timeout: 20_000,
+    });
+    await expect(page.getByTestId('exam-resume')).toBeDisabled();
+    await expect(pane.getByTestId('pane-view-screen')).toHaveAttribute('data-status', 'ended');
+    // Long enough for the checker's viewer to have met the reloaded page.
+    await expect(pane.getByTestId('pane-connection')).toHaveAttribute('data-connection', 'live', {
+      timeout: 30_000,
+    });
+    await expect(pane.getByTestId('pane-view-screen')).toHaveAttribute('data-status', 'ended');
+
     // Shared again: the exam resumes; the checker sees the screen again.
     await block.getByTestId('screen-share-again').click();
     await expect(block).toBeHidden({ timeout: 20_000 });

@@ -4,7 +4,14 @@ import type { CheckerMatching } from '../../api/checker';
 import type * as CheckerApi from '../../api/checker';
 import { loginState } from '../../../tests/render';
 import { BEFORE_CLOSE_DELAY_FACTOR, decideOnViewerState, stillSameMatching } from './monitoring-lifecycle';
-import { chatReceived, matchingsPolled, monitoringStarted, selectPane, type Pane } from './monitoring-slice';
+import {
+  chatReceived,
+  matchingsPolled,
+  monitoringStarted,
+  paneViewStatusChanged,
+  selectPane,
+  type Pane,
+} from './monitoring-slice';
 import { reconnectRequested } from './monitoring-thunks';
 import {
   CREDENTIAL_REFRESH_MARGIN_MS,
@@ -188,6 +195,34 @@ describe('viewer lifecycle listener', () => {
     expect(isPaneViewerActive(11, 'phone')).toBe(true);
     expect(paneCredentials(11, creds('x', 'c-phone', 1), 'phone').accessKeyId).toBe('p3');
     stopAllPaneViewers();
+  });
+
+  it('a screen share that ended stays ended on the pane when the examinee reloads, until a new share', () => {
+    const store = setupStore(loginState(2));
+    store.dispatch(monitoringStarted());
+    const withScreen = (monitorId: number) => ({
+      ...m(11, monitorId),
+      widerView: { screen: true, roomScan: false, phone: false },
+    });
+    store.dispatch(matchingsPolled({ matchings: [withScreen(111)], matchingTimeout: 5, at: Date.now() }));
+    const marker = (id: number, message: string) =>
+      chatReceived({
+        testerId: 11,
+        messages: [{ id, sendType: 1, messageType: 3, kind: 'command', message, createdAt: '' }],
+      });
+    store.dispatch(marker(5, 'SCREEN_SHARE_ENDED'));
+    expect(selectPane(store.getState(), 11)?.viewStatus.screen).toBe('ended');
+    // The reloaded page: its viewer connects again, under a new matching of the same sitting.
+    store.dispatch(
+      paneViewStatusChanged({ testerId: 11, monitorId: 111, view: 'screen', status: 'connecting' }),
+    );
+    store.dispatch(matchingsPolled({ matchings: [withScreen(112)], matchingTimeout: 5, at: Date.now() }));
+    store.dispatch(
+      paneViewStatusChanged({ testerId: 11, monitorId: 112, view: 'screen', status: 'waiting' }),
+    );
+    expect(selectPane(store.getState(), 11)?.viewStatus.screen).toBe('ended');
+    store.dispatch(marker(6, 'SCREEN_SHARED'));
+    expect(selectPane(store.getState(), 11)?.viewStatus.screen).toBe('live');
   });
 
   it('after BEFORE_CLOSE waits 4 × matchingTimeout, then deletes the same matching', async () => {

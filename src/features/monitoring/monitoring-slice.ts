@@ -310,6 +310,9 @@ const monitoringSlice = createSlice({
         const p = state.panes.entities[m.testerId];
         if (!p || p.monitorId !== m.monitorId) {
           const pane = newPane(m, at);
+          // A new matching of the same sitting (the examinee's page reloaded): a share that had ended stays
+          // ended until the marker of a new share arrives (its earlier markers are already read).
+          if (p && p.testId === m.testId && p.viewStatus.screen === 'ended') pane.viewStatus.screen = 'ended';
           followPhoneView(pane);
           panesAdapter.setOne(state.panes, pane);
           if (!p) state.chats[m.testerId] = [];
@@ -396,8 +399,9 @@ const monitoringSlice = createSlice({
       const { testerId, monitorId, view, status } = action.payload;
       const p = state.panes.entities[testerId];
       if (!p || p.monitorId !== monitorId || p.viewStatus[view] === status) return;
-      // The examinee said its share ended: the track going quiet afterwards does not make it "not connected".
-      if (p.viewStatus[view] === 'ended' && status === 'waiting') return;
+      // The examinee said its share ended: the track going quiet afterwards, or the viewer connecting again (the
+      // examinee's page reloaded), does not make it "not connected"; the marker of a new share makes it live.
+      if (p.viewStatus[view] === 'ended' && (status === 'waiting' || status === 'connecting')) return;
       p.viewStatus[view] = status;
     },
     /** The checker switched a pane's sound on or off (or autoplay forced it off). */
