@@ -182,6 +182,23 @@ export async function findCapture(db: Db, id: number): Promise<CaptureRow | null
 }
 
 /**
+ * SQL: the CTEs `excused` and `bumped` that follow a CTE `gaps` (test_id, started_at, ended_at) of connection gaps
+ * just recorded: the capture markings that started inside a gap become excused (kept, not scored), and the live
+ * feed of each sitting whose markings changed moves on (`bumped` returns those sittings' ids).
+ */
+export const EXCUSE_GAP_MARKINGS_CTES = `
+  excused AS (
+    UPDATE ai_markings a SET excused = true, excuse_reason = 'connection_gap', updated_at = now()
+      FROM gaps g
+     WHERE a.test_id = g.test_id AND a.source = 'capture' AND NOT a.excused
+       AND a.marking_at BETWEEN g.started_at AND g.ended_at
+    RETURNING a.test_id),
+  bumped AS (
+    UPDATE tests t SET live_seq = nextval('live_feed_seq')
+     WHERE t.id IN (SELECT test_id FROM excused)
+    RETURNING t.id)`;
+
+/**
  * Records the silence before this poll of the examinee, when it was longer than CONNECTION_GAP_POLLS polls:
  * the gap runs from when the first missed poll was due until now. Capture markings that started inside it
  * become excused (kept, not scored). Call inside the poll's transaction, before its own poll time is written.
@@ -192,24 +209,18 @@ export async function recordConnectionGap(
   testId: number,
   matchingTimeoutSeconds: number,
 ): Promise<boolean> {
-  const gap = await tx.query<{ started_at: Date | string; ended_at: Date | string }>(
-    `WITH last AS (SELECT max(last_tester_poll_at) AS at FROM matchings WHERE test_id = $1)
-     INSERT INTO connection_gaps (test_id, started_at, ended_at)
-     SELECT $1, at + make_interval(secs => $2), now() FROM last
-      WHERE at IS NOT NULL AND at < now() - make_interval(secs => $2 * $3)
-     RETURNING started_at, ended_at`,
+  const { rows } = await tx.query(
+    `WITH last AS (SELECT max(last_tester_poll_at) AS at FROM matchings WHERE test_id = $1),
+     gaps AS (
+       INSERT INTO connection_gaps (test_id, started_at, ended_at)
+       SELECT $1, at + make_interval(secs => $2), now() FROM last
+        WHERE at IS NOT NULL AND at < now() - make_interval(secs => $2 * $3)
+       RETURNING test_id, started_at, ended_at),
+     ${EXCUSE_GAP_MARKINGS_CTES}
+     SELECT id FROM bumped`,
     [testId, matchingTimeoutSeconds, CONNECTION_GAP_POLLS],
   );
-  const g = gap.rows[0];
-  if (!g) return false;
-  const excused = await tx.query(
-    `UPDATE ai_markings SET excused = true, excuse_reason = 'connection_gap', updated_at = now()
-      WHERE test_id = $1 AND source = 'capture' AND NOT excused AND marking_at BETWEEN $2 AND $3`,
-    [testId, g.started_at, g.ended_at],
-  );
-  if (excused.rowCount === 0) return false;
-  await bumpLiveSeq(tx, testId);
-  return true;
+  return rows.length > 0;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Db } from '../db/db';
 import { BatchQueue } from './batch-queue';
-import { CONNECTION_GAP_POLLS } from './live-captures';
+import { CONNECTION_GAP_POLLS, EXCUSE_GAP_MARKINGS_CTES } from './live-captures';
 
 /** One examinee poll's liveness: it polled now, is stale after `staleSeconds`, and reported this. */
 export interface Liveness {
@@ -65,16 +65,7 @@ export class LivenessWriter {
             WHERE p.at IS NOT NULL AND p.at < v.at - make_interval(secs => v.timeout * $7::int)
             ORDER BY p.id, v.at
            RETURNING test_id, started_at, ended_at),
-         excused AS (
-           UPDATE ai_markings a SET excused = true, excuse_reason = 'connection_gap', updated_at = now()
-             FROM gaps g
-            WHERE a.test_id = g.test_id AND a.source = 'capture' AND NOT a.excused
-              AND a.marking_at BETWEEN g.started_at AND g.ended_at
-           RETURNING a.test_id),
-         bumped AS (
-           UPDATE tests t SET live_seq = nextval('live_feed_seq')
-            WHERE t.id IN (SELECT test_id FROM excused)
-           RETURNING t.id)
+         ${EXCUSE_GAP_MARKINGS_CTES}
          SELECT p.id FROM prev p JOIN bumped b ON b.id = p.test_id`,
         [
           batch.map((b) => b.matchingId),
