@@ -88,8 +88,14 @@ class FakePc {
   transceivers: unknown[] = [];
   localDescription: RTCSessionDescriptionInit | null = null;
   remote: unknown = null;
-  ontrack: ((ev: { streams: MediaStream[]; track: MediaStreamTrack; transceiver?: unknown }) => void) | null =
-    null;
+  ontrack:
+    | ((ev: {
+        streams: MediaStream[];
+        track: MediaStreamTrack;
+        transceiver?: unknown;
+        receiver?: unknown;
+      }) => void)
+    | null = null;
   onicecandidate: ((ev: { candidate: unknown }) => void) | null = null;
   onconnectionstatechange: (() => void) | null = null;
   closed = false;
@@ -256,10 +262,20 @@ describe('openViewer (KVS VIEWER with the SDK mocked)', () => {
     const [camera, , screen] = pc.transceivers as { receiver: { track: MediaStreamTrack } }[];
     const cameraStream = {} as MediaStream;
     pc.ontrack?.({ streams: [cameraStream], track: camera!.receiver.track, transceiver: camera });
-    pc.ontrack?.({ streams: [], track: screen!.receiver.track, transceiver: screen });
+    pc.ontrack?.({
+      streams: [],
+      track: screen!.receiver.track,
+      transceiver: screen,
+      receiver: screen!.receiver,
+    });
     expect(onStream).toHaveBeenCalledTimes(1);
     expect(onStream).toHaveBeenCalledWith(cameraStream);
-    expect(onViewStream).toHaveBeenCalledWith('screen', { tracks: [screen!.receiver.track] });
+    // With its receiver, whose statistics tell whether frames come.
+    expect(onViewStream).toHaveBeenCalledWith(
+      'screen',
+      { tracks: [screen!.receiver.track] },
+      screen!.receiver,
+    );
     conn.close();
   });
 

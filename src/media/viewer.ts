@@ -37,7 +37,7 @@ export interface ViewerOptions {
    */
   extraViews?: readonly string[];
   /** A track arrived for one of `extraViews` (its own stream, video only). */
-  onViewStream?: (view: string, stream: MediaStream) => void;
+  onViewStream?: (view: string, stream: MediaStream, receiver?: RTCRtpReceiver) => void;
 }
 
 /** An open viewer. */
@@ -252,7 +252,7 @@ export async function openViewer(opts: ViewerOptions): Promise<ViewerConnection>
     if (closed) return;
     const extra = extras.find(([, t]) => t === ev.transceiver || t.receiver.track === ev.track);
     if (extra) {
-      opts.onViewStream?.(extra[0], new MediaStream([ev.track]));
+      opts.onViewStream?.(extra[0], new MediaStream([ev.track]), ev.receiver);
       return;
     }
     const s = ev.streams[0];

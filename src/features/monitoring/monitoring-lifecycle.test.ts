@@ -221,6 +221,9 @@ describe('viewer lifecycle listener', () => {
       paneViewStatusChanged({ testerId: 11, monitorId: 112, view: 'screen', status: 'waiting' }),
     );
     expect(selectPane(store.getState(), 11)?.viewStatus.screen).toBe('ended');
+    // The new connection's screen track, unmuted with no frame (as Chromium reports it), is not a share.
+    store.dispatch(paneViewStatusChanged({ testerId: 11, monitorId: 112, view: 'screen', status: 'live' }));
+    expect(selectPane(store.getState(), 11)?.viewStatus.screen).toBe('ended');
     store.dispatch(marker(6, 'SCREEN_SHARED'));
     expect(selectPane(store.getState(), 11)?.viewStatus.screen).toBe('live');
   });

@@ -399,9 +399,10 @@ const monitoringSlice = createSlice({
       const { testerId, monitorId, view, status } = action.payload;
       const p = state.panes.entities[testerId];
       if (!p || p.monitorId !== monitorId || p.viewStatus[view] === status) return;
-      // The examinee said its share ended: the track going quiet afterwards, or the viewer connecting again (the
-      // examinee's page reloaded), does not make it "not connected"; the marker of a new share makes it live.
-      if (p.viewStatus[view] === 'ended' && (status === 'waiting' || status === 'connecting')) return;
+      // The examinee said its share ended: only the marker of a new share makes it live again. Nothing the track
+      // does in between counts: going quiet, the viewer connecting again after the examinee's page reloaded, nor
+      // the new connection's screen track, which Chromium reports unmuted although no frame ever comes.
+      if (p.viewStatus[view] === 'ended') return;
       p.viewStatus[view] = status;
     },
     /** The checker switched a pane's sound on or off (or autoplay forced it off). */

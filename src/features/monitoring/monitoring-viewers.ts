@@ -161,17 +161,59 @@ function phoneStatusFor(state: ViewerConnectionState): PaneViewStatus {
   return 'lost';
 }
 
+/** How often an extra view's decoded frames are counted. */
+export const VIEW_FRAMES_POLL_MS = 2000;
+
+/** Frames the receiver has decoded so far (its inbound video statistics), or null when it has none. */
+async function framesDecoded(receiver: RTCRtpReceiver): Promise<number | null> {
+  const stats = await receiver.getStats();
+  let frames: number | null = null;
+  stats.forEach((r: { type?: string; kind?: string; framesDecoded?: number }) => {
+    if (r.type === 'inbound-rtp' && r.kind === 'video' && typeof r.framesDecoded === 'number')
+      frames = (frames ?? 0) + r.framesDecoded;
+  });
+  return frames;
+}
+
 /**
- * An extra view's track: `live` while frames arrive, `waiting` while the publisher sends nothing on it (a
- * remote track is muted while no packets come: not shared yet, or the share stopped).
+ * An extra view's track: `live` while frames arrive, `waiting` while the publisher sends nothing on it (not
+ * shared yet, or the share stopped). With the receiver, frames are counted every VIEW_FRAMES_POLL_MS: Chromium
+ * reports a remote track unmuted although no frame ever came (a publisher without a screen yet answers the
+ * screen's m-line all the same), so its mute state alone would show a black screen as live. Without one (a
+ * browser without receiver statistics) the track's mute and unmute decide. Stops counting once `alive` says
+ * the viewer was replaced or closed, or the track ended.
  */
-function followViewTrack(stream: MediaStream, report: (status: PaneViewStatus) => void): void {
+export function followViewTrack(
+  stream: MediaStream,
+  report: (status: PaneViewStatus) => void,
+  receiver?: RTCRtpReceiver,
+  alive: () => boolean = () => true,
+): void {
   const track = stream.getVideoTracks()[0];
   if (!track) return;
-  report(track.muted ? 'waiting' : 'live');
   track.addEventListener('mute', () => report('waiting'));
-  track.addEventListener('unmute', () => report('live'));
   track.addEventListener('ended', () => report('waiting'));
+  if (typeof receiver?.getStats !== 'function') {
+    report(track.muted ? 'waiting' : 'live');
+    track.addEventListener('unmute', () => report('live'));
+    return;
+  }
+  report('waiting');
+  let seen = 0;
+  const timer = setInterval(() => {
+    if (!alive() || track.readyState === 'ended') {
+      clearInterval(timer);
+      return;
+    }
+    framesDecoded(receiver).then(
+      (frames) => {
+        if (frames === null || !alive()) return;
+        report(frames > seen ? 'live' : 'waiting');
+        seen = frames;
+      },
+      () => clearInterval(timer),
+    );
+  }, VIEW_FRAMES_POLL_MS);
 }
 
 /**
@@ -223,11 +265,11 @@ async function attemptConnect(
         ...(which === 'camera'
           ? {
               extraViews: CHANNEL_EXTRA_VIEWS,
-              onViewStream: (view: string, stream: MediaStream) => {
+              onViewStream: (view: string, stream: MediaStream, receiver?: RTCRtpReceiver) => {
                 if (!current()) return;
                 const v = view as PaneViewId;
                 putStream(viewKey(testerId, v), stream);
-                followViewTrack(stream, (status) => viewStatus(v, status));
+                followViewTrack(stream, (status) => viewStatus(v, status), receiver, current);
               },
             }
           : {}),

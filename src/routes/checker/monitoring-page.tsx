@@ -8,11 +8,11 @@ import { MonitoringConsole } from '../../features/monitoring/components/monitori
 export default function MonitoringPage() {
   const { t } = useTranslation('pages');
   return (
-    <main className="px-2">
+    <div className="px-2">
       {/* A small title: the console needs the screen's height for its panes. */}
       <PageTitle className="px-2 pt-1 h5">{t('titles.monitoring')}</PageTitle>
       <MonitoringConsole />
-    </main>
+    </div>
   );
 }
 
