@@ -474,9 +474,9 @@ describe('/examinees/{id}', () => {
     expect(empty).toHaveTextContent('2024-01-01 09:00:00');
     expect(empty).toHaveTextContent('2024-01-01 09:12:43');
     expect(within(empty).queryByRole('button')).toBeNull();
-    // 25 minutes of video in a sitting from 08:59 to 10:00.
+    // 25 minutes of video in an exam from its first camera recording at 09:00 (the login was at 08:59) to 10:00.
     expect(screen.getByTestId('recorded-summary')).toHaveTextContent(
-      '録画された時間の合計：00:25:00（受験時間 01:01:00 のうち）',
+      '録画された時間の合計：00:25:00（試験開始から終了までの 01:00:00 のうち）',
     );
     await waitFor(() => expect(asked).toEqual(['42']));
     expect(screen.getAllByTestId('recording-timeline')).toHaveLength(1);

@@ -179,17 +179,26 @@ function timelines(
 }
 
 /**
- * How much of the sitting has video: the camera recordings' lengths (the stored length when known, else start to
- * stop; empty ones count 0) against the sitting from its first login to its end (or now, while it runs).
+ * How much of the exam has video: the camera recordings' lengths (the stored length when known, else start to
+ * stop; empty ones count 0) against the exam from its first start (the examinee log's exam_start, or the first
+ * camera recording if that came earlier) to the sitting's end (or now, while it runs). Not from the login: the
+ * camera is recorded from the exam's start, and the identity check before it would read as missing video.
  */
 function recordedSummary(d: ExamineeDetail): { recordedMs: number; sittingMs: number | null } {
   let recordedMs = 0;
+  let start: string | null = null;
+  const earlier = (at: string | null | undefined) => {
+    if (at && (start === null || msBetween(at, start) > 0)) start = at;
+  };
   for (const r of d.records) {
-    if (r.size === 0 || streamOf(r) !== 'camera') continue;
+    if (streamOf(r) !== 'camera') continue;
+    earlier(r.startAt);
+    if (r.size === 0) continue;
     const len = r.durationMs ?? msBetween(r.startAt, r.stopAt);
     if (Number.isFinite(len) && len > 0) recordedMs += len;
   }
-  const start = d.loginAt ?? d.testAt;
+  earlier(d.examineeLogs.find((l) => l.event === 'exam_start')?.createdAt);
+  start ??= d.loginAt ?? d.testAt;
   const sittingMs = start && d.stopAt ? msBetween(start, d.stopAt) : null;
   return { recordedMs, sittingMs: sittingMs !== null && Number.isFinite(sittingMs) ? sittingMs : null };
 }
