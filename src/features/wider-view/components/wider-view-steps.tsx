@@ -22,7 +22,7 @@ export function WiderViewSteps({ beforeExam }: { beforeExam: boolean }) {
   return (
     <section aria-labelledby="wider-view-heading" className="mb-3" data-testid="wider-view-steps">
       <h2 id="wider-view-heading" className="h5">
-        {t('heading')}
+        {beforeExam ? t('heading') : t('headingDuringExam')}
       </h2>
       {beforeExam && <p className="small">{t('intro')}</p>}
       {w.required.screen && (
