@@ -143,6 +143,11 @@ test('plays the recording from a marking', async ({ page, context, browser, requ
   const TESTER = 'tester07';
   const checker = await apiLogin(request, 'checker03');
   const checkerAuth = { Authorization: `Bearer ${checker}` };
+  // checker03 stays on duty, polling as its console would, until the exam is over: a checker silent for
+  // 3 × matchingTimeout is counted gone and its examinee passed on, and the marking below would be refused.
+  const onDuty = setInterval(() => {
+    request.post('/api/v1/matching.php', { data: {}, headers: checkerAuth }).catch(() => undefined);
+  }, 3000);
 
   // The examinee sits a recorded exam on the demo short URL (is_record 1, monitor identity check).
   page.on('dialog', (d) => void d.accept());
@@ -205,7 +210,7 @@ test('plays the recording from a marking', async ({ page, context, browser, requ
   const started = page.waitForResponse(
     (r) => r.url().includes('/tester/recording.php') && r.request().postDataJSON()?.method === 'PUT',
   );
-  await exam.openExamSystem();
+  const examWindow = await exam.openExamSystem();
   const recordId = ((await (await started).json()) as { result: { record_id: number } }).result.record_id;
   const recordingStart = Date.now();
   if (testerId === 0)
@@ -230,6 +235,9 @@ test('plays the recording from a marking', async ({ page, context, browser, requ
   await page.waitForTimeout(Math.max(0, 20_000 - (Date.now() - recordingStart)));
   await exam.finish();
   await expect(page).toHaveURL(/\/exam-end$/, { timeout: 30_000 });
+  clearInterval(onDuty);
+  // The exam is over: its window is closed, so nothing more can be answered unwatched.
+  await expect.poll(() => examWindow.isClosed()).toBe(true);
 
   // The examinee's "download" is its own report: printed to PDF, it names the examinee and the marking.
   await expect(page.getByTestId('exam-end-report')).toBeEnabled({ timeout: 20_000 });
