@@ -306,6 +306,20 @@ describe('matching state', () => {
       [id('tester01')],
     );
     expect(logs.rows.map((r) => r.event)).toEqual(['login', 'matched']);
+    // The page that reports 'matched' itself once assigned, before its channel opens, is logged once, not twice.
+    await poll('checker01');
+    expect((await testerPoll('tester04', { channel_status: 'close' })).checker_id).not.toBeNull();
+    const me = await get('tester04', '/api/v1/tester/detail.php');
+    const testerId = (me.json() as { result: { tester_id: number } }).result.tester_id;
+    expect(
+      (await post('tester04', '/api/v1/tester/status.php', { tester_id: testerId, status: 2 })).statusCode,
+    ).toBe(200);
+    expect((await testerPoll('tester04', { channel_status: 'open' })).matching_status).toBe(2);
+    const once = await s.db.query<{ event: string }>(
+      `SELECT event FROM examinee_logs l JOIN tests t ON t.id = l.test_id WHERE t.user_id = $1 ORDER BY l.id`,
+      [id('tester04')],
+    );
+    expect(once.rows.map((r) => r.event)).toEqual(['login', 'matched']);
     // Back to 1 when the channel closes.
     expect((await testerPoll('tester01', { channel_status: 'close' })).matching_status).toBe(1);
     // A tester whose channel is already open is connected by the poll that assigns it.

@@ -583,7 +583,16 @@ export class MatchingEngine {
         `UPDATE tests SET matched_at = now(), status = CASE WHEN status = 1 THEN 2 ELSE status END, updated_at = now() WHERE id = $1`,
         [sitting.id],
       );
-      await tx.query(`INSERT INTO examinee_logs (test_id, event) VALUES ($1, 'matched')`, [sitting.id]);
+      // Once per matching: the examinee's page may have reported 'matched' itself (tester/status.php) when the
+      // poll assigned a checker, before the channel opened; the log then already says so.
+      await tx.query(
+        `INSERT INTO examinee_logs (test_id, event)
+         SELECT $1, 'matched' WHERE NOT EXISTS (
+           SELECT 1 FROM examinee_logs
+            WHERE test_id = $1 AND event = 'matched'
+              AND created_at >= (SELECT created_at FROM matchings WHERE id = $2))`,
+        [sitting.id, cur.id],
+      );
     }
     const assign = this.assignable({ status, invalid }, cur.checker_id, sitting);
     return { id: cur.id, command, assign, excused };
