@@ -781,7 +781,8 @@ export class MatchingEngine {
    * In a mass silence of a side (`massSilenceHold`) that side's people are held MASS_SILENCE_HOLD_SECONDS longer.
    * Time the servers were behind is not theirs: with the slowest instance answering polls L seconds after
    * they arrived (`ClusterLag`), every interval of a page that polls a timeout after each answer is L longer,
-   * so each side's limit grows by its factor × L. A server that falls behind gradually then keeps its people
+   * so each side's limit grows by its factor × L (at most by MASS_SILENCE_HOLD_SECONDS, the hold's limit, and
+   * not on top of a hold). A server that falls behind gradually then keeps its people
    * (and their checkers) instead of counting them gone one after another and re-matching them all.
    */
   async sweep(): Promise<void> {
@@ -808,8 +809,10 @@ export class MatchingEngine {
     const checkerMass = massSilenceHold(c.silent_checkers, c.checkers);
     this.noteMassSilence('examinees', testerMass > 0, c.silent_testers, c.testers);
     this.noteMassSilence('checkers', checkerMass > 0, c.silent_checkers, c.checkers);
-    const testerHold = testerMass + lag * this.settings.testerStaleFactor;
-    const checkerHold = checkerMass + lag * this.settings.checkerStaleFactor;
+    // The lag's allowance, like the hold, ends at MASS_SILENCE_HOLD_SECONDS: a longer silence still ends.
+    const allow = (factor: number) => Math.min(lag * factor, MASS_SILENCE_HOLD_SECONDS);
+    const testerHold = Math.max(testerMass, allow(this.settings.testerStaleFactor));
+    const checkerHold = Math.max(checkerMass, allow(this.settings.checkerStaleFactor));
     if (c.silent_checkers > 0) {
       await this.db.transaction(async (tx) => {
         const released = await tx.query<{ id: number }>(
