@@ -814,16 +814,20 @@ export class MatchingEngine {
     const testerHold = Math.max(testerMass, allow(this.settings.testerStaleFactor));
     const checkerHold = Math.max(checkerMass, allow(this.settings.checkerStaleFactor));
     if (c.silent_checkers > 0) {
+      // The released matchings are locked in id order, as the batched liveness write locks them.
       await this.db.transaction(async (tx) => {
         const released = await tx.query<{ id: number }>(
           `WITH stale AS (
              UPDATE checker_presence SET swept_at = now()
               WHERE stale_at <= now() - make_interval(secs => $1) AND (swept_at IS NULL OR swept_at < stale_at)
-              RETURNING checker_id)
-           UPDATE matchings m SET deleted_at = now(), delete_reason = 'checker_timeout', ${closeConnectedSql()},
+              RETURNING checker_id),
+           held AS (
+             SELECT m.id FROM matchings m JOIN stale ON stale.checker_id = m.checker_id
+              WHERE m.deleted_at IS NULL ORDER BY m.id FOR UPDATE OF m)
+           UPDATE matchings m SET deleted_at = now(), delete_reason = 'checker_timeout', ${closeConnectedSql('m.matching_status = 2')},
                   connected_at = NULL, updated_at = now()
-             FROM stale
-            WHERE m.checker_id = stale.checker_id AND m.deleted_at IS NULL
+             FROM held
+            WHERE m.id = held.id AND m.deleted_at IS NULL
             RETURNING m.id`,
           [checkerHold],
         );
@@ -840,11 +844,17 @@ export class MatchingEngine {
       });
     }
     if (c.silent_testers === 0) return;
+    // Locked in id order, as the batched liveness write locks them: the two cannot deadlock over their rows.
     const gone = await this.db.query<{ test_id: number }>(
-      `UPDATE matchings SET deleted_at = now(), delete_reason = 'no_response', ${closeConnectedSql()},
+      `WITH silent AS (
+         SELECT id FROM matchings
+          WHERE deleted_at IS NULL AND tester_stale_at <= now() - make_interval(secs => $1)
+          ORDER BY id FOR UPDATE)
+       UPDATE matchings m SET deleted_at = now(), delete_reason = 'no_response', ${closeConnectedSql('m.matching_status = 2')},
               connected_at = NULL, updated_at = now()
-        WHERE deleted_at IS NULL AND tester_stale_at <= now() - make_interval(secs => $1)
-        RETURNING test_id`,
+         FROM silent
+        WHERE m.id = silent.id AND m.deleted_at IS NULL AND m.tester_stale_at <= now() - make_interval(secs => $1)
+        RETURNING m.test_id`,
       [testerHold],
     );
     // Nobody may come back: their recordings are completed later unless they do.

@@ -88,7 +88,8 @@ const OPEN_WAITING_SQL = `
  *   is the same rule one checker at a time: a checker's k-th place comes before anyone's (k+1)-th.
  *
  * Run only under ASSIGN_LOCK_KEY, in a statement of its own after the lock: the loads it counts are then the
- * committed ones, so no checker is ever given more than $1.
+ * committed ones, so no checker is ever given more than $1. The matchings are locked in id order (`locked`), as
+ * the batched liveness write locks them, so the two cannot deadlock over a batch's rows.
  */
 const ASSIGN_SQL = `
   WITH open AS MATERIALIZED (
@@ -126,11 +127,15 @@ const ASSIGN_SQL = `
     SELECT id, checker_id FROM kept
     UNION ALL
     SELECT r.id, s.checker_id FROM rest r JOIN slots s ON s.k = r.k),
+  locked AS (
+    SELECT x.id, pairs.checker_id FROM matchings x JOIN pairs ON pairs.id = x.id
+     WHERE x.checker_id IS NULL AND x.deleted_at IS NULL
+     ORDER BY x.id FOR UPDATE OF x),
   upd AS (
-    UPDATE matchings x SET checker_id = pairs.checker_id, assigned_at = now(), checker_retry = 0, checker_command = 0,
+    UPDATE matchings x SET checker_id = locked.checker_id, assigned_at = now(), checker_retry = 0, checker_command = 0,
            viewer_client_id = ${NEW_VIEWER_CLIENT_ID_SQL}, updated_at = now()
-      FROM pairs
-     WHERE x.id = pairs.id AND x.checker_id IS NULL AND x.deleted_at IS NULL
+      FROM locked
+     WHERE x.id = locked.id
     RETURNING x.id, x.checker_id, x.viewer_client_id),
   touched AS (
     UPDATE checker_presence c SET last_assigned_at = now()
