@@ -7,8 +7,11 @@
 // it; and, separately, one instance as `npm start` runs it (embedded PGlite and stand-ins). Each database holds
 // BENCH_EXAMINEES examinees with an open sitting and BENCH_CHECKERS checkers, each with a live session
 // (bench/live-calls-populate.mts writes them as logins would, without an Argon2 login each). Before measuring,
-// every examinee polls, every checker polls (taking up to five), and the matched examinees report their channel
-// open: the steady state of an exam (connected pairs, the rest waiting for a checker).
+// every examinee polls, every checker polls (taking up to five), then everyone polls once more as the exam goes
+// on — each checker with its examinees, who report their channel open, then the examinees still waiting: the
+// steady state of an exam (connected pairs, the rest waiting for a checker). Checkers keep polling while their
+// examinees connect, as they do in an exam; a pass of the matched examinees alone would leave every checker
+// silent for as long as it takes.
 //
 // Load: BENCH_CONNECTIONS keep-alive connections from BENCH_THREADS worker threads for BENCH_SECONDS per scenario,
 // each connection calling as one person after another (round-robin), spread over the scenario's instances as a
@@ -22,7 +25,7 @@
 // other live call >= 2,000 req/s on PostgreSQL. A missed goal is a figure, never a failure (exit 1 only when the
 // set-up broke). Everything shares this machine's cores (the load generator too), so figures are lower bounds.
 // Usage: node bench/matching-scale.mjs   (BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_EXAMINEES, BENCH_CHECKERS,
-//        BENCH_THREADS, LOG_LEVEL, BENCH_ONLY=postgres|pglite, BENCH_TOP=1, BENCH_PROFILE=<dir>)
+//        BENCH_THREADS, LOG_LEVEL, BENCH_ONLY=postgres|pglite, BENCH_TOP=1, BENCH_PROFILE=<dir>, BENCH_PACED=<s>)
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, openSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -42,11 +45,22 @@ const EXAMINEES = Number(process.env.BENCH_EXAMINEES ?? 10_000);
 const CHECKERS = Number(process.env.BENCH_CHECKERS ?? Math.floor((EXAMINEES * 0.8) / 5));
 const THREADS = Number(process.env.BENCH_THREADS ?? 2);
 const LOG_LEVEL = process.env.LOG_LEVEL ?? 'info';
-const GOAL = { pollPg: 5000, pollP99: 50, pollPglite: 2000, ratio: 0.1, otherPg: 2000 };
+// BENCH_PACED=<seconds>: also a scenario of that length where every person polls as its page does, the poll
+// interval (5 s) after each answer, each on a connection of its own: how an exam loads the server, queueing in the
+// server rather than in the load generator.
+const PACED = Number(process.env.BENCH_PACED ?? 0);
+const PACE = 5;
+const GOAL = {
+  pollPg: 5000,
+  pollP99: 50,
+  pollPglite: 2000,
+  ratio: 0.1,
+  otherPg: 2000,
+};
 
 // ---------------------------------------------------------------- load worker
 if (!isMainThread) {
-  const { targets, connections, seconds } = workerData;
+  const { targets, connections, seconds, pace } = workerData;
   const lat = [];
   let errors = 0;
   const statuses = {};
@@ -94,7 +108,17 @@ if (!isMainThread) {
   const loop = async (c) => {
     for (let i = c; Date.now() < deadline; i += connections) await one(targets[i % targets.length]);
   };
-  await Promise.all(Array.from({ length: connections }, (_, c) => loop(c)));
+  // Paced: each target is one person's page, polling `pace` seconds after each answer (the first at a random
+  // moment of the first interval, as pages that opened at different times), on a connection of its own.
+  const page = async (t) => {
+    await new Promise((r) => setTimeout(r, Math.random() * pace * 1000));
+    while (Date.now() < deadline) {
+      await one(t);
+      await new Promise((r) => setTimeout(r, pace * 1000));
+    }
+  };
+  if (pace) await Promise.all(targets.map(page));
+  else await Promise.all(Array.from({ length: connections }, (_, c) => loop(c)));
   for (const a of agents.values()) a.destroy();
   parentPort.postMessage({ lat, errors, statuses });
   process.exit(0);
@@ -159,15 +183,20 @@ function treeCpu(pids) {
 }
 
 /** Runs the load against `targets` (each {url, method, body?, token?}) with THREADS worker threads. */
-async function load(targets, seconds = SECONDS) {
-  const per = Math.max(1, Math.floor(CONNECTIONS / THREADS));
+async function load(targets, seconds = SECONDS, pace = 0) {
+  const per = pace ? targets.length : Math.max(1, Math.floor(CONNECTIONS / THREADS));
   const results = await Promise.all(
     Array.from(
       { length: THREADS },
       (_, k) =>
         new Promise((resolve, reject) => {
           const w = new Worker(fileURLToPath(import.meta.url), {
-            workerData: { targets: targets.filter((_, i) => i % THREADS === k), connections: per, seconds },
+            workerData: {
+              targets: targets.filter((_, i) => i % THREADS === k),
+              connections: per,
+              seconds,
+              pace,
+            },
           });
           w.once('message', resolve);
           w.once('error', reject);
@@ -200,7 +229,10 @@ async function once(targets) {
         const t = targets[i];
         const res = await fetch(t.url, {
           method: t.method,
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${t.token}` },
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${t.token}`,
+          },
           body: t.body,
         });
         out[i] = await res.json();
@@ -233,7 +265,11 @@ const stop = async (c) => {
   for (let i = 0; i < 40 && c.exitCode === null; i++) await sleep(100);
   if (c.exitCode === null) c.kill('SIGKILL');
 };
-const base = { PATH: process.env.PATH, HOME: process.env.HOME, ENV_FILE: '/dev/null' };
+const base = {
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  ENV_FILE: '/dev/null',
+};
 const instanceEnv = (port, dataDir) => ({
   ...base,
   HOST: '127.0.0.1',
@@ -249,7 +285,13 @@ function populate(env) {
   const out = path.join(work, `people-${randomBytes(4).toString('hex')}.json`);
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/live-calls-populate.mts'], {
     cwd: ROOT,
-    env: { ...base, ...env, EXAMINEES: String(EXAMINEES), CHECKERS: String(CHECKERS), OUT: out },
+    env: {
+      ...base,
+      ...env,
+      EXAMINEES: String(EXAMINEES),
+      CHECKERS: String(CHECKERS),
+      OUT: out,
+    },
     encoding: 'utf8',
   });
   if (r.status !== 0) throw new Error(`populate failed: ${r.stderr || r.stdout}`);
@@ -282,7 +324,6 @@ async function steadyState(people, origins) {
   polled.forEach((p, i) => {
     for (const m of p.result.matchings) checkerOf.set(Number(m.tester_id), people.checkers[i]);
   });
-  await once(people.examinees.filter((e) => checkerOf.has(e.id)).map((e, i) => examineePoll(e, i, 'open')));
   const byId = new Map(people.examinees.map((e) => [e.id, e]));
   const mix = [];
   let k = 0;
@@ -293,6 +334,7 @@ async function steadyState(people, origins) {
     }
   });
   for (const e of people.examinees) if (!checkerOf.has(e.id)) mix.push(examineePoll(e, k++, 'close'));
+  await once(mix);
   const matched = people.examinees.filter((e) => checkerOf.has(e.id));
   const other = {
     'webrtc_message (GET, examinee)': people.examinees.map((e, i) => ({
@@ -343,8 +385,9 @@ try {
    * next poll, as in a real exam) and every session known to the instance that answers it. `pg`: a client of the
    * cluster, to count statements.
    */
-  const measured = async (name, targets, cpuOf, { pg: db, warm = false } = {}) => {
+  const measured = async (name, targets, cpuOf, { pg: db, warm = false, pace = 0 } = {}) => {
     if (warm) await once(targets);
+    const since = db ? (await db.query('SELECT now() AS t')).rows[0].t : null;
     const statements = async () =>
       Number(
         (await db.query(`SELECT coalesce(sum(calls), 0)::bigint AS n FROM pg_stat_statements`)).rows[0].n,
@@ -353,10 +396,21 @@ try {
     const before = cpuOf.map((g) => treeCpu(g.pids));
     const self0 = process.cpuUsage();
     const s0 = db ? await statements() : 0;
-    const r = await load(targets);
+    const r = await load(targets, pace ? PACED : SECONDS, pace);
     const s1 = db ? await statements() : 0;
     const self = process.cpuUsage(self0);
     r.name = name;
+    if (pace) r.rps = r.n / PACED;
+    // Matchings opened and ended by the liveness sweep while the scenario ran: a steady exam has none.
+    if (db && /^matching/.test(name))
+      r.churn = (
+        await db.query(
+          `SELECT (SELECT count(*) FROM matchings WHERE created_at >= $1)::int AS opened,
+                  (SELECT count(*) FROM matchings WHERE deleted_at >= $1 AND delete_reason = 'no_response')::int AS gone,
+                  (SELECT count(*) FROM matchings WHERE deleted_at >= $1 AND delete_reason = 'checker_timeout')::int AS released`,
+          [since],
+        )
+      ).rows[0];
     r.cpu = cpuOf.map((g, i) => [g.name, ((treeCpu(g.pids) - before[i]) * 1000) / Math.max(1, r.n)]);
     r.cpu.push(['load generator', (self.user + self.system) / 1000 / Math.max(1, r.n)]);
     if (db) {
@@ -378,7 +432,10 @@ try {
 
   const bare = await measured(
     'bare Fastify route',
-    Array.from({ length: 64 }, () => ({ url: `http://127.0.0.1:${barePort}/`, method: 'GET' })),
+    Array.from({ length: 64 }, () => ({
+      url: `http://127.0.0.1:${barePort}/`,
+      method: 'GET',
+    })),
     [],
   );
   let pollOne;
@@ -389,7 +446,10 @@ try {
 
   if (ONLY !== 'pglite') {
     cluster = await startPostgres({
-      settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.max': 5000 },
+      settings: {
+        shared_preload_libraries: 'pg_stat_statements',
+        'pg_stat_statements.max': 5000,
+      },
     });
     const standins = `http://127.0.0.1:${standinsPort}`;
     const key = {
@@ -446,6 +506,16 @@ try {
       pg: db,
       warm: true,
     });
+    if (PACED)
+      await measured(
+        `matching poll, PostgreSQL, two instances, paced (${PACE} s after each answer)`,
+        two.mix,
+        groups,
+        {
+          pg: db,
+          pace: PACE,
+        },
+      );
     for (const [name, targets] of Object.entries(two.other))
       if (targets.length > 0 && OTHER_CALLS.test(name))
         others.push(await measured(`${name}, PostgreSQL, two instances`, targets, groups, { pg: db }));
@@ -484,6 +554,9 @@ try {
         `p99 ${r.p99.toFixed(1).padStart(6)} ms  errors ${r.errors}${r.errors ? ` ${JSON.stringify(r.statuses)}` : ''}` +
         `  ratio ${(r.rps / bare.rps).toFixed(3)}` +
         (r.statements !== undefined ? `  statements/req ${r.statements.toFixed(2)}` : '') +
+        (r.churn
+          ? `  matchings opened ${r.churn.opened}, ended as gone ${r.churn.gone}, released ${r.churn.released}`
+          : '') +
         (cpu ? `  CPU ms/req: ${cpu}` : ''),
     );
     if (r.top) console.log(r.top.join('\n'));

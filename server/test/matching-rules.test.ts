@@ -9,6 +9,7 @@ import {
   retryLimitOf,
   testerStatusName,
 } from '../src/lib/matching-rows';
+import { LAG_WINDOW_MS, LagMeter } from '../src/lib/matching-lag';
 import { loadMatchingSettings } from '../src/lib/matching-settings';
 
 const settings = loadMatchingSettings({});
@@ -39,6 +40,23 @@ describe('fair share', () => {
     expect([a, b, never].sort(compareCheckers).map((x) => x.checker_id)).toEqual([3, 2, 1]);
     expect(fairShare([a, b], 2, 1)).toBe(1);
     expect(fairShare([c(5, 0), c(4, 0)], 4, 1)).toBe(1);
+  });
+});
+
+describe('lag meter', () => {
+  it('answers the slowest bucket of the last minute by its mean, and forgets older ones', () => {
+    let now = 1_000_000 * LAG_WINDOW_MS;
+    const meter = new LagMeter({ now: () => now });
+    expect(meter.lagMs()).toBe(0);
+    meter.note(120);
+    meter.note(8_000.8);
+    now += LAG_WINDOW_MS / 2;
+    meter.note(800);
+    expect(meter.lagMs()).toBe(4_060);
+    now += LAG_WINDOW_MS / 2 + LAG_WINDOW_MS / 10;
+    expect(meter.lagMs()).toBe(800);
+    now += LAG_WINDOW_MS;
+    expect(meter.lagMs()).toBe(0);
   });
 });
 

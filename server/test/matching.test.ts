@@ -174,6 +174,46 @@ describe('assignment', () => {
     expect(rows[0]!.n).toBe(5);
   });
 
+  it('queues a start storm without a transaction per examinee, and deals everyone waiting at once', async () => {
+    for (const t of TESTERS) await token(t);
+    const transaction = s.db.transaction.bind(s.db);
+    let transactions = 0;
+    s.db.transaction = (fn) => (transactions++, transaction(fn));
+    try {
+      // Every examinee's first poll at once, before any checker: each is only queued as waiting.
+      await Promise.all(TESTERS.map((t) => testerPoll(t)));
+      expect(transactions).toBe(0);
+      expect(await loads()).toEqual({ waiting: 12 });
+      // Three checkers come (as their polls would record them); the next poll that finds room deals all twelve,
+      // evenly, in one dealing.
+      await s.db.query(
+        `INSERT INTO checker_presence (checker_id, stale_at) SELECT id, now() + interval '15 seconds'
+           FROM users WHERE login_id = ANY($1)`,
+        [CHECKERS],
+      );
+      expect((await testerPoll('tester01')).checker_id).not.toBeNull();
+      expect(transactions).toBe(1);
+    } finally {
+      s.db.transaction = transaction;
+    }
+    expect(await loads()).toEqual({ checker01: 4, checker02: 4, checker03: 4 });
+  });
+
+  it('gives an examinee who comes back to the checker who watched the sitting, before the least loaded', async () => {
+    await poll('checker01');
+    await poll('checker02');
+    expect((await testerPoll('tester01')).checker_id).toBe(id('checker01'));
+    expect((await testerPoll('tester02')).checker_id).toBe(id('checker02'));
+    expect((await testerPoll('tester03')).checker_id).toBe(id('checker01'));
+    // tester01's page loses its connection and gives its matching up; checker02 is now the least loaded.
+    const gone = await post('tester01', '/api/v1/delete_matching.php', {});
+    expect(gone.statusCode, gone.body).toBe(200);
+    expect((await testerPoll('tester04')).checker_id).toBe(id('checker02'));
+    // Back: to checker01 (1 examinee, assigned last) rather than checker02 (2), the rule's usual pick after a tie.
+    expect((await testerPoll('tester01')).checker_id).toBe(id('checker01'));
+    expect(await loads()).toEqual({ checker01: 2, checker02: 2 });
+  });
+
   it('gives nobody to an inactive checker; an active one takes the waiting tester on its poll', async () => {
     const res = await post('checker01', '/api/v1/tester/monitor_activate.php', {
       monitor_id: id('checker01'),
@@ -214,13 +254,22 @@ describe('assignment', () => {
     expect((await poll('checker02')).matchings.map((m) => m.tester_id)).toEqual([id('tester01')]);
   });
 
-  it('closes the matching of a tester that stopped polling, freeing its place', async () => {
+  it('closes the matching of a tester that stopped polling, freeing its place, not counting time the servers were behind', async () => {
     await poll('checker01');
     const m = await testerPoll('tester01');
     expect(m.checker_id).toBe(id('checker01'));
-    await s.db.query(`UPDATE matchings SET tester_stale_at = now() - interval '1 second' WHERE id = $1`, [
+    // Silent 10 s past the limit, while another instance answers polls 5 s late: 6 × 5 s of it is the servers'.
+    await s.db.query(`UPDATE matchings SET tester_stale_at = now() - interval '10 seconds' WHERE id = $1`, [
       m.monitor_id,
     ]);
+    await s.db.query(
+      `INSERT INTO matching_lag (owner, lag_ms, noted_at) VALUES ('other-instance', 5000, now())`,
+    );
+    expect((await poll('checker01')).matchings.map((x) => x.monitor_id)).toEqual([m.monitor_id]);
+    // That instance caught up (or went away) a while ago: the silence is the examinee's again.
+    await s.db.query(
+      `UPDATE matching_lag SET noted_at = now() - interval '2 minutes' WHERE owner = 'other-instance'`,
+    );
     expect((await poll('checker01')).matchings).toEqual([]);
   });
 

@@ -120,7 +120,7 @@ interface CacheEntry {
  */
 const RECONNECT_REUSE_MS = 15_000;
 
-// Sweep the cache of expired entries once it grows past this many.
+// Sweep the cache of expired entries once it grows past this many, then again once it has doubled since.
 const CACHE_SWEEP_SIZE = 10_000;
 
 /**
@@ -130,6 +130,12 @@ const CACHE_SWEEP_SIZE = 10_000;
  */
 export class MatchingChannels {
   private readonly cache = new Map<string, CacheEntry>();
+  /**
+   * The cache's size at which it is swept next. Doubling it after each sweep keeps the sweeps' cost per entry
+   * constant: with more live entries than CACHE_SWEEP_SIZE (an exam of 10,000 examinees holds about twice as
+   * many, none expired) a fixed threshold scanned the whole cache on every credential issued.
+   */
+  private sweepAt = CACHE_SWEEP_SIZE;
 
   constructor(
     private readonly app: App,
@@ -202,7 +208,10 @@ export class MatchingChannels {
       ttl,
     );
     const refreshAt = Math.min(creds.expiration.getTime(), now + ttl * 1000) - margin * 1000;
-    if (this.cache.size >= CACHE_SWEEP_SIZE) this.sweep(now);
+    if (this.cache.size >= this.sweepAt) {
+      this.sweep(now);
+      this.sweepAt = Math.max(CACHE_SWEEP_SIZE, this.cache.size * 2);
+    }
     this.cache.set(key, { creds, refreshAt, ...(fresh ? { reconnectAt: now } : {}) });
     return creds;
   }

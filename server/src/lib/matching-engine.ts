@@ -18,12 +18,7 @@ import {
 import type { Db } from '../db/db';
 import { ApiError, badRequest, forbidden } from './api-error';
 import type { App, AuthContext } from './app-types';
-import {
-  MatchingChannels,
-  NEW_VIEWER_CLIENT_ID_SQL,
-  newChannelName,
-  revokeEndedSignaling,
-} from './matching-channels';
+import { MatchingChannels, newChannelName, revokeEndedSignaling } from './matching-channels';
 import {
   ASSIGNABLE_SQL,
   closeConnectedSql,
@@ -38,7 +33,9 @@ import {
   type PollSnapshot,
 } from './matching-rows';
 import { BatchQueue } from './batch-queue';
+import { ClusterLag, LagMeter } from './matching-lag';
 import { LivenessWriter } from './matching-liveness';
+import { MatchingQueue, type OpenedMatching } from './matching-queue';
 import { testerPollStep, type TesterPollStep } from './matching-step';
 import type { MatchingSettings } from './matching-settings';
 import {
@@ -58,8 +55,7 @@ import { liveFeedBus } from './live-feed';
  */
 export const RECORDING_TIME_GRACE_SECONDS = 60;
 
-/** How long an examinee who comes back is given to the checker who watched the sitting before (minutes). */
-export const PREVIOUS_CHECKER_MINUTES = 30;
+export { PREVIOUS_CHECKER_MINUTES } from './matching-queue';
 
 /**
  * A mass silence: at least this share of the examinees (or of the checkers) present went silent at once. One
@@ -153,6 +149,15 @@ interface Current {
 
 const CURRENT_COLUMNS = `id, test_id, checker_id, matching_status, matching_command, checker_command, tester_retry, first_connected_at`;
 
+/** A matching as it is opened: waiting, no checker, nothing counted or pending. */
+const NEW_MATCHING = {
+  checker_id: null,
+  matching_status: MATCHING_STATUS.waiting,
+  matching_command: MATCHING_COMMAND.none,
+  checker_command: MATCHING_COMMAND.none,
+  tester_retry: 0,
+} as const;
+
 /** A numeric id from the wire (Id schema: integer or digit string), as a safe integer. */
 export function toId(v: number | string, field: string): number {
   const n = typeof v === 'number' ? v : Number(v);
@@ -185,8 +190,9 @@ export function compareCheckers(a: CheckerLoad, b: CheckerLoad): number {
 
 /**
  * How many of `waiting` testers the checker `me` would receive if they were dealt one by one to the least
- * loaded eligible checker (spec §9 cap of five). A polling checker takes only this share, so testers that
- * arrived before the checkers are spread as evenly as testers arriving one at a time.
+ * loaded eligible checker (spec §9 cap of five): the rule the dealing statement (`MatchingQueue.assign`)
+ * applies to everyone waiting at once, so testers that arrived before the checkers are spread as evenly as
+ * testers arriving one at a time.
  */
 export function fairShare(checkers: readonly CheckerLoad[], me: number, waiting: number): number {
   const pool = checkers.filter((c) => c.load < MAX_TESTERS_PER_CHECKER).map((c) => ({ ...c }));
@@ -218,6 +224,11 @@ export function fairShare(checkers: readonly CheckerLoad[], me: number, waiting:
 export class MatchingEngine {
   readonly channels: MatchingChannels;
   private readonly liveness: LivenessWriter;
+  private readonly queue: MatchingQueue;
+  /** How far behind the instances answer polls (the sweep allows for it). */
+  readonly lag: ClusterLag;
+  /** Whether the last sweep allowed for the servers' lag (for its log lines). */
+  private behind = false;
   /** Whether the last sweep held a side in a mass silence (for its log lines). */
   private readonly massSilence = { examinees: false, checkers: false };
   /** Examinee polls read together (`POLL_SNAPSHOT_SQL`), two statements at most under way at once. */
@@ -231,6 +242,8 @@ export class MatchingEngine {
   ) {
     this.channels = new MatchingChannels(app, settings);
     this.liveness = new LivenessWriter(app.db);
+    this.queue = new MatchingQueue(app.db);
+    this.lag = new ClusterLag(app.db, new LagMeter({ off: !settings.measureLag }));
     this.snapshots = new BatchQueue(async (userIds) => {
       const { rows } = await this.db.query<PollSnapshot>(
         POLL_SNAPSHOT_SQL,
@@ -285,18 +298,10 @@ export class MatchingEngine {
       };
     }
     const timeout = matchingTimeoutOf(sitting.startup_parameters, this.settings);
-    const steady = this.steadyRow(auth.userId, snap, sitting, body);
-    if (steady) {
-      // The usual poll: only its liveness to write, batched with the other examinees' polls.
-      const stored = await this.liveness.record({
-        matchingId: steady.id,
-        staleSeconds: timeout * this.settings.testerStaleFactor,
-        timeoutSeconds: timeout,
-        stats,
-        channelStatus: body.channel_status ?? null,
-      });
-      if (stored.excused) liveFeedBus(this.db).changed(sitting.id);
-      const matching = await this.toMatching(steady, { side: 'tester', command: 0, ctx });
+    const quick = await this.quickPoll(auth.userId, snap, sitting, body, stats, timeout);
+    if (quick) {
+      if (quick.excused) liveFeedBus(this.db).changed(sitting.id);
+      const matching = await this.toMatching(quick.row, { side: 'tester', command: 0, ctx });
       return { matchings: [matching], matching_timeout: timeout };
     }
     const step = await this.db.transaction((tx) =>
@@ -304,7 +309,11 @@ export class MatchingEngine {
     );
     if (step.excused) liveFeedBus(this.db).changed(sitting.id);
     let command = step.command;
-    if (step.assign && (await this.assignTester(step.id)) && body.channel_status === 'open') {
+    if (
+      step.assign &&
+      (await this.queue.assign(step.id)).checker_id !== null &&
+      body.channel_status === 'open'
+    ) {
       // The tester's channel is already open and a checker was just assigned: connected now, not one poll later.
       const again = await this.db.transaction((tx) =>
         this.recordTesterPoll(tx, auth.userId, sitting, { channel_status: 'open' }, null, timeout),
@@ -314,6 +323,89 @@ export class MatchingEngine {
     const row = await this.readMatching(step.id);
     const matching = await this.toMatching(row, { side: 'tester', command, ctx });
     return { matchings: [matching], matching_timeout: timeout };
+  }
+
+  /**
+   * An examinee's poll answered without a transaction of its own, or undefined (the poll then goes through
+   * `recordTesterPoll`): a poll that changes nothing but its liveness (`steadyRow`) stores it with the other
+   * polls' (`LivenessWriter`); a poll that finds no live matching and reports nothing a new matching would
+   * count opens a waiting one with the other polls that need one (`MatchingQueue.open`). A waiting matching
+   * while some checker has room is then dealt with everyone waiting (`MatchingQueue.assign`); one dealt just
+   * now to a tester whose channel is already open goes through the transaction, which connects it at once.
+   */
+  private async quickPoll(
+    userId: number,
+    snap: PollSnapshot,
+    sitting: Sitting,
+    body: MatchingBody,
+    stats: string | null,
+    timeout: number,
+  ): Promise<{ row: MatchingRow; excused: boolean } | undefined> {
+    let row: MatchingRow;
+    let excused: boolean;
+    if (snap.id === null) {
+      if (testerPollStep(NEW_MATCHING, body, this.limitsOf(sitting)).changed) return undefined;
+      const opened = await this.queue.open({
+        testerId: userId,
+        testId: sitting.id,
+        staleSeconds: timeout * this.settings.testerStaleFactor,
+        timeoutSeconds: timeout,
+        stats,
+        channelStatus: body.channel_status ?? null,
+      });
+      if (!opened) return undefined;
+      row = this.openedRow(userId, snap, opened);
+      excused = opened.excused;
+    } else {
+      const steady = this.steadyRow(userId, snap, sitting, body);
+      if (!steady) return undefined;
+      const stored = await this.liveness.record({
+        matchingId: steady.id,
+        staleSeconds: timeout * this.settings.testerStaleFactor,
+        timeoutSeconds: timeout,
+        stats,
+        channelStatus: body.channel_status ?? null,
+      });
+      row = steady;
+      excused = stored.excused;
+    }
+    if (
+      snap.room &&
+      row.checker_id === null &&
+      this.assignable({ status: row.matching_status, invalid: false }, null, sitting)
+    ) {
+      const dealt = await this.queue.assign(row.id);
+      if (dealt.checker_id !== null) {
+        if (body.channel_status === 'open') return undefined;
+        row = { ...row, checker_id: dealt.checker_id, viewer_client_id: dealt.viewer_client_id };
+      }
+    }
+    return { row, excused };
+  }
+
+  /** The answer's row for a matching `MatchingQueue.open` just opened (waiting, no checker, no time yet). */
+  private openedRow(userId: number, snap: PollSnapshot, opened: OpenedMatching): MatchingRow {
+    return {
+      id: opened.id,
+      tester_id: userId,
+      test_id: snap.sitting_id,
+      checker_id: null,
+      file_name: snap.file_name,
+      matching_status: MATCHING_STATUS.waiting,
+      channel_name: opened.channelName,
+      matching_command: MATCHING_COMMAND.none,
+      checker_command: MATCHING_COMMAND.none,
+      viewer_client_id: null,
+      login_id: snap.login_id,
+      ex_login_id: snap.ex_login_id,
+      exam_name: snap.exam_name,
+      tester_status: snap.tester_status,
+      rejected: snap.rejected,
+      kicked: snap.kicked,
+      total_seconds: 0,
+      connected_seconds: 0,
+      startup_parameters: snap.startup_parameters,
+    };
   }
 
   /** matching.php for a checker (actor 2). */
@@ -340,8 +432,9 @@ export class MatchingEngine {
     let view = await this.checkerView(auth.userId, presence);
     const pending = new Set(view.pending);
     if (view.waiting && view.matchings.length < MAX_TESTERS_PER_CHECKER) {
-      // Examinees wait: this checker takes its fair share, then sees what it has now.
-      await this.fillChecker(auth.userId);
+      // Examinees wait and this checker has room: they are dealt (to it and any other checker with room), then
+      // it sees what it has now.
+      await this.queue.assign();
       view = await this.checkerView(auth.userId, presence);
       for (const id of view.pending) pending.add(id);
     }
@@ -422,9 +515,9 @@ export class MatchingEngine {
 
   /**
    * The matching as the answer shows it when this poll changes nothing but its liveness, else undefined (the
-   * poll then goes through its transaction): the live matching belongs to the open sitting, the report changes
-   * no status, count or command (`testerPollStep`), and a waiting matching has no checker with room to be given
-   * to. A silence before the poll does not matter here: the liveness write records a connection gap itself.
+   * poll then goes through its transaction): the live matching belongs to the open sitting and the report
+   * changes no status, count or command (`testerPollStep`). A silence before the poll does not matter here: the
+   * liveness write records a connection gap itself.
    */
   private steadyRow(
     userId: number,
@@ -442,7 +535,6 @@ export class MatchingEngine {
     };
     const step = testerPollStep(cur, body, this.limitsOf(sitting));
     if (step.changed) return undefined;
-    if (snap.room && this.assignable(step, cur.checker_id, sitting)) return undefined;
     return {
       id: snap.id,
       tester_id: userId,
@@ -672,138 +764,6 @@ export class MatchingEngine {
   }
 
   // ---------------------------------------------------------------------------------------------------------
-  // Assignment
-
-  /** Checkers that may receive testers now: active (no row = active), polling, not disabled; with their loads. */
-  async eligibleCheckers(db: Db = this.db): Promise<CheckerLoad[]> {
-    const { rows } = await db.query<CheckerLoad>(
-      `SELECT p.checker_id, p.last_assigned_at,
-              (SELECT count(*) FROM matchings m WHERE m.checker_id = p.checker_id AND m.deleted_at IS NULL)::int AS load
-         FROM checker_presence p
-         JOIN users u ON u.id = p.checker_id AND u.actor = 2 AND NOT u.disabled
-         LEFT JOIN monitor_activations a ON a.checker_id = p.checker_id
-        WHERE p.stale_at > now() AND coalesce(a.activation, true)`,
-    );
-    return rows.sort(compareCheckers);
-  }
-
-  /**
-   * Locks the checker's presence row (serialising every assignment to it: SELECT … FOR UPDATE on PostgreSQL;
-   * PGlite runs one transaction at a time anyway) and returns its free places, 0 when it cannot take anyone.
-   * With `skipLocked`, a checker whose row another assignment holds right now counts as having no room, so
-   * examinees arriving together spread over the checkers instead of queueing behind the same one.
-   */
-  private async lockRoom(tx: Db, checkerId: number, skipLocked = false): Promise<number> {
-    const locked = await tx.query<{ checker_id: number }>(
-      `SELECT p.checker_id FROM checker_presence p
-         JOIN users u ON u.id = p.checker_id AND u.actor = 2 AND NOT u.disabled
-         LEFT JOIN monitor_activations a ON a.checker_id = p.checker_id
-        WHERE p.checker_id = $1 AND p.stale_at > now() AND coalesce(a.activation, true)
-        FOR UPDATE OF p${skipLocked ? ' SKIP LOCKED' : ''}`,
-      [checkerId],
-    );
-    if (!locked.rows[0]) return 0;
-    const { rows } = await tx.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM matchings WHERE checker_id = $1 AND deleted_at IS NULL`,
-      [checkerId],
-    );
-    return Math.max(0, MAX_TESTERS_PER_CHECKER - (rows[0]?.n ?? 0));
-  }
-
-  /**
-   * Gives one waiting tester's matching to the best checker with room, if any; true when assigned. An examinee
-   * who comes back (reload, crash, new login, a lost connection) goes first to the checker who watched the same
-   * sitting within the last PREVIOUS_CHECKER_MINUTES, when that checker is still eligible and has room.
-   */
-  private async assignTester(matchingId: number): Promise<boolean> {
-    let candidates = (await this.eligibleCheckers()).filter((c) => c.load < MAX_TESTERS_PER_CHECKER);
-    // No checker has room (the usual case while examinees wait): nothing more to ask the database.
-    if (candidates.length === 0) return false;
-    const prev = await this.db.query<{ checker_id: number }>(
-      `SELECT p.checker_id FROM matchings p JOIN matchings m ON m.id = $1
-        WHERE p.test_id = m.test_id AND p.id <> m.id AND p.checker_id IS NOT NULL
-          AND p.deleted_at > now() - $2::int * interval '1 minute'
-        ORDER BY p.deleted_at DESC LIMIT 1`,
-      [matchingId, PREVIOUS_CHECKER_MINUTES],
-    );
-    const previous = prev.rows[0]?.checker_id;
-    if (previous !== undefined) {
-      candidates = [
-        ...candidates.filter((c) => c.checker_id === previous),
-        ...candidates.filter((c) => c.checker_id !== previous),
-      ];
-    }
-    for (const c of candidates) {
-      // One transaction per candidate, each locking one checker row, so two polls never wait on each other's
-      // locks in opposite orders. Only the examinee's previous checker is waited for; another that is busy
-      // taking someone else is passed over like a full one.
-      const outcome = await this.db.transaction(async (tx) => {
-        if ((await this.lockRoom(tx, c.checker_id, c.checker_id !== previous)) === 0) return 'full' as const;
-        const r = await tx.query(
-          `UPDATE matchings AS x SET checker_id = $1, assigned_at = now(), checker_retry = 0, checker_command = 0,
-                  viewer_client_id = ${NEW_VIEWER_CLIENT_ID_SQL}, updated_at = now()
-            WHERE x.id = (SELECT m.id FROM matchings m JOIN tests t ON t.id = m.test_id JOIN users u ON u.id = m.tester_id
-                           WHERE m.id = $2 AND ${ASSIGNABLE_SQL})`,
-          [c.checker_id, matchingId],
-        );
-        if (r.rowCount === 0) return 'ineligible' as const;
-        await tx.query(`UPDATE checker_presence SET last_assigned_at = now() WHERE checker_id = $1`, [
-          c.checker_id,
-        ]);
-        return 'assigned' as const;
-      });
-      if (outcome !== 'full') return outcome === 'assigned';
-    }
-    return false;
-  }
-
-  /** On a checker's poll: takes its fair share of waiting testers, if it is active and has room. */
-  private async fillChecker(checkerId: number): Promise<void> {
-    const waitingAny = await this.db.query<{ one: number }>(
-      `SELECT 1 AS one FROM matchings m JOIN tests t ON t.id = m.test_id JOIN users u ON u.id = m.tester_id
-        WHERE ${ASSIGNABLE_SQL} LIMIT 1`,
-    );
-    if (!waitingAny.rows[0]) return;
-    const checkers = await this.eligibleCheckers();
-    const me = checkers.find((c) => c.checker_id === checkerId);
-    if (!me || me.load >= MAX_TESTERS_PER_CHECKER) return;
-    const totalRoom = checkers.reduce((n, c) => n + Math.max(0, MAX_TESTERS_PER_CHECKER - c.load), 0);
-    const counted = await this.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM (SELECT 1 FROM matchings m JOIN tests t ON t.id = m.test_id JOIN users u ON u.id = m.tester_id
-        WHERE ${ASSIGNABLE_SQL} LIMIT $1) w`,
-      [totalRoom],
-    );
-    const share = fairShare(checkers, checkerId, counted.rows[0]?.n ?? 0);
-    if (share === 0) return;
-    await this.db
-      .transaction(async (tx) => {
-        const room = Math.min(share, await this.lockRoom(tx, checkerId));
-        if (room === 0) return;
-        // A materialised CTE, not `id IN (SELECT … LIMIT n FOR UPDATE SKIP LOCKED)`: PostgreSQL may rescan such a
-        // subquery, and with SKIP LOCKED each rescan can yield other rows, updating more than n.
-        const r = await tx.query(
-          `WITH picked AS MATERIALIZED (
-             SELECT m.id FROM matchings m JOIN tests t ON t.id = m.test_id JOIN users u ON u.id = m.tester_id
-              WHERE ${ASSIGNABLE_SQL}
-              ORDER BY m.created_at, m.id LIMIT $2 FOR UPDATE OF m SKIP LOCKED)
-           UPDATE matchings AS x SET checker_id = $1, assigned_at = now(), checker_retry = 0, checker_command = 0,
-                  viewer_client_id = ${NEW_VIEWER_CLIENT_ID_SQL}, updated_at = now()
-             FROM picked
-            WHERE x.id = picked.id AND x.checker_id IS NULL AND x.deleted_at IS NULL`,
-          [checkerId, room],
-        );
-        // The cap of spec §9 is an invariant: roll back rather than ever commit a sixth tester.
-        if (r.rowCount > room)
-          throw new Error(`assignment overran the checker's room (${r.rowCount} > ${room})`);
-        if (r.rowCount > 0)
-          await tx.query(`UPDATE checker_presence SET last_assigned_at = now() WHERE checker_id = $1`, [
-            checkerId,
-          ]);
-      })
-      .catch((err: unknown) => this.app.log.error({ err, checkerId }, 'matching assignment failed'));
-  }
-
-  // ---------------------------------------------------------------------------------------------------------
   // Sweeps
 
   /** Runs the sweep unless one ran within the sweep interval; waits for one already running. */
@@ -828,8 +788,15 @@ export class MatchingEngine {
    * matching that keeps its place in the queue; the old one stays as history), and closes the matchings of
    * testers silent for testerStaleFactor × their timeout, so a closed browser does not hold a checker's place.
    * In a mass silence of a side (`massSilenceHold`) that side's people are held MASS_SILENCE_HOLD_SECONDS longer.
+   * Time the servers were behind is not theirs: with the slowest instance answering polls L seconds after
+   * they arrived (`ClusterLag`), every interval of a page that polls a timeout after each answer is L longer,
+   * so each side's limit grows by its factor × L (at most by MASS_SILENCE_HOLD_SECONDS, the hold's limit, and
+   * not on top of a hold). A server that falls behind gradually then keeps its people
+   * (and their checkers) instead of counting them gone one after another and re-matching them all.
    */
   async sweep(): Promise<void> {
+    const lag = await this.lag.publish();
+    this.noteLag(lag);
     const c = (
       await this.db.query<{
         testers: number;
@@ -847,21 +814,29 @@ export class MatchingEngine {
         { genericPlan: true },
       )
     ).rows[0]!;
-    const testerHold = massSilenceHold(c.silent_testers, c.testers);
-    const checkerHold = massSilenceHold(c.silent_checkers, c.checkers);
-    this.noteMassSilence('examinees', testerHold > 0, c.silent_testers, c.testers);
-    this.noteMassSilence('checkers', checkerHold > 0, c.silent_checkers, c.checkers);
+    const testerMass = massSilenceHold(c.silent_testers, c.testers);
+    const checkerMass = massSilenceHold(c.silent_checkers, c.checkers);
+    this.noteMassSilence('examinees', testerMass > 0, c.silent_testers, c.testers);
+    this.noteMassSilence('checkers', checkerMass > 0, c.silent_checkers, c.checkers);
+    // The lag's allowance, like the hold, ends at MASS_SILENCE_HOLD_SECONDS: a longer silence still ends.
+    const allow = (factor: number) => Math.min(lag * factor, MASS_SILENCE_HOLD_SECONDS);
+    const testerHold = Math.max(testerMass, allow(this.settings.testerStaleFactor));
+    const checkerHold = Math.max(checkerMass, allow(this.settings.checkerStaleFactor));
     if (c.silent_checkers > 0) {
+      // The released matchings are locked in id order, as the batched liveness write locks them.
       await this.db.transaction(async (tx) => {
         const released = await tx.query<{ id: number }>(
           `WITH stale AS (
              UPDATE checker_presence SET swept_at = now()
               WHERE stale_at <= now() - make_interval(secs => $1) AND (swept_at IS NULL OR swept_at < stale_at)
-              RETURNING checker_id)
-           UPDATE matchings m SET deleted_at = now(), delete_reason = 'checker_timeout', ${closeConnectedSql()},
+              RETURNING checker_id),
+           held AS (
+             SELECT m.id FROM matchings m JOIN stale ON stale.checker_id = m.checker_id
+              WHERE m.deleted_at IS NULL ORDER BY m.id FOR UPDATE OF m)
+           UPDATE matchings m SET deleted_at = now(), delete_reason = 'checker_timeout', ${closeConnectedSql('m.matching_status = 2')},
                   connected_at = NULL, updated_at = now()
-             FROM stale
-            WHERE m.checker_id = stale.checker_id AND m.deleted_at IS NULL
+             FROM held
+            WHERE m.id = held.id AND m.deleted_at IS NULL
             RETURNING m.id`,
           [checkerHold],
         );
@@ -878,11 +853,17 @@ export class MatchingEngine {
       });
     }
     if (c.silent_testers === 0) return;
+    // Locked in id order, as the batched liveness write locks them: the two cannot deadlock over their rows.
     const gone = await this.db.query<{ test_id: number }>(
-      `UPDATE matchings SET deleted_at = now(), delete_reason = 'no_response', ${closeConnectedSql()},
+      `WITH silent AS (
+         SELECT id FROM matchings
+          WHERE deleted_at IS NULL AND tester_stale_at <= now() - make_interval(secs => $1)
+          ORDER BY id FOR UPDATE)
+       UPDATE matchings m SET deleted_at = now(), delete_reason = 'no_response', ${closeConnectedSql('m.matching_status = 2')},
               connected_at = NULL, updated_at = now()
-        WHERE deleted_at IS NULL AND tester_stale_at <= now() - make_interval(secs => $1)
-        RETURNING test_id`,
+         FROM silent
+        WHERE m.id = silent.id AND m.deleted_at IS NULL AND m.tester_stale_at <= now() - make_interval(secs => $1)
+        RETURNING m.test_id`,
       [testerHold],
     );
     // Nobody may come back: their recordings are completed later unless they do.
@@ -890,6 +871,19 @@ export class MatchingEngine {
       this.db,
       gone.rows.map((r) => r.test_id),
     );
+  }
+
+  /** Logs when the servers fall a poll interval or more behind, and when they catch up (once each). */
+  private noteLag(lag: number): void {
+    const behind = lag >= this.settings.defaultTimeoutSeconds;
+    if (behind === this.behind) return;
+    this.behind = behind;
+    if (behind)
+      this.app.log.warn(
+        { lagSeconds: lag },
+        'matching polls answered late: silences allow for the servers being behind',
+      );
+    else this.app.log.info({ lagSeconds: lag }, 'matching polls answered in time again');
   }
 
   /** Logs when a side's mass silence begins and ends (once each, not every sweep). */

@@ -86,18 +86,30 @@ export interface PollSnapshot {
   connected_seconds: number | null;
   /** Seconds since the examinee's last poll was stored on this matching (null: never). */
   poll_age_seconds: number | null;
-  /** A waiting matching only: some eligible checker has room now (assignment is worth trying). */
+  /** A waiting matching, or none yet: some eligible checker has room now (dealing is worth asking for). */
   room: boolean;
 }
 
 /**
  * What examinee polls read (the hottest statement of the server: every examinee, every matchingTimeout
  * seconds), for the users in $1 (bigint[]) at once: each one's newest open sitting with its live matching and
- * everything the answer needs, and — only while the matching waits — whether any checker could take it ($2 =
- * the per-checker cap). Users without an open sitting have no row.
+ * everything the answer needs, and — only while it has no matching or a waiting one — whether any checker could
+ * take it ($2 = the per-checker cap), asked once for the whole batch (`room`, read only when a row needs it:
+ * with every checker full that question probes each checker, far too much to ask per examinee). Users without
+ * an open sitting have no row.
  */
 export const POLL_SNAPSHOT_SQL = `
-  SELECT q.user_id, s.* FROM unnest($1::bigint[]) AS q(user_id)
+  WITH room AS MATERIALIZED (
+    SELECT EXISTS (
+      SELECT 1 FROM checker_presence p
+        JOIN users cu ON cu.id = p.checker_id AND cu.actor = 2 AND NOT cu.disabled
+        LEFT JOIN monitor_activations a ON a.checker_id = p.checker_id
+       WHERE p.stale_at > now() AND coalesce(a.activation, true)
+         AND (SELECT count(*) FROM matchings x WHERE x.checker_id = p.checker_id AND x.deleted_at IS NULL) < $2) AS has_room)
+  SELECT q.user_id, s.*,
+         CASE WHEN s.sitting_id IS NOT NULL AND s.checker_id IS NULL AND coalesce(s.matching_status, 1) = 1
+              THEN (SELECT has_room FROM room) ELSE false END AS room
+    FROM unnest($1::bigint[]) AS q(user_id)
   CROSS JOIN LATERAL (
   SELECT t.id AS sitting_id, t.startup_parameters,
          greatest(t.kicked, u.kicked)::int AS kicked, greatest(t.rejected, u.rejected)::int AS rejected,
@@ -110,14 +122,7 @@ export const POLL_SNAPSHOT_SQL = `
          greatest(0, floor(extract(epoch FROM now() - m.created_at)))::int AS total_seconds,
          (m.connected_seconds + CASE WHEN m.matching_status = 2 AND m.connected_at IS NOT NULL
             THEN greatest(0, floor(extract(epoch FROM now() - m.connected_at)))::int ELSE 0 END)::int AS connected_seconds,
-         extract(epoch FROM now() - m.last_tester_poll_at)::float8 AS poll_age_seconds,
-         CASE WHEN m.checker_id IS NULL AND m.matching_status = 1 THEN EXISTS (
-           SELECT 1 FROM checker_presence p
-             JOIN users cu ON cu.id = p.checker_id AND cu.actor = 2 AND NOT cu.disabled
-             LEFT JOIN monitor_activations a ON a.checker_id = p.checker_id
-            WHERE p.stale_at > now() AND coalesce(a.activation, true)
-              AND (SELECT count(*) FROM matchings x WHERE x.checker_id = p.checker_id AND x.deleted_at IS NULL) < $2)
-         ELSE false END AS room
+         extract(epoch FROM now() - m.last_tester_poll_at)::float8 AS poll_age_seconds
     FROM tests t
     JOIN users u ON u.id = t.user_id
     LEFT JOIN matchings m ON m.tester_id = t.user_id AND m.deleted_at IS NULL

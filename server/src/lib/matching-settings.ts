@@ -28,6 +28,11 @@ export interface MatchingSettings {
   viewerCredentialRefreshSeconds: number;
   /** Minimum gap between two sweeps for stale checkers and testers (MATCHING_SWEEP_INTERVAL_MS, default 1000). */
   sweepIntervalMs: number;
+  /**
+   * Whether this instance measures how far behind it answers polls, for the sweep (MATCHING_LAG_METER, default
+   * 1; 0 only where silences are staged and must not depend on the machine's speed: the server tests).
+   */
+  measureLag: boolean;
 }
 
 function num(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -39,7 +44,7 @@ function num(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   return n;
 }
 
-/** Reads MATCHING_TIMEOUT_SECONDS, MATCHING_SWEEP_INTERVAL_MS and KVS_REGION; everything else is fixed. */
+/** Reads MATCHING_TIMEOUT_SECONDS, MATCHING_SWEEP_INTERVAL_MS, MATCHING_LAG_METER and KVS_REGION; the rest is fixed. */
 export function loadMatchingSettings(env: NodeJS.ProcessEnv = process.env): MatchingSettings {
   return {
     defaultTimeoutSeconds: num(env, 'MATCHING_TIMEOUT_SECONDS', 5, 1, 300),
@@ -56,5 +61,6 @@ export function loadMatchingSettings(env: NodeJS.ProcessEnv = process.env): Matc
     viewerCredentialTtlSeconds: 900,
     viewerCredentialRefreshSeconds: 300,
     sweepIntervalMs: num(env, 'MATCHING_SWEEP_INTERVAL_MS', 1000, 0, 600_000),
+    measureLag: num(env, 'MATCHING_LAG_METER', 1, 0, 1) === 1,
   };
 }

@@ -61,6 +61,8 @@ export default async function matchingRoutes(app: App): Promise<void> {
         viewerId: auth.userId,
         endpointBase: ctx.endpointBase,
       });
+      // From arrival to answer: how far behind this instance is (the liveness sweep allows for it).
+      engine.lag.meter.note(reply.elapsedTime);
       return reply.ok(result);
     },
   );
