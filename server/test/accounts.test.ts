@@ -48,16 +48,17 @@ function generatedPassword(lines: string[]): string {
 
 let s: TestServer;
 let dir: string;
-beforeEach(async () => {
-  s = await build({ demo: false });
-  dir = await mkdtemp(path.join(os.tmpdir(), 'accounts-'));
-});
-afterEach(async () => {
-  await s.close();
-  await rm(dir, { recursive: true, force: true });
-});
 
 describe('npm run admin (in process, on the test database)', () => {
+  beforeEach(async () => {
+    s = await build({ demo: false });
+    dir = await mkdtemp(path.join(os.tmpdir(), 'accounts-'));
+  });
+  afterEach(async () => {
+    await s.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
   it('creates a group and accounts; a generated password is printed once and logs in', async () => {
     const g = capture(dir);
     expect(await runAdmin(['create-group', '--code', 'UNIV26', '--name', '東京大学 2026'], s.db, g.io)).toBe(
@@ -335,11 +336,13 @@ describe('npm run admin (the real command, on its own PGlite data directory)', (
 
 describe('Accounts API (system managers only)', () => {
   let admin: string;
-  // The outer beforeEach builds a server without demo data; these tests use the demo accounts.
-  beforeEach(async () => {
-    await s.close();
+  // One server for these tests (with the demo accounts): each changes only accounts the others do not read.
+  beforeAll(async () => {
     s = await build();
     admin = await loginAsActor(s.app, 4);
+  });
+  afterAll(async () => {
+    await s.close();
   });
 
   it('refuses every actor but the system manager', async () => {

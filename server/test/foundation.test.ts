@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../src/db/db';
 import { migrate } from '../src/db/migrate';
+import { seedDemo } from '../src/db/seed-demo';
 import { verifyPassword } from '../src/lib/passwords';
 import { DEMO_PASSWORD, build, type TestServer } from './helper';
 
@@ -75,6 +76,9 @@ describe('demo accounts and password storage', () => {
   let s: TestServer;
   beforeAll(async () => {
     s = await build();
+    // The test snapshot stores the demo password at a test cost (global-setup.ts): seed the demo data again, as
+    // `npm start` does, so the hashes checked here are the ones a real database gets.
+    await seedDemo(s.db, { reset: true });
   });
   afterAll(async () => {
     await s.close();

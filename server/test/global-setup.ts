@@ -2,10 +2,11 @@ import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { hash } from '@node-rs/argon2';
 import pg from 'pg';
-import { dumpPglite, openDb } from '../src/db/db';
+import { dumpPglite, openDb, type Db } from '../src/db/db';
 import { migrate } from '../src/db/migrate';
-import { seedDemo } from '../src/db/seed-demo';
+import { DEMO_PASSWORD, seedDemo } from '../src/db/seed-demo';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -30,6 +31,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   try {
     await migrate(db);
     await seedDemo(db);
+    await cheapenDemoPasswords(db);
     const blob = await dumpPglite(db);
     const snapshot = path.join(dir, 'demo-snapshot.tar');
     await writeFile(snapshot, Buffer.from(await blob.arrayBuffer()));
@@ -53,6 +55,22 @@ export default async function setup(project: TestProject): Promise<() => Promise
 }
 
 /**
+ * The server tests log the demo accounts in well over a thousand times, and each check of an Argon2id hash on the
+ * production parameters (19 MiB, t = 2: lib/passwords.ts) costs about 50 ms of CPU. In the test database the demo
+ * accounts therefore keep the same password under the smallest Argon2id cost (the login route verifies whatever
+ * parameters a stored hash names). Production parameters stay where a test is about them: seedDemo's hash on a
+ * freshly seeded database (foundation.test.ts), and every password the tests create (accounts, imports, resets).
+ */
+async function cheapenDemoPasswords(db: Db): Promise<void> {
+  const cheap = await hash(DEMO_PASSWORD, { memoryCost: 8, timeCost: 1, parallelism: 1, algorithm: 2 });
+  await db.query(
+    `UPDATE users SET password_hash = $1
+      WHERE login_id ~ '^(tester(0[1-9]|1[0-2])|checker0[1-3]|manager01|sysadmin01|supervisor01)$'`,
+    [cheap],
+  );
+}
+
+/**
  * With TEST_DATABASE_URL (a PostgreSQL server), the same tests run on PostgreSQL: one template database is
  * migrated and seeded here, and each test app gets `CREATE DATABASE … TEMPLATE` of it (see helper.ts).
  */
@@ -73,6 +91,7 @@ async function setupPostgresTemplate(project: TestProject): Promise<() => Promis
   try {
     await migrate(db);
     await seedDemo(db);
+    await cheapenDemoPasswords(db);
   } finally {
     await db.close();
   }
