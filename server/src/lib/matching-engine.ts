@@ -221,6 +221,37 @@ export function fairShare(checkers: readonly CheckerLoad[], me: number, waiting:
  * once with status -1 and is closed, freeing the checker; the tester's next poll queues it afresh. A
  * checker's per-tester report counts the same way against `checker_retry`.
  */
+/** The matching's own fields of a poll's answer; the rest is the sitting's, as the poll snapshot read it. */
+type MatchingPart = Pick<
+  MatchingRow,
+  | 'id'
+  | 'test_id'
+  | 'checker_id'
+  | 'matching_status'
+  | 'channel_name'
+  | 'matching_command'
+  | 'checker_command'
+  | 'viewer_client_id'
+  | 'total_seconds'
+  | 'connected_seconds'
+>;
+
+/** A poll's answer row without a query: the matching's fields as given, the sitting's from the snapshot. */
+function snapshotRow(userId: number, snap: PollSnapshot, m: MatchingPart): MatchingRow {
+  return {
+    ...m,
+    tester_id: userId,
+    file_name: snap.file_name,
+    login_id: snap.login_id,
+    ex_login_id: snap.ex_login_id,
+    exam_name: snap.exam_name,
+    tester_status: snap.tester_status,
+    rejected: snap.rejected,
+    kicked: snap.kicked,
+    startup_parameters: snap.startup_parameters,
+  };
+}
+
 export class MatchingEngine {
   readonly channels: MatchingChannels;
   private readonly liveness: LivenessWriter;
@@ -385,27 +416,18 @@ export class MatchingEngine {
 
   /** The answer's row for a matching `MatchingQueue.open` just opened (waiting, no checker, no time yet). */
   private openedRow(userId: number, snap: PollSnapshot, opened: OpenedMatching): MatchingRow {
-    return {
+    return snapshotRow(userId, snap, {
       id: opened.id,
-      tester_id: userId,
       test_id: snap.sitting_id,
       checker_id: null,
-      file_name: snap.file_name,
       matching_status: MATCHING_STATUS.waiting,
       channel_name: opened.channelName,
       matching_command: MATCHING_COMMAND.none,
       checker_command: MATCHING_COMMAND.none,
       viewer_client_id: null,
-      login_id: snap.login_id,
-      ex_login_id: snap.ex_login_id,
-      exam_name: snap.exam_name,
-      tester_status: snap.tester_status,
-      rejected: snap.rejected,
-      kicked: snap.kicked,
       total_seconds: 0,
       connected_seconds: 0,
-      startup_parameters: snap.startup_parameters,
-    };
+    });
   }
 
   /** matching.php for a checker (actor 2). */
@@ -535,27 +557,18 @@ export class MatchingEngine {
     };
     const step = testerPollStep(cur, body, this.limitsOf(sitting));
     if (step.changed) return undefined;
-    return {
+    return snapshotRow(userId, snap, {
       id: snap.id,
-      tester_id: userId,
       test_id: snap.test_id,
       checker_id: snap.checker_id,
-      file_name: snap.file_name,
       matching_status: cur.matching_status,
       channel_name: snap.channel_name!,
       matching_command: cur.matching_command,
       checker_command: cur.checker_command,
       viewer_client_id: snap.viewer_client_id,
-      login_id: snap.login_id,
-      ex_login_id: snap.ex_login_id,
-      exam_name: snap.exam_name,
-      tester_status: snap.tester_status,
-      rejected: snap.rejected,
-      kicked: snap.kicked,
       total_seconds: snap.total_seconds!,
       connected_seconds: snap.connected_seconds!,
-      startup_parameters: snap.startup_parameters,
-    };
+    });
   }
 
   private limitsOf(sitting: Sitting): { retryLimit: number; failuresBeforeReset: number } {
