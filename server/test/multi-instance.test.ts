@@ -206,8 +206,9 @@ describe('what each instance keeps of sessions and IP limits (lib/auth-cache.ts)
     expect((await hello(b)).statusCode).toBe(200);
     await b.db.query(`UPDATE users SET disabled = true WHERE login_id = 'checker02'`);
     try {
+      // The change reaches each instance's cache by the database's notification, B's own write included.
       await eventually(async () => expect((await hello(a)).statusCode).toBe(401));
-      expect((await hello(b)).statusCode).toBe(401);
+      await eventually(async () => expect((await hello(b)).statusCode).toBe(401));
     } finally {
       await b.db.query(`UPDATE users SET disabled = false WHERE login_id = 'checker02'`);
     }
