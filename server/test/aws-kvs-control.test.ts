@@ -71,6 +71,30 @@ describe('KvsControl.ensure', () => {
     expect(kvs().find({ name: 'exam-2-bbbbbbbbbbbb' })).not.toBeNull();
   });
 
+  it('re-checks on the first reconnect after a failure, not on every reconnect of a loop or a storm', async () => {
+    const c = control();
+    const create = vi.spyOn(kvs(), 'createChannel');
+    await c.ensure('exam-5-eeeeeeeeeeee'); // the poll that made the channel
+    // The first reconnect asks AWS even right after the poll's check; the reconnects that follow within the
+    // window do not, and one after the window asks again.
+    await c.ensure('exam-5-eeeeeeeeeeee', { fresh: true, reuseMs: 15_000 });
+    now += 14_000;
+    await c.ensure('exam-5-eeeeeeeeeeee', { fresh: true, reuseMs: 15_000 });
+    await Promise.all([
+      c.ensure('exam-5-eeeeeeeeeeee', { fresh: true, reuseMs: 15_000 }),
+      c.ensure('exam-5-eeeeeeeeeeee', { fresh: true, reuseMs: 15_000 }),
+    ]);
+    expect(create).toHaveBeenCalledTimes(2);
+    now += 1_000;
+    kvs().deleteChannel('exam-5-eeeeeeeeeeee'); // gone behind its back (a restarted stand-in)
+    await c.ensure('exam-5-eeeeeeeeeeee', { fresh: true, reuseMs: 15_000 });
+    expect(create).toHaveBeenCalledTimes(3);
+    expect(kvs().find({ name: 'exam-5-eeeeeeeeeeee' })).not.toBeNull();
+    // Without a window (the default) every fresh ensure asks.
+    await c.ensure('exam-5-eeeeeeeeeeee', { fresh: true });
+    expect(create).toHaveBeenCalledTimes(4);
+  });
+
   it('remembers a bounded number of names, forgetting the oldest', async () => {
     const c = control({ cacheSize: 2 });
     for (const n of ['exam-3-000000000001', 'exam-3-000000000002', 'exam-3-000000000003']) await c.ensure(n);

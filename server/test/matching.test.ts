@@ -554,6 +554,17 @@ describe('permissions', () => {
     expect((await get('checker02', `/api/v1/kvs_reconnect.php?tester_id=${id('tester01')}`)).statusCode).toBe(
       403,
     );
+    // The refused reconnect told nobody to reset; the examinee's own tells its checker (and only it).
+    const commands = async () =>
+      (
+        await s.db.query<{ matching_command: number; checker_command: number }>(
+          `SELECT matching_command, checker_command FROM matchings WHERE id = $1`,
+          [m.monitor_id],
+        )
+      ).rows[0];
+    expect(await commands()).toEqual({ matching_command: 0, checker_command: 0 });
+    expect((await get('tester01', '/api/v1/kvs_reconnect.php')).statusCode).toBe(200);
+    expect(await commands()).toEqual({ matching_command: 0, checker_command: 1 });
     // A waiting (unassigned) tester is nobody's to delete either.
     await setStartup('tester02', { is_proctor: 0 });
     await testerPoll('tester02');

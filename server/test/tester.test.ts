@@ -14,6 +14,7 @@ import type {
   TesterStatusResult,
   TestStatusResult,
 } from '../../contract/tester';
+import { loadMarkings, loadMessages, loadRecords } from '../src/lib/tester/detail';
 import { consumeMcToken } from '../src/lib/tester/mc-token';
 import { build, envelope, injectAs, loginAs, type TestServer } from './helper';
 
@@ -101,6 +102,19 @@ async function readyForExam(tester: string): Promise<void> {
 
 async function setStatus(loginId: string, tester: string, status: number) {
   return post(loginId, '/tester/status.php', { tester_id: ids[tester], status });
+}
+
+/** A new examinee of the demo group (or `groupId`), logged in: one open sitting. */
+async function examinee(loginId: string, groupId?: number): Promise<number> {
+  const u = await s.db.query<{ id: number }>(
+    `INSERT INTO users (login_id, password_hash, actor, name, group_id)
+     SELECT $1, password_hash, 1, $1, coalesce($2::bigint, group_id) FROM users WHERE login_id = 'tester01'
+     RETURNING id`,
+    [loginId, groupId ?? null],
+  );
+  ids[loginId] = u.rows[0]!.id;
+  await token(loginId);
+  return openTestId(loginId);
 }
 
 beforeAll(async () => {
@@ -268,6 +282,187 @@ describe('tester/detail.php', () => {
     const res = await injectAs(s.app, a, { method: 'GET', url: '/api/v1/tester/detail.php' });
     expect(res.statusCode).toBe(405);
     expect(envelope(res).status).toBe(405);
+  });
+});
+
+describe('tester/detail.php in two statements', () => {
+  it('builds every list of the detail as the lists alone read them (times, numbers, order)', async () => {
+    const tid = await examinee('lists01');
+    const uid = ids.lists01!;
+    const rec = await s.db.query<{ id: number }>(
+      `INSERT INTO records (test_id, tester_id, bucket, object_key, start_at, duration_ms, size_bytes, movie_status)
+       VALUES ($1, $2, 'b', 'recordings/x/1.webm', '2026-01-02T03:04:05.123456Z', 61500, 123456, '04'),
+              ($1, $2, 'b', 'recordings/x/0.webm', '2026-01-02T03:00:00.999999Z', NULL, NULL, '00')
+       RETURNING id`,
+      [tid, uid],
+    );
+    const recordId = rec.rows[0]!.id;
+    await s.db.query(
+      `INSERT INTO record_status_logs (record_id, movie_status, detail, created_at)
+       VALUES ($1, '01', 'a', '2026-01-02T03:05:00.250Z'), ($1, '04', 'b', '2026-01-02T03:05:00.250Z')`,
+      [recordId],
+    );
+    const mark = (await s.db.query<{ id: number }>(`SELECT id FROM marks ORDER BY id LIMIT 1`)).rows[0]!.id;
+    await s.db.query(
+      `INSERT INTO markings (test_id, tester_id, mark_id, record_id, marking_at)
+       VALUES ($1, $2, $3, $4, '2026-01-02T03:05:06.5Z'), ($1, $2, $3, NULL, '2026-01-02T03:05:06.5Z'),
+              ($1, $2, NULL, NULL, '2026-01-02T03:04:00Z')`,
+      [tid, uid, mark, recordId],
+    );
+    await s.db.query(
+      `INSERT INTO ai_markings (test_id, record_id, analysis_type, score, confidence, start_ms, end_ms)
+       VALUES ($1, $2, 'voice', 3, 0.87654, 1500, 2600)`,
+      [tid, recordId],
+    );
+    await s.db.query(
+      `INSERT INTO messages (test_id, tester_id, send_type, message_type, message)
+       VALUES ($1, $2, 0, 1, 'one'), ($1, $2, 1, 2, 'two')`,
+      [tid, uid],
+    );
+    await s.db.query(`INSERT INTO ai_auth (test_id, status, face_retry) VALUES ($1, 2, 1)`, [tid]);
+    await s.db.query(
+      `INSERT INTO ai_auth_attempts (test_id, kind, outcome, reason, scores)
+       VALUES ($1, 'face', 'ok', '', '{"face": 0.91, "note": "x"}')`,
+      [tid],
+    );
+
+    const d = envelope<TesterDetail>(await get('sysadmin01', `/tester/detail.php?tester_id=${uid}`)).result;
+    expect(d.test_id).toBe(tid);
+    expect(d.markings).toEqual(await loadMarkings(s.db, tid, async () => null));
+    expect(d.markings.map((m) => [m.mark, m.play_time_from])).toEqual([
+      [null, null],
+      [mark, 61],
+      [mark, null],
+    ]);
+    expect(d.records).toEqual(await loadRecords(s.db, tid));
+    expect(d.records.map((r) => r.start_at)).toEqual([
+      '2026-01-02T12:00:00.999+09:00',
+      '2026-01-02T12:04:05.123+09:00',
+    ]);
+    expect(d.records[1]).toMatchObject({
+      size: 123456,
+      duration_ms: 61500,
+      play_time_from: 0,
+      play_time_to: 62,
+      movie_status: '04',
+    });
+    expect(d.recording_started_at).toBe('2026-01-02T12:00:00.999+09:00');
+    expect(d.messages).toEqual(await loadMessages(s.db, tid));
+    expect(d.messages.map((m) => m.message)).toEqual(['two', 'one']);
+    expect(d.record_status_logs).toEqual([
+      { record_id: recordId, movie_status: '01', detail: 'a', created_at: '2026-01-02T12:05:00.250+09:00' },
+      { record_id: recordId, movie_status: '04', detail: 'b', created_at: '2026-01-02T12:05:00.250+09:00' },
+    ]);
+    expect(d.ai_markings).toEqual([
+      expect.objectContaining({
+        mark: 'voice',
+        score: 3,
+        confidence: 0.877,
+        record_id: recordId,
+        start_ms: 1500,
+        end_ms: 2600,
+        play_time_from: 1,
+        play_time_to: 3,
+        source: 'recording',
+        excused: false,
+      }),
+    ]);
+    expect(d.ai_marking_summaries).toEqual([{ mark: 'voice', count: 1 }]);
+    expect(d.ai_auth).toMatchObject({
+      status: 2,
+      face_retry: 1,
+      id_card_retry: 0,
+      attempts: [{ kind: 'face', outcome: 'ok', scores: { face: 0.91 }, image_url: null }],
+    });
+    expect(d.examinee_logs.map((l) => l.event)).toContain('login');
+    expect(d.testers).toEqual([
+      expect.objectContaining({
+        tester_id: uid,
+        test_id: tid,
+        status: 1,
+        login_id: 'lists01',
+        startup_parameters: { is_proctor: 1 },
+      }),
+    ]);
+    // The examinee's own detail: the same lists, without the AI identity decisions.
+    const own = envelope<TesterDetail>(await get('lists01', '/tester/detail.php')).result;
+    expect(own).not.toHaveProperty('ai_auth');
+    expect(own.markings).toEqual(d.markings);
+  });
+
+  it('keeps a checker to the sittings it monitored, and says nothing of the others', async () => {
+    const first = await examinee('scope01');
+    const uid = ids.scope01!;
+    await s.db.query(
+      `INSERT INTO matchings (test_id, tester_id, checker_id, matching_status, channel_name, deleted_at)
+       VALUES ($1, $2, $3, 2, 'ch-scope01', now())`,
+      [first, uid, ids.checker03],
+    );
+    await s.db.query(`UPDATE tests SET status = 7 WHERE id = $1`, [first]);
+    const second = (
+      await s.db.query<{ id: number }>(
+        `INSERT INTO tests (user_id, login_id, status, group_id) SELECT id, login_id, 1, group_id FROM users WHERE id = $1
+         RETURNING id`,
+        [uid],
+      )
+    ).rows[0]!.id;
+    const detail = (who: string, query: string) => get(who, `/tester/detail.php?${query}`);
+    // The monitored sitting, by test_id alone or with the tester, or as the newest that reached the exam.
+    for (const q of [`test_id=${first}`, `tester_id=${uid}&test_id=${first}`, `tester_id=${uid}&latest=2`]) {
+      const res = await detail('checker03', q);
+      expect(res.statusCode, q).toBe(200);
+      expect(envelope<TesterDetail>(res).result.test_id).toBe(first);
+    }
+    // The current sitting (the newest too) it did not monitor: 403, not the sitting.
+    for (const q of [`tester_id=${uid}`, `tester_id=${uid}&latest=1`, `test_id=${second}`]) {
+      const res = await detail('checker03', q);
+      expect(res.statusCode, q).toBe(403);
+      expect(envelope(res).code).toBe('tester_not_visible');
+      expect(res.body).not.toContain('scope01');
+    }
+    // A sitting of another tester named with this one: 404, as for anyone who may look this tester up.
+    expect(
+      (await detail('checker03', `tester_id=${uid}&test_id=${await openTestId('tester01')}`)).statusCode,
+    ).toBe(404);
+    // A checker that never monitored the tester is refused before it learns whether a sitting exists.
+    for (const q of [`tester_id=${uid}`, `tester_id=${uid}&test_id=999999`]) {
+      const res = await detail('checker01', q);
+      expect(res.statusCode, q).toBe(403);
+      expect(envelope(res).code).toBe('tester_not_visible');
+    }
+    // test_id alone naming no sitting, and a tester that does not exist: 404 with their own codes.
+    const noSitting = await detail('checker01', 'test_id=999999');
+    expect([noSitting.statusCode, envelope(noSitting).code]).toEqual([404, 'sitting_not_found']);
+    const noTester = await detail('sysadmin01', 'tester_id=999999');
+    expect([noTester.statusCode, envelope(noTester).code]).toEqual([404, 'tester_not_found']);
+    // A tester id that is not an examinee's (a checker's account) is no tester.
+    expect((await detail('sysadmin01', `tester_id=${ids.checker01}`)).statusCode).toBe(404);
+  });
+
+  it('keeps a test manager to its group, by the sitting’s group first', async () => {
+    const g = await s.db.query<{ id: number }>(
+      `INSERT INTO exam_groups (code, name) VALUES ('SCOPE2', 'Scope two') RETURNING id`,
+    );
+    const tid = await examinee('scope02', g.rows[0]!.id);
+    const uid = ids.scope02!;
+    // Not the manager's group: refused before anything is said of its sittings.
+    for (const q of [`tester_id=${uid}`, `tester_id=${uid}&test_id=999999`, `test_id=${tid}`]) {
+      const res = await get('manager01', `/tester/detail.php?${q}`);
+      expect(res.statusCode, q).toBe(403);
+      expect(envelope(res).code).toBe('tester_not_visible');
+    }
+    // The account moves to the manager's group, the sitting stays in its own: the sitting's group decides.
+    await s.db.query(
+      `UPDATE users SET group_id = (SELECT group_id FROM users WHERE login_id = 'tester01') WHERE id = $1`,
+      [uid],
+    );
+    await s.db.query(`UPDATE tests SET group_id = $2 WHERE id = $1`, [tid, g.rows[0]!.id]);
+    const res = await get('manager01', `/tester/detail.php?tester_id=${uid}`);
+    expect(res.statusCode).toBe(403);
+    expect(envelope(res).code).toBe('tester_not_visible');
+    // A sitting without a group of its own is the tester's group's.
+    await s.db.query(`UPDATE tests SET group_id = NULL WHERE id = $1`, [tid]);
+    expect((await get('manager01', `/tester/detail.php?tester_id=${uid}`)).statusCode).toBe(200);
   });
 });
 
@@ -755,10 +950,36 @@ describe('test/status.php and exam/status.php', () => {
         [await openTestId(t)],
       );
       expect(kept.rows[0]).toEqual({ test_name: 'Math', region: 'Tokyo' });
+      // Each report is one examinee log line of the sitting, written with its update.
+      const logged = await s.db.query<{ event: string; detail: string }>(
+        `SELECT event, detail FROM examinee_logs WHERE test_id = $1 AND event = $2 ORDER BY id DESC LIMIT 2`,
+        [await openTestId(t), `${which}_status`],
+      );
+      expect(logged.rows).toEqual([
+        { event: `${which}_status`, detail: 'process=1 test_status=1' },
+        { event: `${which}_status`, detail: 'process=2 test_status=2' },
+      ]);
       expect((await post(t, url, { login_id: 'tester01', process: 0 })).statusCode).toBe(403);
       expect((await post(t, url, { process: 7 })).statusCode).toBe(400);
       expect((await post(t, url, {})).statusCode).toBe(400);
       expect((await post('checker01', url, { process: 0 })).statusCode).toBe(403);
     },
   );
+
+  it('is a 409 once the exam is finished, and changes and logs nothing', async () => {
+    const t = 'finished01';
+    const tid = await examinee(t);
+    await s.db.query(`UPDATE tests SET status = 7, exam_process = NULL, test_status = NULL WHERE id = $1`, [
+      tid,
+    ]);
+    const res = await post(t, '/test/status.php', { process: 0 });
+    expect(res.statusCode).toBe(409);
+    expect(envelope(res).code).toBe('invalid_transition');
+    const row = await s.db.query<{ exam_process: number | null; n: number }>(
+      `SELECT exam_process, (SELECT count(*)::int FROM examinee_logs WHERE test_id = $1 AND event = 'test_status') AS n
+         FROM tests WHERE id = $1`,
+      [tid],
+    );
+    expect(row.rows[0]).toEqual({ exam_process: null, n: 0 });
+  });
 });

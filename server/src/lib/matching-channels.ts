@@ -116,7 +116,8 @@ interface CacheEntry {
 /**
  * A reconnect gets credentials issued for a reconnect no longer ago than this: the first after a failure gets new
  * ones (the old may have died with a restarted stand-ins service), while a page in a reconnect loop, or a storm of
- * reconnects after a network cut, does not ask STS (which throttles) once per call.
+ * reconnects after a network cut, does not ask STS (which throttles) once per call. The channel's re-check on AWS
+ * (KvsControl.ensure `fresh`) is reused for the same window, for the same reason.
  */
 const RECONNECT_REUSE_MS = 15_000;
 
@@ -153,7 +154,7 @@ export class MatchingChannels {
       kvs.ensureChannel(channelName);
       return;
     }
-    await kvsControl(this.app)?.ensure(channelName, { fresh });
+    await kvsControl(this.app)?.ensure(channelName, { fresh, reuseMs: RECONNECT_REUSE_MS });
   }
 
   /**

@@ -949,24 +949,25 @@ export class MatchingEngine {
    */
   async reconnect(auth: AuthContext, query: KvsReconnectQuery, ctx: PollContext): Promise<Matching | null> {
     const testerId = this.targetTester(auth, query.tester_id);
+    const checker = auth.actor === 2;
+    // One statement: the live matching, and the command to the other side written only where the caller may
+    // reconnect it (a checker only its own matching; nothing is written for a refused one).
     const row = (
       await this.db.query<MatchingRow>(
-        `${MATCHING_ROW_SQL} WHERE m.tester_id = $1 AND m.deleted_at IS NULL`,
-        [testerId],
+        `WITH r AS (${MATCHING_ROW_SQL} WHERE m.tester_id = $1 AND m.deleted_at IS NULL),
+              told AS (
+                UPDATE matchings
+                   SET matching_command = CASE WHEN $2::boolean THEN 1 ELSE matching_command END,
+                       checker_command = CASE WHEN $2::boolean THEN checker_command ELSE 1 END,
+                       updated_at = now()
+                 WHERE id IN (SELECT id FROM r
+                               WHERE CASE WHEN $2::boolean THEN checker_id = $3::bigint ELSE checker_id IS NOT NULL END))
+         SELECT * FROM r`,
+        [testerId, checker, auth.userId],
       )
     ).rows[0];
     if (!row) return null;
-    if (auth.actor === 2 && row.checker_id !== auth.userId)
-      throw forbidden('This tester is not matched to you.');
-    if (auth.actor === 2) {
-      await this.db.query(`UPDATE matchings SET matching_command = 1, updated_at = now() WHERE id = $1`, [
-        row.id,
-      ]);
-    } else if (row.checker_id !== null) {
-      await this.db.query(`UPDATE matchings SET checker_command = 1, updated_at = now() WHERE id = $1`, [
-        row.id,
-      ]);
-    }
+    if (checker && row.checker_id !== auth.userId) throw forbidden('This tester is not matched to you.');
     return this.toMatching(row, {
       side: auth.actor === 1 ? 'tester' : 'checker',
       viewerId: auth.userId,

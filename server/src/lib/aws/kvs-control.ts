@@ -46,6 +46,8 @@ export interface ChannelSummary {
 
 interface Ensured {
   checkedAt: number;
+  /** When a fresh ensure (a kvs_reconnect) last had AWS confirm the channel, if one did. */
+  freshAt?: number;
   /** Until then a failed re-check is not repeated. */
   retryAt: number;
 }
@@ -102,16 +104,24 @@ export class KvsControl {
 
   /**
    * Makes sure the channel exists. A name ensured within the revalidation window returns at once; `fresh`
-   * (a kvs_reconnect) asks AWS regardless. When AWS cannot be reached, a name ensured before is trusted
-   * (logged; asked again after the retry delay), and a never-ensured one is a 503: there is no channel to
-   * hand out yet, and the next poll tries again.
+   * (a kvs_reconnect) asks AWS regardless, unless a fresh ensure of the name had AWS confirm it less than
+   * `reuseMs` ago: the first reconnect after a failure re-checks the channel, a page in a reconnect loop or a
+   * storm of reconnects does not call the control plane (which throttles) once per call — the same window
+   * as the reconnect's credentials (matching-channels.ts). When AWS cannot be reached, a name ensured before
+   * is trusted (logged; asked again after the retry delay), and a never-ensured one is a 503: there is no
+   * channel to hand out yet, and the next poll tries again.
    */
-  async ensure(name: string, opts: { fresh?: boolean } = {}): Promise<void> {
+  async ensure(name: string, opts: { fresh?: boolean; reuseMs?: number } = {}): Promise<void> {
     const now = this.now();
     const hit = this.ensured.get(name);
     if (hit && !opts.fresh && (now - hit.checkedAt < this.revalidateMs || now < hit.retryAt)) return;
+    if (hit && opts.fresh && hit.freshAt !== undefined && now - hit.freshAt < (opts.reuseMs ?? 0)) return;
     try {
       await this.create(name);
+      if (opts.fresh) {
+        const done = this.ensured.get(name);
+        if (done) done.freshAt = now;
+      }
     } catch (err) {
       if (hit) {
         hit.retryAt = now + this.retryMs;

@@ -18,44 +18,17 @@ import type { AuthContext } from '../app-types';
 import type { ImageStore } from '../images';
 import { toWireTime } from '../management-time';
 import {
-  findCurrentSitting,
-  findSitting,
   iso,
   startupInt,
   startupOf,
   startupText,
+  targetTesterId,
   type SittingRow,
   type TesterUser,
 } from '../sittings/sittings';
 
 /** A presigned URL of a stored image key (`ImageStore.url`); null for none. */
 export type ImageUrl = ImageStore['url'];
-
-/**
- * Whether the caller may look the examinee up at all, before any of its sittings is named (so that a
- * manager of another group or a checker that never monitored it learns nothing, not even whether it has a
- * sitting): the examinee itself; a checker with a matching (live or ended) with it; a test manager of its
- * group; system managers and supervisors. 403 `tester_not_visible` otherwise.
- */
-export async function assertMayLookUp(
-  db: Db,
-  auth: AuthContext,
-  tester: { id: number; group_id: number | null },
-): Promise<void> {
-  let ok =
-    auth.actor === ACTOR.systemManager ||
-    auth.actor === ACTOR.supervisor ||
-    (auth.actor === ACTOR.tester && auth.userId === tester.id);
-  if (auth.actor === ACTOR.checker) {
-    const { rows } = await db.query(
-      `SELECT 1 FROM matchings WHERE checker_id = $1 AND tester_id = $2 LIMIT 1`,
-      [auth.userId, tester.id],
-    );
-    ok = rows.length > 0;
-  }
-  if (auth.actor === ACTOR.testManager) ok = auth.groupId !== null && auth.groupId === tester.group_id;
-  if (!ok) throw new ApiError(403, 'tester_not_visible', 'You may not see this tester.');
-}
 
 /**
  * Read permission on one sitting's detail and recordings (spec §6): the examinee itself; a checker that
@@ -130,14 +103,43 @@ interface MarkingRow {
  * marking's time less the recording's start, in whole seconds).
  */
 export async function loadMarkings(db: Db, testId: number, imageUrl: ImageUrl): Promise<Marking[]> {
-  const { rows } = await db.query<MarkingRow>(
+  const { rows } = await db.query<MarkingRow>(listSql(MARKINGS, '$1'), [testId]);
+  return markingsOut(rows, imageUrl);
+}
+
+/**
+ * One list of a sitting's detail: its query for the sitting `testId` (an SQL expression), the order of its rows
+ * (by output columns) and how many at most. The same text serves the list alone (`listSql`) and inside the
+ * detail's one statement (`jsonListSql`).
+ */
+interface DetailList {
+  select(testId: string): string;
+  order: string;
+  limit?: number;
+}
+
+/** A list's rows alone, for the sitting `$1`. */
+const listSql = (l: DetailList, testId: string): string =>
+  `${l.select(testId)} ORDER BY ${l.order}${l.limit ? ` LIMIT ${l.limit}` : ''}`;
+
+/**
+ * A list's rows as one json array ([] for none) in the list's order, for the sitting `testId`: a column of the
+ * detail's one statement. Timestamps arrive as ISO 8601 text, jsonb as objects, numbers as numbers.
+ */
+const jsonListSql = (l: DetailList, testId: string): string =>
+  `(SELECT coalesce(json_agg(x ORDER BY ${l.order}), '[]'::json) FROM (${listSql(l, testId)}) x)`;
+
+const MARKINGS: DetailList = {
+  select: (testId) =>
     `SELECT k.id, k.marking_at, k.image_key, k.mark_id, m.message, m.label, m.score, k.record_id,
             CASE WHEN r.id IS NULL THEN NULL
                  ELSE greatest(0, floor(extract(epoch FROM k.marking_at - r.start_at)))::int END AS play_time
        FROM markings k LEFT JOIN marks m ON m.id = k.mark_id LEFT JOIN records r ON r.id = k.record_id
-      WHERE k.test_id = $1 ORDER BY k.marking_at, k.id`,
-    [testId],
-  );
+      WHERE k.test_id = ${testId}`,
+  order: 'marking_at, id',
+};
+
+function markingsOut(rows: MarkingRow[], imageUrl: ImageUrl): Promise<Marking[]> {
   return Promise.all(
     rows.map(async (r) => ({
       id: r.id,
@@ -199,15 +201,22 @@ interface RecordRow {
  * is 0 to the duration (known once the upload is complete and its duration fixed; else the stored columns).
  */
 export async function loadRecords(db: Db, testId: number): Promise<TesterRecord[]> {
-  const { rows } = await db.query<RecordRow>(
+  const { rows } = await db.query<RecordRow>(listSql(RECORDS, '$1'), [testId]);
+  return recordsOut(rows);
+}
+
+const RECORDS: DetailList = {
+  select: (testId) =>
     `SELECT id, stream, start_at, stop_at, encoded_at, ai_analysis_batch_reflected_at, ai_analysis_reflected_at,
             ai_analysis_batch_flag, ai_analysis_flag, movie_status, detail, size_bytes, duration_ms,
             interrupted,
             coalesce(play_time_from, CASE WHEN duration_ms IS NOT NULL THEN 0 END)::int AS play_time_from,
             coalesce(play_time_to, ceil(duration_ms / 1000.0))::int AS play_time_to
-       FROM records WHERE test_id = $1 ORDER BY start_at, id`,
-    [testId],
-  );
+       FROM records WHERE test_id = ${testId}`,
+  order: 'start_at, id',
+};
+
+function recordsOut(rows: RecordRow[]): TesterRecord[] {
   return rows.map((r) => ({
     id: r.id,
     stream: r.stream,
@@ -231,35 +240,38 @@ export async function loadRecords(db: Db, testId: number): Promise<TesterRecord[
 /** Presigns a GET of a stored still (object storage), for the stills of AI markings from live captures. */
 export type CapturePresigner = (ref: { bucket: string; key: string }) => Promise<string>;
 
-async function loadAiMarkings(
-  db: Db,
-  testId: number,
-  imageUrl: ImageUrl,
-  presign: CapturePresigner | null,
-): Promise<AiMarking[]> {
-  const { rows } = await db.query<{
-    id: number;
-    marking_at: Date | string;
-    image_key: string | null;
-    analysis_type: string;
-    score: number;
-    record_id: number | null;
-    start_ms: number;
-    end_ms: number;
-    source: 'recording' | 'capture';
-    flag: string | null;
-    confidence: number;
-    excused: boolean;
-    excuse_reason: string | null;
-    bucket: string | null;
-    object_key: string | null;
-  }>(
+interface AiMarkingRow {
+  id: number;
+  marking_at: Date | string;
+  image_key: string | null;
+  analysis_type: string;
+  score: number;
+  record_id: number | null;
+  start_ms: number;
+  end_ms: number;
+  source: 'recording' | 'capture';
+  flag: string | null;
+  confidence: number;
+  excused: boolean;
+  excuse_reason: string | null;
+  bucket: string | null;
+  object_key: string | null;
+}
+
+const AI_MARKINGS: DetailList = {
+  select: (testId) =>
     `SELECT m.id, m.marking_at, m.image_key, m.analysis_type, m.score, m.record_id, m.start_ms, m.end_ms,
             m.source, m.flag, m.confidence, m.excused, m.excuse_reason, c.bucket, c.object_key
        FROM ai_markings m LEFT JOIN captures c ON c.id = m.capture_id
-      WHERE m.test_id = $1 ORDER BY m.marking_at, m.id`,
-    [testId],
-  );
+      WHERE m.test_id = ${testId}`,
+  order: 'marking_at, id',
+};
+
+function aiMarkingsOut(
+  rows: AiMarkingRow[],
+  imageUrl: ImageUrl,
+  presign: CapturePresigner | null,
+): Promise<AiMarking[]> {
   return Promise.all(
     rows.map(async (r) => ({
       id: r.id,
@@ -285,27 +297,30 @@ async function loadAiMarkings(
 }
 
 /** The examinee log of a sitting (spec §4 events as recorded), oldest first. */
-export async function loadExamineeLogs(db: Db, testId: number): Promise<ExamineeLogEntry[]> {
-  const { rows } = await db.query<{ event: string; detail: string; created_at: Date | string }>(
-    `SELECT event, detail, created_at FROM examinee_logs WHERE test_id = $1 ORDER BY created_at, id LIMIT 1000`,
-    [testId],
-  );
-  return rows.map((r) => ({ event: r.event, detail: r.detail, created_at: iso(r.created_at)! }));
-}
+const EXAMINEE_LOGS: DetailList = {
+  select: (testId) => `SELECT id, event, detail, created_at FROM examinee_logs WHERE test_id = ${testId}`,
+  order: 'created_at, id',
+  limit: 1000,
+};
+
+const examineeLogsOut = (
+  rows: { event: string; detail: string; created_at: Date | string }[],
+): ExamineeLogEntry[] =>
+  rows.map((r) => ({ event: r.event, detail: r.detail, created_at: iso(r.created_at)! }));
 
 /** The status history of a sitting's recordings (record status codes 00–08), oldest first. */
-export async function loadRecordStatusLogs(db: Db, testId: number): Promise<RecordStatusLogEntry[]> {
-  const { rows } = await db.query<{
-    record_id: number;
-    movie_status: string;
-    detail: string;
-    created_at: Date | string;
-  }>(
-    `SELECT l.record_id, l.movie_status, l.detail, l.created_at
+const RECORD_STATUS_LOGS: DetailList = {
+  select: (testId) =>
+    `SELECT l.id, l.record_id, l.movie_status, l.detail, l.created_at
        FROM record_status_logs l JOIN records r ON r.id = l.record_id
-      WHERE r.test_id = $1 ORDER BY l.created_at, l.id LIMIT 1000`,
-    [testId],
-  );
+      WHERE r.test_id = ${testId}`,
+  order: 'created_at, id',
+  limit: 1000,
+};
+
+function recordStatusLogsOut(
+  rows: { record_id: number; movie_status: string; detail: string; created_at: Date | string }[],
+): RecordStatusLogEntry[] {
   return rows.map((r) => ({
     record_id: Number(r.record_id),
     movie_status: r.movie_status.trim(),
@@ -314,20 +329,12 @@ export async function loadRecordStatusLogs(db: Db, testId: number): Promise<Reco
   }));
 }
 
-/**
- * The AI identity check of a sitting with every attempt and its scores, so a manager can see why each was
- * decided; null when it had none.
- */
-export async function loadAiAuth(db: Db, testId: number, imageUrl: ImageUrl): Promise<AiAuthSummary | null> {
-  const state = await db.query<{
-    status: number;
-    face_retry: number;
-    id_card_retry: number;
-    ai_all_retry: number;
-  }>(`SELECT status, face_retry, id_card_retry, ai_all_retry FROM ai_auth WHERE test_id = $1`, [testId]);
-  const st = state.rows[0];
-  if (!st) return null;
-  const { rows } = await db.query<{
+interface AiAuthRow {
+  status: number;
+  face_retry: number;
+  id_card_retry: number;
+  ai_all_retry: number;
+  attempts: {
     id: number;
     kind: string;
     outcome: string;
@@ -335,18 +342,34 @@ export async function loadAiAuth(db: Db, testId: number, imageUrl: ImageUrl): Pr
     scores: Record<string, unknown> | string;
     image_key: string | null;
     created_at: Date | string;
-  }>(
-    `SELECT id, kind, outcome, reason, scores, image_key, created_at FROM ai_auth_attempts
-      WHERE test_id = $1 ORDER BY id LIMIT 200`,
-    [testId],
-  );
+  }[];
+}
+
+const AI_AUTH_ATTEMPTS: DetailList = {
+  select: (testId) =>
+    `SELECT id, kind, outcome, reason, scores, image_key, created_at FROM ai_auth_attempts WHERE test_id = ${testId}`,
+  order: 'id',
+  limit: 200,
+};
+
+/**
+ * The AI identity check of a sitting with every attempt and its scores, so a manager can see why each was
+ * decided (a json object, null when the sitting had none): a column of the detail's one statement.
+ */
+const aiAuthSql = (testId: string): string =>
+  `(SELECT json_build_object('status', a.status, 'face_retry', a.face_retry, 'id_card_retry', a.id_card_retry,
+                             'ai_all_retry', a.ai_all_retry, 'attempts', ${jsonListSql(AI_AUTH_ATTEMPTS, 'a.test_id')})
+      FROM ai_auth a WHERE a.test_id = ${testId})`;
+
+async function aiAuthOut(a: AiAuthRow | null, imageUrl: ImageUrl): Promise<AiAuthSummary | null> {
+  if (!a) return null;
   return {
-    status: st.status,
-    face_retry: st.face_retry,
-    id_card_retry: st.id_card_retry,
-    ai_all_retry: st.ai_all_retry,
+    status: a.status,
+    face_retry: a.face_retry,
+    id_card_retry: a.id_card_retry,
+    ai_all_retry: a.ai_all_retry,
     attempts: await Promise.all(
-      rows.map(async (r) => {
+      a.attempts.map(async (r) => {
         const raw = (typeof r.scores === 'string' ? JSON.parse(r.scores) : r.scores) as Record<
           string,
           unknown
@@ -368,6 +391,25 @@ export async function loadAiAuth(db: Db, testId: number, imageUrl: ImageUrl): Pr
   };
 }
 
+type MessageRow = Omit<WebrtcMessage, 'created_at'> & { created_at: Date | string };
+
+const MESSAGES: DetailList = {
+  select: (testId) =>
+    `SELECT id, send_type, message_type, kind, message, created_at FROM messages WHERE test_id = ${testId}`,
+  order: 'id DESC',
+  limit: 500,
+};
+
+const messagesOut = (rows: MessageRow[]): WebrtcMessage[] =>
+  rows.map((r) => ({
+    id: r.id,
+    send_type: r.send_type,
+    message_type: r.message_type,
+    kind: r.kind,
+    message: r.message,
+    created_at: iso(r.created_at)!,
+  }));
+
 /** Messages of a sitting, newest first (at most `limit`), optionally only those with id > sinceId. */
 export async function loadMessages(
   db: Db,
@@ -375,12 +417,11 @@ export async function loadMessages(
   sinceId = 0,
   limit = 500,
 ): Promise<WebrtcMessage[]> {
-  const { rows } = await db.query<Omit<WebrtcMessage, 'created_at'> & { created_at: Date | string }>(
-    `SELECT id, send_type, message_type, kind, message, created_at
-       FROM messages WHERE test_id = $1 AND id > $2 ORDER BY id DESC LIMIT $3`,
+  const { rows } = await db.query<MessageRow>(
+    `${MESSAGES.select('$1')} AND id > $2 ORDER BY id DESC LIMIT $3`,
     [testId, sinceId, limit],
   );
-  return rows.map((r) => ({ ...r, created_at: iso(r.created_at)! }));
+  return messagesOut(rows);
 }
 
 interface DetailTestRow extends SittingRow {
@@ -401,32 +442,176 @@ interface DetailTestRow extends SittingRow {
   id_card_at: Date | string | null;
 }
 
-/** The sitting a detail request is about (spec §3 latest modes); 404 when the tester has none. */
-export async function pickSitting(
+/** The sitting's row with every list of its detail (json columns, parsed). */
+interface DetailBuildRow extends DetailTestRow {
+  markings_json: MarkingRow[];
+  records_json: RecordRow[];
+  ai_markings_json: AiMarkingRow[];
+  messages_json: MessageRow[];
+  testers_json: RelatedRow[];
+  ai_auth_json: AiAuthRow | null;
+  examinee_logs_json: { event: string; detail: string; created_at: Date | string }[];
+  record_status_logs_json: {
+    record_id: number;
+    movie_status: string;
+    detail: string;
+    created_at: Date | string;
+  }[];
+}
+
+/** Whom and which sitting a detail request is about, once the caller may see them. */
+export interface DetailTarget {
+  tester: TesterUser;
+  testId: number;
+  /** Which related sittings the caller may see (`buildTesterDetail`). */
+  relatedScope: RelatedScope | null;
+}
+
+interface DetailTargetRow {
+  /** The tester the request names (by tester_id, or the owner of test_id); null: no such sitting. */
+  target_id: number | null;
+  /** The tester (users row of actor 1); null: no such tester. */
+  id: number | null;
+  login_id: string;
+  ex_login_id: string | null;
+  name: string;
+  group_id: number | null;
+  group_code: string | null;
+  kicked: number;
+  rejected: number;
+  /** The sitting picked by the request's mode, whoever's it is. */
+  test_id: number | null;
+  test_user_id: number | null;
+  test_group_id: number | null;
+  /** The examinee's own call: its current sitting's login and logout (spec §8 405). */
+  current_login_at?: Date | string | null;
+  current_logout_at?: Date | string | null;
+  /** A checker's call: a matching of it with the tester, ever; with the picked sitting. */
+  looked_up?: boolean;
+  monitored?: boolean;
+}
+
+/**
+ * tester/detail before its entity is built, in one statement: the tester, the sitting the request is about
+ * (spec §3 latest modes), and what the caller may see of them, with the checks and their answers in the order
+ * they always had:
+ * 1. the examinee's own call: 405 `tester_logged_out` when its current sitting was logged out after its last
+ *    login; another tester's id is a 403 before any query; a call of anyone else naming neither tester_id nor
+ *    test_id a 400;
+ * 2. test_id alone that names no sitting: 404 `sitting_not_found`; no such tester: 404 `tester_not_found`;
+ * 3. may the caller look the examinee up at all, before anything is said of its sittings (so that a manager
+ *    of another group or a checker that never monitored it learns nothing, not even whether it has one): the
+ *    examinee itself; a checker with a matching, live or ended, with it; a test manager of its group; system
+ *    managers and supervisors. Else 403 `tester_not_visible`;
+ * 4. no such sitting of this tester: 404 `sitting_not_found`;
+ * 5. may it see that sitting (spec §6 per sitting, the rule of `assertCanViewSitting`): 403
+ *    `tester_not_visible`.
+ */
+export async function resolveDetailTarget(
   db: Db,
-  testerId: number,
-  testId: number | undefined,
-  latest: number,
-): Promise<number> {
-  if (latest === LATEST_MODE.latest || latest === LATEST_MODE.examiningLatest) {
-    // Mode 2 "examining latest": the newest sitting that reached the exam (status 5–7), else the newest one.
-    const { rows } = await db.query<{ id: number }>(
-      `SELECT id FROM tests WHERE user_id = $1
-        ORDER BY ($2::boolean AND status >= 5) DESC, id DESC LIMIT 1`,
-      [testerId, latest === LATEST_MODE.examiningLatest],
+  auth: AuthContext,
+  q: { tester_id?: number | undefined; test_id?: number | undefined; latest?: number | undefined },
+): Promise<DetailTarget> {
+  const self = auth.actor === ACTOR.tester;
+  const checker = auth.actor === ACTOR.checker;
+  let testerId: number | null;
+  if (self) testerId = targetTesterId(auth, q.tester_id);
+  else if (q.tester_id !== undefined) testerId = q.tester_id;
+  else if (q.test_id !== undefined) testerId = null;
+  else throw new ApiError(400, 'validation', 'tester_id or test_id is required.');
+  const latest = q.latest ?? LATEST_MODE.none;
+  const byLatest = latest === LATEST_MODE.latest || latest === LATEST_MODE.examiningLatest;
+  const byId = !byLatest && q.test_id !== undefined;
+
+  const params: unknown[] = [];
+  const arg = (v: unknown, type: string) => `$${params.push(v)}::${type}`;
+  let testIdParam = '';
+  const testIdArg = () => (testIdParam ||= arg(q.test_id, 'bigint'));
+  const target =
+    testerId !== null ? arg(testerId, 'bigint') : `(SELECT user_id FROM tests WHERE id = ${testIdArg()})`;
+  // Mode 2 "examining latest": the newest sitting that reached the exam (status 5–7), else the newest one;
+  // test_id: that sitting; else the current one (the open one, else the newest).
+  const pick = byLatest
+    ? `user_id = x.tester_id
+       ORDER BY (${arg(latest === LATEST_MODE.examiningLatest, 'boolean')} AND status >= 5) DESC, id DESC LIMIT 1`
+    : byId
+      ? `id = ${testIdArg()}`
+      : `user_id = x.tester_id ORDER BY (status < 7) DESC, id DESC LIMIT 1`;
+  const caller = checker ? arg(auth.userId, 'bigint') : '';
+  const { rows } = await db.query<DetailTargetRow>(
+    `SELECT x.tester_id AS target_id,
+            u.id, u.login_id, u.ex_login_id, u.name, u.group_id, g.code AS group_code, u.kicked, u.rejected,
+            p.id AS test_id, p.user_id AS test_user_id, p.group_id AS test_group_id
+            ${self ? ', c.login_at AS current_login_at, c.logout_at AS current_logout_at' : ''}
+            ${
+              checker
+                ? `, EXISTS (SELECT 1 FROM matchings WHERE checker_id = ${caller} AND tester_id = u.id) AS looked_up,
+                   EXISTS (SELECT 1 FROM matchings
+                            WHERE checker_id = ${caller} AND tester_id = u.id AND test_id = p.id) AS monitored`
+                : ''
+            }
+       FROM (SELECT ${target} AS tester_id) x
+       LEFT JOIN users u ON u.id = x.tester_id AND u.actor = 1
+       LEFT JOIN exam_groups g ON g.id = u.group_id
+       LEFT JOIN LATERAL (SELECT id, user_id, group_id FROM tests WHERE ${pick}) p ON true
+       ${
+         self
+           ? `LEFT JOIN LATERAL (SELECT login_at, logout_at FROM tests WHERE user_id = x.tester_id
+                                  ORDER BY (status < 7) DESC, id DESC LIMIT 1) c ON true`
+           : ''
+       }`,
+    params,
+  );
+  const r = rows[0]!;
+  // spec §8 "405 on tester detail: tester logged out": this session is alive but the sitting was logged out
+  // after its last login (logout from another window, a self kick-out, or an AI forced logout).
+  if (
+    self &&
+    r.current_logout_at &&
+    (!r.current_login_at || new Date(r.current_logout_at) >= new Date(r.current_login_at))
+  )
+    throw new ApiError(405, 'tester_logged_out', 'The tester has logged out.');
+  if (r.target_id === null) throw new ApiError(404, 'sitting_not_found', 'No such sitting.');
+  if (r.id === null) throw new ApiError(404, 'tester_not_found', 'No such tester.');
+  const tester: TesterUser = {
+    id: r.id,
+    login_id: r.login_id,
+    ex_login_id: r.ex_login_id,
+    name: r.name,
+    group_id: r.group_id,
+    group_code: r.group_code,
+    kicked: r.kicked,
+    rejected: r.rejected,
+  };
+  const refuse = () => new ApiError(403, 'tester_not_visible', 'You may not see this tester.');
+  // 3. Whether the caller may look the examinee up at all.
+  const mayLookUp =
+    auth.actor === ACTOR.systemManager ||
+    auth.actor === ACTOR.supervisor ||
+    (self && auth.userId === tester.id) ||
+    (checker && r.looked_up === true) ||
+    (auth.actor === ACTOR.testManager && auth.groupId !== null && auth.groupId === tester.group_id);
+  if (!mayLookUp) throw refuse();
+  if (r.test_id === null || (byId && r.test_user_id !== tester.id))
+    throw new ApiError(
+      404,
+      'sitting_not_found',
+      byId ? 'No such sitting of this tester.' : 'The tester has no sitting yet.',
     );
-    if (!rows[0]) throw new ApiError(404, 'sitting_not_found', 'The tester has no sitting yet.');
-    return rows[0].id;
+  // spec §6 per sitting (assertCanViewSitting): a checker sees the sittings it monitored, a test manager its
+  // group's (the sitting's group, else the tester's).
+  let relatedScope: RelatedScope | null = null;
+  if (self) {
+    if (auth.userId !== tester.id) throw refuse();
+  } else if (checker) {
+    if (r.monitored !== true) throw refuse();
+    relatedScope = { checkerId: auth.userId };
+  } else if (auth.actor === ACTOR.testManager) {
+    const groupId = r.test_group_id ?? tester.group_id;
+    if (auth.groupId === null || groupId === null || Number(groupId) !== auth.groupId) throw refuse();
+    relatedScope = { groupId: auth.groupId };
   }
-  if (testId !== undefined) {
-    const s = await findSitting(db, testId);
-    if (!s || s.user_id !== testerId)
-      throw new ApiError(404, 'sitting_not_found', 'No such sitting of this tester.');
-    return s.id;
-  }
-  const s = await findCurrentSitting(db, testerId);
-  if (!s) throw new ApiError(404, 'sitting_not_found', 'The tester has no sitting yet.');
-  return s.id;
+  return { tester, testId: r.test_id, relatedScope };
 }
 
 /** The Tester detail entity (spec §3) of one sitting. */
@@ -445,25 +630,34 @@ export async function buildTesterDetail(
   },
 ): Promise<TesterDetail> {
   const imageUrl = opts.imageUrl;
-  const { rows } = await db.query<DetailTestRow>(
-    `SELECT t.*, g.code AS group_code, g.name AS group_name
+  const scope = opts.relatedScope ?? null;
+  // One statement: the sitting and every list of its detail, each list a json column.
+  const { rows } = await db.query<DetailBuildRow>(
+    `SELECT t.*, g.code AS group_code, g.name AS group_name,
+            ${jsonListSql(MARKINGS, 't.id')} AS markings_json,
+            ${jsonListSql(RECORDS, 't.id')} AS records_json,
+            ${jsonListSql(AI_MARKINGS, 't.id')} AS ai_markings_json,
+            ${jsonListSql(MESSAGES, 't.id')} AS messages_json,
+            ${relatedTestersSql(scope, '$2', '$3', '$4')} AS testers_json,
+            ${opts.withAiAuth ? aiAuthSql('t.id') : 'NULL::json'} AS ai_auth_json,
+            ${jsonListSql(EXAMINEE_LOGS, 't.id')} AS examinee_logs_json,
+            ${jsonListSql(RECORD_STATUS_LOGS, 't.id')} AS record_status_logs_json
        FROM tests t
        LEFT JOIN exam_groups g ON g.id = coalesce(t.group_id, (SELECT u.group_id FROM users u WHERE u.id = t.user_id))
       WHERE t.id = $1`,
-    [testId],
+    [testId, tester.id, tester.ex_login_id, ...relatedScopeArg(scope)],
   );
   const t = rows[0]!;
-  const [markings, records, aiMarkings, messages, related, aiAuth, examineeLogs, recordLogs] =
-    await Promise.all([
-      loadMarkings(db, testId, imageUrl),
-      loadRecords(db, testId),
-      loadAiMarkings(db, testId, imageUrl, opts.presignCapture ?? null),
-      loadMessages(db, testId),
-      loadRelatedTesters(db, tester, opts.relatedScope ?? null),
-      opts.withAiAuth ? loadAiAuth(db, testId, imageUrl) : Promise.resolve(undefined),
-      loadExamineeLogs(db, testId),
-      loadRecordStatusLogs(db, testId),
-    ]);
+  const [markings, aiMarkings, aiAuth] = await Promise.all([
+    markingsOut(t.markings_json, imageUrl),
+    aiMarkingsOut(t.ai_markings_json, imageUrl, opts.presignCapture ?? null),
+    opts.withAiAuth ? aiAuthOut(t.ai_auth_json, imageUrl) : Promise.resolve(undefined),
+  ]);
+  const records = recordsOut(t.records_json);
+  const messages = messagesOut(t.messages_json);
+  const related = relatedTestersOut(t.testers_json);
+  const examineeLogs = examineeLogsOut(t.examinee_logs_json);
+  const recordLogs = recordStatusLogsOut(t.record_status_logs_json);
   // Excused markings (a still taken while the connection was down) are listed but neither counted nor scored.
   const scored = aiMarkings.filter((m) => !m.excused);
   const aiSummary = new Map<string, number>();
@@ -524,39 +718,48 @@ export async function buildTesterDetail(
 /** Limits the related sittings of a detail to what the caller may open: a group, or a checker's matchings. */
 export type RelatedScope = { groupId: number | null } | { checkerId: number };
 
+interface RelatedRow {
+  id: number;
+  login_id: string;
+  test_id: number | null;
+  exam_name: string | null;
+  status: number | null;
+  startup_parameters: Record<string, unknown> | string | null;
+}
+
+/** The scope's parameter of `relatedTestersSql`: none without a scope. */
+const relatedScopeArg = (scope: RelatedScope | null): unknown[] =>
+  scope === null ? [] : ['checkerId' in scope ? scope.checkerId : scope.groupId];
+
 /**
- * spec §3 detail `testers`: the tester accounts of the same person (same ex_login_id, or only this one),
- * each with its newest sitting; with a scope, only accounts in the caller's group (test manager) or that the
- * checker monitored.
+ * spec §3 detail `testers` as a json column: the tester accounts of the same person (same ex_login_id, or only
+ * this one), each with its newest sitting; with a scope, only accounts in the caller's group (test manager) or
+ * that the checker monitored. `id`, `exLoginId`, `scopeArg`: the parameters of the tester's id, its ex_login_id
+ * and the scope's id.
  */
-async function loadRelatedTesters(
-  db: Db,
-  tester: TesterUser,
+function relatedTestersSql(
   scope: RelatedScope | null,
-): Promise<TesterDetail['testers']> {
+  id: string,
+  exLoginId: string,
+  scopeArg: string,
+): string {
   const scopeSql =
     scope === null
       ? ''
       : 'checkerId' in scope
-        ? 'AND EXISTS (SELECT 1 FROM matchings m WHERE m.tester_id = u.id AND m.checker_id = $3::bigint)'
-        : 'AND u.group_id IS NOT DISTINCT FROM $3::bigint';
-  const scopeArg = scope === null ? [] : ['checkerId' in scope ? scope.checkerId : scope.groupId];
-  const { rows } = await db.query<{
-    id: number;
-    login_id: string;
-    test_id: number | null;
-    exam_name: string | null;
-    status: number | null;
-    startup_parameters: Record<string, unknown> | string | null;
-  }>(
-    `SELECT u.id, u.login_id, t.id AS test_id, t.exam_name, t.status, t.startup_parameters
-       FROM users u
-       LEFT JOIN LATERAL (SELECT id, exam_name, status, startup_parameters FROM tests
-                           WHERE user_id = u.id ORDER BY id DESC LIMIT 1) t ON true
-      WHERE u.actor = 1 AND (u.id = $1 OR ($2::text IS NOT NULL AND u.ex_login_id = $2)) ${scopeSql}
-      ORDER BY u.id LIMIT 50`,
-    [tester.id, tester.ex_login_id, ...scopeArg],
-  );
+        ? `AND EXISTS (SELECT 1 FROM matchings m WHERE m.tester_id = u.id AND m.checker_id = ${scopeArg}::bigint)`
+        : `AND u.group_id IS NOT DISTINCT FROM ${scopeArg}::bigint`;
+  return `(SELECT coalesce(json_agg(x ORDER BY x.id), '[]'::json) FROM (
+      SELECT u.id, u.login_id, t.id AS test_id, t.exam_name, t.status, t.startup_parameters
+        FROM users u
+        LEFT JOIN LATERAL (SELECT id, exam_name, status, startup_parameters FROM tests
+                            WHERE user_id = u.id ORDER BY id DESC LIMIT 1) t ON true
+       WHERE u.actor = 1 AND (u.id = ${id}::bigint OR (${exLoginId}::text IS NOT NULL AND u.ex_login_id = ${exLoginId}::text))
+             ${scopeSql}
+       ORDER BY u.id LIMIT 50) x)`;
+}
+
+function relatedTestersOut(rows: RelatedRow[]): TesterDetail['testers'] {
   return rows.map((r) => ({
     tester_id: r.id,
     test_id: r.test_id,

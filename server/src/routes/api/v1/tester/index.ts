@@ -6,7 +6,6 @@ import {
   ImageBody,
   KickOutBody,
   KickOutResult,
-  LATEST_MODE,
   MarkingBody,
   MarkingResult,
   MC_TOKEN_PARAMS,
@@ -36,7 +35,6 @@ import {
   assertCanView,
   findCurrentSitting,
   findMatching,
-  findSitting,
   iso,
   kickedError,
   loadTester,
@@ -47,12 +45,7 @@ import {
   targetTesterId,
 } from '../../../../lib/sittings/sittings';
 import type { StatusChanger } from '../../../../lib/sittings/state';
-import {
-  assertCanViewSitting,
-  assertMayLookUp,
-  buildTesterDetail,
-  pickSitting,
-} from '../../../../lib/tester/detail';
+import { buildTesterDetail, resolveDetailTarget } from '../../../../lib/tester/detail';
 import { kickOut } from '../../../../lib/tester/kick-out';
 import { saveMarking } from '../../../../lib/tester/markings';
 import {
@@ -121,30 +114,9 @@ export default async function testerRoutes(app: App): Promise<void> {
     },
     async (request, reply) => {
       const auth = request.auth!;
-      const q = request.query;
-      let testerId: number;
-      if (auth.actor === ACTOR.tester) {
-        testerId = targetTesterId(auth, q.tester_id);
-        // spec §8 "405 on tester detail: tester logged out": this session is alive but the sitting was logged
-        // out after its last login (logout from another window, a self kick-out, or an AI forced logout).
-        const cur = await findCurrentSitting(app.db, testerId);
-        if (cur?.logout_at && (!cur.login_at || new Date(cur.logout_at) >= new Date(cur.login_at))) {
-          throw new ApiError(405, 'tester_logged_out', 'The tester has logged out.');
-        }
-      } else if (q.tester_id !== undefined) {
-        testerId = q.tester_id;
-      } else if (q.test_id !== undefined) {
-        const s = await findSitting(app.db, q.test_id);
-        if (!s) throw new ApiError(404, 'sitting_not_found', 'No such sitting.');
-        testerId = s.user_id;
-      } else {
-        throw new ApiError(400, 'validation', 'tester_id or test_id is required.');
-      }
-      const tester = await loadTester(app.db, testerId);
-      await assertMayLookUp(app.db, auth, tester);
-      const testId = await pickSitting(app.db, testerId, q.test_id, q.latest ?? LATEST_MODE.none);
-      // spec §6 per sitting: a checker sees the sittings it monitored, a test manager its group's.
-      const relatedScope = await assertCanViewSitting(app.db, auth, tester, testId);
+      // Authorisation (actor, group, own data, spec §6 per sitting, the 405 of a logged-out examinee) and the
+      // sitting, in one statement; then the detail in one more.
+      const { tester, testId, relatedScope } = await resolveDetailTarget(app.db, auth, request.query);
       // The AI identity decisions are for monitors and managers, not for the examinee's own detail.
       return reply.ok(
         await buildTesterDetail(app.db, tester, testId, {
