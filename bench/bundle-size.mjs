@@ -120,8 +120,22 @@ const WHEN = [
     "when the examinee's live channel starts (the first matching with signaling credentials)",
   ],
   [/client-s3/, 'when the recording sends its first part'],
-  [/recording-media/, 'when the examinee agrees to the exam notes on /examining, or a recording starts'],
+  [
+    /(^|\/)recording-media/,
+    'when the examinee agrees to the exam notes on /examining, or a recording starts',
+  ],
   [/viewer-sdk/, "when the checker's first pane connects"],
+  [/src\/media\/viewer\.ts/, "when the checker's first pane connects (the viewer, then its SDK)"],
+  [
+    /src\/media\/master\.ts/,
+    "when a live channel starts (the examinee's first matching with signaling credentials; the phone's first channel)",
+  ],
+  [
+    /room-scan-dialog|screen-share-block|console-dialogs|retention-modal|confirm-modal/,
+    "right after the page's first render (dialogs closed when the page first shows)",
+  ],
+  [/phone-recording-media/, "when the phone's recording starts (its camera publishes)"],
+  [/qrcode/, 'when the phone pairing panel shows its QR code (/examining)'],
   [/index\.browser/, 'with the AWS SDK that needs it (its signing code: @smithy/core)'],
 ];
 const whenOf = (key) => WHEN.find(([re]) => re.test(key))?.[1] ?? '(when: unknown — check)';

@@ -5,7 +5,7 @@ import * as matchingApi from '../../api/matching';
 import { postMessage } from '../../api/messages';
 import { disconnectOnUnload, postTesterStatus } from '../../api/tester';
 import { acquireLocalMedia } from '../../media/devices';
-import { startMaster, type ExtraStream, type MasterHandle } from '../../media/master';
+import type { ExtraStream, MasterHandle } from '../../media/master';
 import { kvsChannelOf } from '../../media/master-types';
 import { SCREEN_FRAME_RATE } from '../../media/screen-share';
 import {
@@ -100,6 +100,9 @@ export function addLiveListeners(startListening: AppStartListening): void {
         starting = true;
         try {
           if (!getStream(LOCAL_STREAM_ID)) await acquireLocalMedia();
+          // The publisher's code loads with the first channel (it then loads the KVS SDK); a failed load is a
+          // failed start (below), as a failed load of the SDK is.
+          const { startMaster } = await import('../../media/master');
           const handle = await startMaster({
             channel: kvsChannelOf(channel),
             streamId: LOCAL_STREAM_ID,

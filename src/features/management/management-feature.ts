@@ -5,5 +5,5 @@ import management from './management-slice';
 export const managementFeature: FeatureDef = {
   name: 'management',
   reducers: { management },
-  namespaces: ['management', 'examinees', 'validation'],
+  namespaces: ['management', 'validation'],
 };

@@ -1,10 +1,7 @@
-import type { UnknownAction } from '@reduxjs/toolkit';
 import type { AppThunk } from '../../app/store';
 import { isApiError } from '../../api/api-error';
 import { deleteAccessLimits, insertAccessLimit, listAccessLimits } from '../../api/access-limit';
 import { downloadDeletePlan, listRetention, storeRetention, updateRetention } from '../../api/cleaner';
-import { forceLogout, listLogins } from '../../api/logins';
-import { searchLogs, type LogSearchRequest } from '../../api/log-search';
 import {
   getAnalysisInitialParam,
   getAdminPermission,
@@ -15,7 +12,6 @@ import {
   requestAnalysis,
   type AnalysisSortKey,
 } from '../../api/management';
-import { deleteShortUrl, listShortUrls, saveShortUrl } from '../../api/shorten-url';
 import { listTemplatesForEdit, saveTemplate, type EditableTemplateKind } from '../../api/template-admin';
 import { getExamineeConditions } from '../../api/examinees';
 import { loadingFinished, loadingStarted } from '../layout/layout-slice';
@@ -28,86 +24,23 @@ import {
   analysisHistoryLoaded,
   analysisInitialLoaded,
   analysisSortChanged,
-  loginsLoaded,
-  loginsQueryChanged,
-  logsLoaded,
-  logsQueryChanged,
   monitoringLoaded,
   retentionLoaded,
-  sectionFailed,
-  sectionRequested,
-  shortUrlSaved,
-  shortUrlsLoaded,
   summaryLoaded,
   templateSaved,
   templatesLoaded,
   type Failure,
-  type LoginsQueryState,
-  type ManagementState,
   selectManagement,
 } from './management-slice';
 import {
   validateAccessLimit,
   validateDays,
-  validateLogSearch,
   validateTemplate,
   type AccessLimitForm,
   type FieldErrors,
-  type LogSearchForm,
   type TemplateForm,
 } from './management-validation';
-import { PARAM_FIELDS, shortUrlPayload, validateShortUrl, type ShortUrlForm } from './short-url-fields';
-import type { TranslationKey } from '../../lib/translation-key';
-
-const isParamField = (f: string) => PARAM_FIELDS.some(([name]) => name === f);
-
-type SectionKey = Exclude<keyof ManagementState, 'savedShortUrl'>;
-
-/** The outcome of a form submit: saved, refused by the client rules, or refused by the server. */
-export type SubmitResult = { ok: true } | { ok: false; errors?: FieldErrors; failure?: Failure };
-
-/**
- * A server validation error (`result.field`) as a form error next to its field, with the server's message;
- * `formField` maps the request field to the form's (null: not a field of this form).
- */
-function serverFieldErrors(e: unknown, formField: (field: string) => string | null): FieldErrors | null {
-  if (!isApiError(e) || e.field === null) return null;
-  const name = formField(e.field);
-  if (name === null) return null;
-  // The SPA's own text of the rule's code; the server's message only for a code the SPA does not know.
-  return { [name]: e.serverText ? { key: 'management:failed', text: e.serverText } : { key: e.messageKey } };
-}
-
-/**
- * The failure to show: the SPA's text of the server's error code when it knows the code (README "Error
- * codes"), else the screen's key with the server's own message for a refused request.
- */
-function failureOf(e: unknown, messageKey: TranslationKey): Failure {
-  if (!isApiError(e)) return { messageKey };
-  if (!e.serverText) return { messageKey: e.code === 'network' ? messageKey : e.messageKey };
-  if (e.status >= 400 && e.status < 500) return { messageKey, messageText: e.serverText };
-  return { messageKey };
-}
-
-/** Loads one section with the loading overlay; failures are kept in the section. */
-const load =
-  <T>(
-    key: SectionKey,
-    fetch: () => Promise<T>,
-    done: (v: T) => { type: string },
-    failKey: TranslationKey,
-  ): AppThunk<Promise<void>> =>
-  async (dispatch) => {
-    dispatch(sectionRequested(key));
-    dispatch(loadingStarted());
-    try {
-      dispatch(done(await fetch()) as UnknownAction);
-    } catch (e) {
-      dispatch(sectionFailed({ key, failure: failureOf(e, failKey) }));
-    } finally {
-      dispatch(loadingFinished());
-    }
-  };
+import { failureOf, load, serverFieldErrors, textOf, type SubmitResult } from './management-requests';
 
 export const summaryRequested = (): AppThunk<Promise<void>> =>
   load('summary', getManagementSummary, summaryLoaded, 'management:loadFailed');
@@ -118,56 +51,8 @@ export const accessLimitsRequested = (): AppThunk<Promise<void>> =>
   load('accessLimits', listAccessLimits, accessLimitsLoaded, 'management:loadFailed');
 export const retentionRequested = (): AppThunk<Promise<void>> =>
   load('retention', listRetention, retentionLoaded, 'management:loadFailed');
-export const shortUrlsRequested = (): AppThunk<Promise<void>> =>
-  load('shortUrls', listShortUrls, shortUrlsLoaded, 'management:loadFailed');
 export const monitoringRequested = (): AppThunk<Promise<void>> =>
   load('monitoring', getCheckersMonitoring, monitoringLoaded, 'management:loadFailed');
-
-/** Loads the logins list after applying a filter, sort or page change. */
-export const loginsRequested =
-  (patch: Partial<LoginsQueryState> = {}): AppThunk<Promise<void>> =>
-  async (dispatch, getState) => {
-    dispatch(loginsQueryChanged(patch));
-    const q = selectManagement(getState()).logins.query;
-    await dispatch(
-      load(
-        'logins',
-        async () => {
-          const r = await listLogins(q);
-          return { list: r.list, count: r.count, pageCount: r.pageCount };
-        },
-        loginsLoaded,
-        'management:loadFailed',
-      ),
-    );
-  };
-
-/** Forced logout of one user after a confirmation. */
-export const forceLogoutRequested =
-  (userId: number, loginId: string): AppThunk<Promise<void>> =>
-  async (dispatch) => {
-    const ok = await dispatch(
-      confirm({ messageKey: 'management:logins.confirmForceLogout', messageValues: { loginId } }),
-    );
-    if (!ok) return;
-    try {
-      await forceLogout(userId);
-      await dispatch(showAlert({ type: 'success', messageKey: 'management:logins.forceLogoutDone' }));
-    } catch (e) {
-      await dispatch(
-        showAlert({ type: 'error', titleKey: 'management:logins.forceLogoutFailed', ...textOf(e) }),
-      );
-    }
-    await dispatch(loginsRequested());
-  };
-
-function textOf(e: unknown): { messageText: string } | { messageKey: TranslationKey } {
-  if (!isApiError(e)) return { messageKey: 'management:failed' };
-  if (!e.serverText) return { messageKey: e.messageKey };
-  return e.status >= 400 && e.status < 500
-    ? { messageText: e.serverText }
-    : { messageKey: 'management:failed' };
-}
 
 /** Adds an access-limit rule (spec §5 rules first; a 409 lock-out refusal comes back as its message). */
 export const accessLimitSubmitted =
@@ -278,43 +163,6 @@ export const deletePlanDownloaded =
     }
   };
 
-/** Saves a short URL (insert, or update with `id`); the saved row's working URL is kept for display. */
-export const shortUrlSubmitted =
-  (form: ShortUrlForm, id?: number): AppThunk<Promise<SubmitResult>> =>
-  async (dispatch) => {
-    const errors = validateShortUrl(form);
-    if (Object.keys(errors).length) return { ok: false, errors };
-    dispatch(loadingStarted());
-    try {
-      dispatch(shortUrlSaved(await saveShortUrl(shortUrlPayload(form), id)));
-      return { ok: true };
-    } catch (e) {
-      const fieldErrors = serverFieldErrors(e, (f) =>
-        f === 'url_key' ? 'urlKey' : ['actor', 'target'].includes(f) || isParamField(f) ? f : null,
-      );
-      if (fieldErrors) return { ok: false, errors: fieldErrors };
-      return { ok: false, failure: failureOf(e, 'management:shortUrl.saveFailed') };
-    } finally {
-      dispatch(loadingFinished());
-    }
-  };
-
-/** Deletes a short URL after a confirmation. */
-export const shortUrlDeleted =
-  (id: number, urlKey: string): AppThunk<Promise<void>> =>
-  async (dispatch) => {
-    const ok = await dispatch(
-      confirm({ messageKey: 'management:shortUrl.confirmDelete', messageValues: { urlKey } }),
-    );
-    if (!ok) return;
-    try {
-      await deleteShortUrl(id);
-    } catch (e) {
-      await dispatch(showAlert({ type: 'error', ...textOf(e) }));
-    }
-    await dispatch(shortUrlsRequested());
-  };
-
 /** Lifts a kick-out (tester/kick_out DELETE) after a confirmation, then reloads the monitoring lists. */
 export const kickLiftRequested =
   (testerId: number, loginId: string): AppThunk<Promise<void>> =>
@@ -392,58 +240,6 @@ export const analysisSubmitted =
     await dispatch(showAlert({ type: 'success', messageKey: 'management:analysis.submitted' }));
     await dispatch(analysisHistoryRequested());
     return { ok: true };
-  };
-
-/** Rows per page of the log search (spec §9 scroll area of 400px; the server allows 10–200). */
-export const LOG_PAGE_SIZE = 50;
-
-/**
- * Searches the logs (/logview): with a form, validates it and starts at page 1; with only a page, pages the
- * search shown.
- */
-export const logSearchRequested =
-  (input: { form: LogSearchForm } | { page: number }): AppThunk<Promise<SubmitResult>> =>
-  async (dispatch, getState) => {
-    let q: LogSearchRequest;
-    if ('form' in input) {
-      const errors = validateLogSearch(input.form);
-      if (Object.keys(errors).length) return { ok: false, errors };
-      const f = input.form;
-      q = {
-        from: f.from.replace('T', ' '),
-        to: f.to.replace('T', ' '),
-        source: f.source,
-        actor: f.actor === '' ? null : Number(f.actor),
-        loginId: f.loginId.trim(),
-        level: f.level,
-        text: f.text.trim(),
-        page: 1,
-        maxDisplayCount: LOG_PAGE_SIZE,
-      };
-    } else {
-      const current = selectManagement(getState()).logs.query;
-      if (!current) return { ok: false };
-      q = { ...current, page: input.page };
-    }
-    dispatch(logsQueryChanged(q));
-    let failed = false;
-    await dispatch(
-      load(
-        'logs',
-        async () => {
-          try {
-            const r = await searchLogs(q);
-            return { list: r.list, count: r.count, pageCount: r.pageCount, page: r.page };
-          } catch (e) {
-            failed = true;
-            throw e;
-          }
-        },
-        logsLoaded,
-        'management:logview.failed',
-      ),
-    );
-    return failed ? { ok: false } : { ok: true };
   };
 
 /** Loads every stored template (/edit-terms). */

@@ -6,7 +6,8 @@ import {
   type ViewerChannelCredentials,
 } from '../../api/checker';
 import { logger } from '../../lib/logger';
-import { openViewer, type ViewerConnectionState } from '../../media/viewer';
+import type * as ViewerModule from '../../media/viewer';
+import type { ViewerConnectionState } from '../../media/viewer';
 import { closeAllViewers, closeViewer, getViewer, putStream, putViewer } from '../../media/viewer-registry';
 import { VIEWER_START_ATTEMPTS, paneConnectionFor } from './monitoring-lifecycle';
 import {
@@ -240,6 +241,20 @@ export async function connectPaneViewer(
   }
 }
 
+let viewerLoad: Promise<typeof ViewerModule> | null = null;
+
+/**
+ * The viewer's code, loaded once, with the first pane (it then loads the KVS SDK). A failed load is a failed
+ * attempt, as a failed load of the SDK is, and the next attempt loads it again.
+ */
+function loadViewer(): Promise<typeof ViewerModule> {
+  viewerLoad ??= import('../../media/viewer').catch((e: unknown) => {
+    viewerLoad = null;
+    throw e;
+  });
+  return viewerLoad;
+}
+
 async function attemptConnect(
   store: Store,
   testerId: number,
@@ -257,6 +272,7 @@ async function attemptConnect(
   for (let attempt = 1; attempt <= VIEWER_START_ATTEMPTS; attempt++) {
     if (!current()) return;
     try {
+      const { openViewer } = await loadViewer();
       const conn = await openViewer({
         credentials: paneCredentials(testerId, channel, which),
         // The ClientId the server chose for this matching: the examinee answers no other.

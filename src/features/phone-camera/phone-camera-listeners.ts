@@ -16,7 +16,7 @@ import { changeLanguage } from '../../i18n';
 import { logger } from '../../lib/logger';
 import { takePairingCode } from '../../lib/phone-link';
 import { acquirePhoneCamera, PHONE_STREAM_ID } from '../../media/devices';
-import { startMaster, type MasterHandle, type VideoLimits } from '../../media/master';
+import type { MasterHandle, VideoLimits } from '../../media/master';
 import { kvsChannelOf } from '../../media/master-types';
 import { getStream, releaseStream } from '../../media/stream-registry';
 import { keepScreenAwake } from '../../platform/wake-lock';
@@ -247,6 +247,8 @@ export function addPhoneCameraListeners(startListening: AppStartListening): void
       const start = async (channel: SignalingChannel) => {
         starting = true;
         try {
+          // The publisher's code loads with the first channel (it loads the KVS SDK itself).
+          const { startMaster } = await import('../../media/master');
           const handle = await startMaster({
             channel: kvsChannelOf(channel),
             streamId: PHONE_STREAM_ID,

@@ -2,14 +2,7 @@ import { isApiError, NETWORK_ERROR_STATUS } from '../../api/api-error';
 import type { PhoneRecordingSettings } from '../../api/phone';
 import type { ClientPart, RecordingCredentials as ServerCredentials } from '../../api/recording';
 import { logger } from '../../lib/logger';
-import { openChunkStore } from '../../media/recording/chunk-store';
-import { browserIsTypeSupported, chooseMimeType } from '../../media/recording/quality';
-import {
-  createRecordingSession,
-  fromServerCredentials,
-  type RecordingSession,
-  type RecordingStatus,
-} from '../../media/recording/recording-session';
+import type { RecordingSession, RecordingStatus } from '../../media/recording/recording-session';
 
 /** The calls the phone's recording makes, with the phone's own session (tester/recording.php, stream phone). */
 export interface PhoneRecordingApi {
@@ -64,6 +57,14 @@ export class PhoneRecording {
 
   private async run(stream: MediaStream, settings: PhoneRecordingSettings): Promise<void> {
     try {
+      // A failed load is a recording that did not start (below); the next camera run loads it again.
+      const {
+        openChunkStore,
+        chooseMimeType,
+        browserIsTypeSupported,
+        createRecordingSession,
+        fromServerCredentials,
+      } = await import('./phone-recording-media');
       const { store } = await openChunkStore();
       const mimeType = chooseMimeType(settings.videoCodec, browserIsTypeSupported()) ?? 'video/webm';
       const server = await this.api.start(mimeType);

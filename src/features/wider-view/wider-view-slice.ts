@@ -173,3 +173,23 @@ export function selectExamBlocker(s: WithWiderView): 'screen' | 'roomScan' | 'sc
   if (w.roomScan.phase !== 'idle') return 'scanning';
   return null;
 }
+
+/** Whether the room scan dialog shows: from the instructions until the scan is completed. */
+export const selectRoomScanOpen = (s: WithWiderView): boolean => of(s).roomScan.phase !== 'idle';
+
+/** Exam phases in which a share that ended holds the exam. */
+const HELD_PHASES = new Set(['examing', 'interrupted', 'opening']);
+
+/**
+ * Whether the exam is held by a screen share that ended (the blocking dialog shows): the sitting requires the
+ * screen, it was shared and is not now, and the exam is under way (`examPhase`, the tester slice's).
+ */
+export function selectScreenShareHeld(s: WithWiderView, examPhase: string): boolean {
+  const w = of(s);
+  return (
+    w.required.screen &&
+    w.screen.status !== 'shared' &&
+    w.screen.status !== 'idle' &&
+    HELD_PHASES.has(examPhase)
+  );
+}

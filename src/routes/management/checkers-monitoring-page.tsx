@@ -1,5 +1,4 @@
 import type { FeatureDef } from '../../app/features';
-import { examineesFeature } from '../../features/examinees/examinees-feature';
 import { managementFeature } from '../../features/management/management-feature';
 import { CheckersMonitoringView } from '../../features/management/components/checkers-monitoring-view';
 import { ManagementShell } from './management-shell';
@@ -13,4 +12,4 @@ export default function CheckersMonitoringPage() {
   );
 }
 
-export const features: readonly FeatureDef[] = [examineesFeature, managementFeature];
+export const features: readonly FeatureDef[] = [managementFeature];

@@ -1,5 +1,4 @@
 import type { FeatureDef } from '../../app/features';
-import { examineesFeature } from '../../features/examinees/examinees-feature';
 import { managementFeature } from '../../features/management/management-feature';
 import { ShortUrlList } from '../../features/management/components/short-url-views';
 import { href } from '@/config/paths';
@@ -14,4 +13,4 @@ export default function CreateShorturlListPage() {
   );
 }
 
-export const features: readonly FeatureDef[] = [examineesFeature, managementFeature];
+export const features: readonly FeatureDef[] = [managementFeature];

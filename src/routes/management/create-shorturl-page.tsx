@@ -1,5 +1,4 @@
 import type { FeatureDef } from '../../app/features';
-import { examineesFeature } from '../../features/examinees/examinees-feature';
 import { managementFeature } from '../../features/management/management-feature';
 import { useParams } from 'react-router-dom';
 import { ShortUrlFormView } from '../../features/management/components/short-url-views';
@@ -20,4 +19,4 @@ export default function CreateShorturlPage() {
   );
 }
 
-export const features: readonly FeatureDef[] = [examineesFeature, managementFeature];
+export const features: readonly FeatureDef[] = [managementFeature];

@@ -1,6 +1,5 @@
 import type { FeatureDef } from '../../app/features';
 import { examineesFeature } from '../../features/examinees/examinees-feature';
-import { managementFeature } from '../../features/management/management-feature';
 import { ExamineeResultTable } from '../../features/examinees/components/examinee-result-table';
 import { ExamineeSearchForm } from '../../features/examinees/components/examinee-search-form';
 import { href } from '@/config/paths';
@@ -19,4 +18,4 @@ export default function ExamineesPage() {
   );
 }
 
-export const features: readonly FeatureDef[] = [examineesFeature, managementFeature];
+export const features: readonly FeatureDef[] = [examineesFeature];

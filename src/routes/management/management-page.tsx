@@ -1,5 +1,4 @@
 import type { FeatureDef } from '../../app/features';
-import { examineesFeature } from '../../features/examinees/examinees-feature';
 import { managementFeature } from '../../features/management/management-feature';
 import { useAppSelector } from '../../app/hooks';
 import { canAccess } from '../../app/permissions';
@@ -34,4 +33,4 @@ export default function ManagementPage() {
   );
 }
 
-export const features: readonly FeatureDef[] = [examineesFeature, managementFeature];
+export const features: readonly FeatureDef[] = [managementFeature];

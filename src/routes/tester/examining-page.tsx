@@ -8,13 +8,22 @@ import { phonePairingFeature } from '../../features/phone-pairing/phone-pairing-
 import { ExaminingView } from '../../features/tester/components/examining-view';
 import { RecordingStatus } from '../../features/recording/components/recording-status';
 import { CameraPreview } from '../../features/tester/components/camera-preview';
-import { RoomScanDialog } from '../../features/wider-view/components/room-scan-dialog';
-import { ScreenShareBlock } from '../../features/wider-view/components/screen-share-block';
 import { WiderViewSteps } from '../../features/wider-view/components/wider-view-steps';
 import { PhonePairingPanel } from '../../features/phone-pairing/components/phone-pairing-panel';
 import { useAppSelector } from '../../app/hooks';
 import { selectTester } from '../../features/tester/tester-slice';
+import { selectRoomScanOpen, selectScreenShareHeld } from '../../features/wider-view/wider-view-slice';
+import { deferredPart } from '../../components/ui/deferred-part';
 import { useTranslation } from 'react-i18next';
+
+// The wider view's dialogs (react-bootstrap's Modal and its transitions) are closed when the page first shows:
+// their code loads right after it.
+const RoomScanDialog = deferredPart(() =>
+  import('../../features/wider-view/components/room-scan-dialog').then((m) => m.RoomScanDialog),
+).Part;
+const ScreenShareBlock = deferredPart(() =>
+  import('../../features/wider-view/components/screen-share-block').then((m) => m.ScreenShareBlock),
+).Part;
 
 /**
  * /examining (spec §2): composes the features' views (the exam, the wider view's steps and dialogs, the
@@ -23,12 +32,14 @@ import { useTranslation } from 'react-i18next';
 export default function ExaminingPage() {
   const { t } = useTranslation('widerView');
   const beforeExam = useAppSelector((s) => !selectTester(s).loggedInToTestSystem);
+  const roomScanOpen = useAppSelector(selectRoomScanOpen);
+  const screenShareHeld = useAppSelector((s) => selectScreenShareHeld(s, selectTester(s).examPhase));
   return (
     <>
       <ExaminingView phonePanel={<PhonePairingPanel />} steps={<WiderViewSteps beforeExam={beforeExam} />} />
       <RecordingStatus />
-      <RoomScanDialog preview={<CameraPreview label={t('roomScan.preview')} />} />
-      <ScreenShareBlock />
+      <RoomScanDialog needed={roomScanOpen} preview={<CameraPreview label={t('roomScan.preview')} />} />
+      <ScreenShareBlock needed={screenShareHeld} />
     </>
   );
 }

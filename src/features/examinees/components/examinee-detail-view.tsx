@@ -1,7 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import Alert from 'react-bootstrap/Alert';
+import { AlertBox } from '../../../components/ui/alert-box';
 import Table from 'react-bootstrap/Table';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { DateTime } from '../../../components/ui/date-time';
@@ -326,11 +326,11 @@ export function ExamineeDetailView({
   if (detail.status === 'failed') {
     return (
       <>
-        <Alert variant="danger" role="alert">
+        <AlertBox variant="danger" role="alert">
           <p className="mb-0 fw-bold">{text(detail.failure?.messageKey ?? 'examinees:detail.loadFailed')}</p>
           {detail.failure?.detailKey && <p className="mb-0">{text(detail.failure.detailKey)}</p>}
           {detail.failure?.messageText && <p className="mb-0">{detail.failure.messageText}</p>}
-        </Alert>
+        </AlertBox>
         {back}
       </>
     );

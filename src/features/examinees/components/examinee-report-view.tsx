@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import Alert from 'react-bootstrap/Alert';
+import { AlertBox } from '../../../components/ui/alert-box';
 import Button from 'react-bootstrap/Button';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { ExamineeReport } from '../../../components/report/examinee-report';
@@ -44,11 +44,11 @@ export function ExamineeReportView({ testId, detailHref }: { testId: number; det
     return (
       <>
         {bar}
-        <Alert variant="danger" role="alert">
+        <AlertBox variant="danger" role="alert">
           <p className="mb-0 fw-bold">{text(detail.failure?.messageKey ?? 'examinees:detail.loadFailed')}</p>
           {detail.failure?.detailKey && <p className="mb-0">{text(detail.failure.detailKey)}</p>}
           {detail.failure?.messageText && <p className="mb-0">{detail.failure.messageText}</p>}
-        </Alert>
+        </AlertBox>
       </>
     );
   }

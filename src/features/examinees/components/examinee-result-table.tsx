@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
-import Alert from 'react-bootstrap/Alert';
+import { AlertBox } from '../../../components/ui/alert-box';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
@@ -44,10 +44,10 @@ export function ExamineeResultTable({
   if (s.status === 'idle') return null;
   if (s.status === 'failed' && s.failure) {
     return (
-      <Alert variant="danger" role="alert">
+      <AlertBox variant="danger" role="alert">
         <p className="mb-0 fw-bold">{text(s.failure.messageKey)}</p>
         {s.failure.messageText && <p className="mb-0">{s.failure.messageText}</p>}
-      </Alert>
+      </AlertBox>
     );
   }
   const onPage = s.rows.map((r) => r.testId);

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import Alert from 'react-bootstrap/Alert';
+import { AlertBox } from '../../../components/ui/alert-box';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
@@ -49,9 +49,9 @@ export function AccessLimitView() {
   return (
     <div>
       {failure && (
-        <Alert variant="danger" role="alert">
+        <AlertBox variant="danger" role="alert">
           {failure.messageText ?? text(failure.messageKey)}
-        </Alert>
+        </AlertBox>
       )}
       <form
         onSubmit={(e) => void submit(e)}

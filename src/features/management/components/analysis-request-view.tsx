@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import Alert from 'react-bootstrap/Alert';
+import { AlertBox } from '../../../components/ui/alert-box';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
@@ -64,9 +64,9 @@ export function AnalysisRequestView() {
   return (
     <div>
       {testIds.length === 0 ? (
-        <Alert variant="warning" role="alert">
+        <AlertBox variant="warning" role="alert">
           {text('validation:noExamineeSelected')}
-        </Alert>
+        </AlertBox>
       ) : (
         <p>{t('analysis.selected', { count: testIds.length })}</p>
       )}
@@ -76,10 +76,10 @@ export function AnalysisRequestView() {
         </p>
       )}
       {failure && (
-        <Alert variant="danger" role="alert">
+        <AlertBox variant="danger" role="alert">
           <p className="mb-0 fw-bold">{text(failure.messageKey)}</p>
           {failure.messageText && <p className="mb-0">{failure.messageText}</p>}
-        </Alert>
+        </AlertBox>
       )}
       <form
         onSubmit={(e) => void submit(e)}
@@ -124,10 +124,10 @@ export function AnalysisRequestView() {
         {inProgress && <span className="small text-body-secondary">{t('analysis.autoRefresh')}</span>}
       </div>
       {historyFailure && (
-        <Alert variant="danger" role="alert">
+        <AlertBox variant="danger" role="alert">
           <p className="mb-0 fw-bold">{text(historyFailure.messageKey)}</p>
           {historyFailure.messageText && <p className="mb-0">{historyFailure.messageText}</p>}
-        </Alert>
+        </AlertBox>
       )}
       <Table bordered size="sm" aria-labelledby="analysis-history-title">
         <thead>

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import Alert from 'react-bootstrap/Alert';
+import { AlertBox } from '../../../components/ui/alert-box';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
@@ -101,9 +101,9 @@ export function CheckersMonitoringView() {
         {t('monitoring.reload')}
       </Button>
       {monitoring.status === 'failed' && (
-        <Alert variant="danger">
+        <AlertBox variant="danger">
           {monitoring.failure?.messageText ?? text(monitoring.failure?.messageKey ?? 'management:loadFailed')}
-        </Alert>
+        </AlertBox>
       )}
       <section aria-labelledby="mon-monitors">
         <h2 id="mon-monitors" className="h5">

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import Alert from 'react-bootstrap/Alert';
+import { AlertBox } from '../../../components/ui/alert-box';
 import Button from 'react-bootstrap/Button';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
@@ -42,10 +42,10 @@ function PlanTab({ planKey }: { planKey: 'tester' | 'record' }) {
       />
       <Button onClick={() => void download()}>{t('deletePlan.download')}</Button>
       {failure && (
-        <Alert variant="danger" className="mt-2" role="alert">
+        <AlertBox variant="danger" className="mt-2" role="alert">
           <p className="mb-0 fw-bold">{t('deletePlan.failed')}</p>
           {failure.messageText ?? text(failure.messageKey)}
-        </Alert>
+        </AlertBox>
       )}
     </div>
   );

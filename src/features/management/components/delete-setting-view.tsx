@@ -1,8 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import Alert from 'react-bootstrap/Alert';
+import { AlertBox } from '../../../components/ui/alert-box';
 import Button from 'react-bootstrap/Button';
-import Modal from 'react-bootstrap/Modal';
 import Table from 'react-bootstrap/Table';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { MODAL_IDS } from '../../../components/modals/modal-ids';
@@ -11,7 +10,8 @@ import type { RetentionRow } from '../../../api/cleaner';
 import { selectManagement } from '../management-slice';
 import { retentionGroupsRequested, retentionRequested, retentionSubmitted } from '../management-thunks';
 import type { FieldErrors } from '../management-validation';
-import { SelectField, TextField, useFieldMessage } from '../../../components/ui/form-fields';
+import { useFieldMessage } from '../../../components/ui/form-fields';
+import { deferredPart } from '../../../components/ui/deferred-part';
 import { DateTime } from '../../../components/ui/date-time';
 
 const SYSTEM_KIND: Record<number, 'systemLog' | 'monitorHistory' | 'default'> = {
@@ -19,6 +19,9 @@ const SYSTEM_KIND: Record<number, 'systemLog' | 'monitorHistory' | 'default'> = 
   [-2]: 'monitorHistory',
   [-3]: 'default',
 };
+
+// The add and update modal (react-bootstrap's Modal) is closed when the page first shows: it loads right after.
+const RetentionModal = deferredPart(() => import('./retention-modal').then((m) => m.RetentionModal)).Part;
 
 type Editing = { mode: 'create' } | { mode: 'edit'; row: RetentionRow } | null;
 
@@ -71,9 +74,9 @@ export function DeleteSettingView() {
   return (
     <div>
       {retention.status === 'failed' && (
-        <Alert variant="danger">
+        <AlertBox variant="danger">
           {retention.failure?.messageText ?? text(retention.failure?.messageKey ?? 'management:loadFailed')}
-        </Alert>
+        </AlertBox>
       )}
       <Button className="mb-2" onClick={() => void open({ mode: 'create' })}>
         {t('retention.add')}
@@ -111,49 +114,21 @@ export function DeleteSettingView() {
           ))}
         </tbody>
       </Table>
-      <Modal
-        show={editing !== null}
-        onHide={() => setEditing(null)}
-        id={modalId}
-        aria-labelledby={`${modalId}-title`}
-      >
-        <form onSubmit={(e) => void submit(e)} noValidate>
-          <Modal.Header closeButton closeLabel={t('close')}>
-            <Modal.Title id={`${modalId}-title`}>
-              {editing?.mode === 'create' ? t('retention.add') : t('retention.edit')}
-            </Modal.Title>
-          </Modal.Header>
-          <Modal.Body>
-            {editing?.mode === 'create' ? (
-              <SelectField
-                id="retention-group"
-                label={t('retention.group')}
-                value={groupId}
-                emptyLabel={t('select')}
-                options={groups.map((g) => ({ value: g.id, label: `${g.name} (${g.code})` }))}
-                error={message(errors.groupId)}
-                onChange={setGroupId}
-              />
-            ) : (
-              editing && <p>{kindOf(editing.row)}</p>
-            )}
-            <TextField
-              id="retention-days"
-              inputMode="numeric"
-              label={t('retention.days')}
-              value={days}
-              error={message(errors.duration)}
-              onChange={setDays}
-            />
-          </Modal.Body>
-          <Modal.Footer>
-            <Button variant="secondary" onClick={() => setEditing(null)}>
-              {t('cancel')}
-            </Button>
-            <Button type="submit">{t('save')}</Button>
-          </Modal.Footer>
-        </form>
-      </Modal>
+      <RetentionModal
+        needed={editing !== null}
+        mode={editing?.mode ?? null}
+        modalId={modalId}
+        kindLabel={editing?.mode === 'edit' ? kindOf(editing.row) : ''}
+        groups={groups}
+        groupId={groupId}
+        days={days}
+        groupError={message(errors.groupId)}
+        daysError={message(errors.duration)}
+        onGroupId={setGroupId}
+        onDays={setDays}
+        onSubmit={(e) => void submit(e)}
+        onClose={() => setEditing(null)}
+      />
     </div>
   );
 }

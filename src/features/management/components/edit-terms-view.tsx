@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import Alert from 'react-bootstrap/Alert';
+import { AlertBox } from '../../../components/ui/alert-box';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
@@ -63,9 +63,9 @@ export function EditTermsView() {
   return (
     <form onSubmit={(e) => void submit(e)} noValidate aria-labelledby="page-title">
       {templates.status === 'failed' && (
-        <Alert variant="danger" role="alert">
+        <AlertBox variant="danger" role="alert">
           {templates.failure?.messageText ?? text(templates.failure?.messageKey ?? 'management:loadFailed')}
-        </Alert>
+        </AlertBox>
       )}
       <Row>
         <Col md={4}>

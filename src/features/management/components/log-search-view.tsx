@@ -1,13 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import Alert from 'react-bootstrap/Alert';
+import { AlertBox } from '../../../components/ui/alert-box';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { useText } from '../../../components/ui/use-text';
 import { selectManagement } from '../management-slice';
-import { logSearchRequested } from '../management-thunks';
+import { logSearchRequested } from '../log-search-thunks';
 import type { FieldErrors, LogSearchForm } from '../management-validation';
 import { FieldGrid, type GridColumn } from '../../../components/ui/field-grid';
 import { Pager } from '../../../components/ui/pager';
@@ -96,9 +96,9 @@ export function LogSearchView() {
         </div>
       </form>
       {logs.status === 'failed' && (
-        <Alert variant="danger" role="alert">
+        <AlertBox variant="danger" role="alert">
           {logs.failure?.messageText ?? text(logs.failure?.messageKey ?? 'management:logview.failed')}
-        </Alert>
+        </AlertBox>
       )}
       {logs.status === 'succeeded' && data.list.length === 0 && <p role="status">{t('logview.empty')}</p>}
       {logs.status === 'succeeded' && data.list.length > 0 && (

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import Alert from 'react-bootstrap/Alert';
+import { AlertBox } from '../../../components/ui/alert-box';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
@@ -9,7 +9,7 @@ import { DateTime } from '../../../components/ui/date-time';
 import { useText } from '../../../components/ui/use-text';
 import { testerStatusKey } from '../../../lib/labels';
 import { selectManagement } from '../management-slice';
-import { forceLogoutRequested, loginsRequested } from '../management-thunks';
+import { forceLogoutRequested, loginsRequested } from '../logins-thunks';
 import { Pager } from '../../../components/ui/pager';
 import { SortHeader } from '../../../components/ui/sort-header';
 
@@ -52,9 +52,9 @@ export function LoginsView() {
         </Form.Select>
       </Form.Group>
       {logins.status === 'failed' && (
-        <Alert variant="danger">
+        <AlertBox variant="danger">
           {logins.failure?.messageText ?? text(logins.failure?.messageKey ?? 'management:loadFailed')}
-        </Alert>
+        </AlertBox>
       )}
       {logins.status === 'succeeded' && logins.data.list.length === 0 ? (
         <p role="status">{t('logins.empty')}</p>

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import Alert from 'react-bootstrap/Alert';
+import { AlertBox } from '../../../components/ui/alert-box';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { useText } from '../../../components/ui/use-text';
 import { selectManagement } from '../management-slice';
@@ -55,10 +55,10 @@ export function ManagementHome({ entries }: { entries: readonly MenuEntry[] }) {
           {t('menu.heading')}
         </h2>
         {ipLimited && (
-          <Alert variant="warning" role="status" data-testid="ip-limited">
+          <AlertBox variant="warning" role="status" data-testid="ip-limited">
             <p className="mb-1">{t('menu.ipLimited')}</p>
             {adminPermission.data?.message && <p className="mb-0 small">{adminPermission.data.message}</p>}
-          </Alert>
+          </AlertBox>
         )}
         <ul className="list-group">
           {shown.map((e) => (
@@ -73,9 +73,9 @@ export function ManagementHome({ entries }: { entries: readonly MenuEntry[] }) {
           {t('summary.heading')}
         </h2>
         {summary.status === 'failed' && (
-          <Alert variant="danger">
+          <AlertBox variant="danger">
             {summary.failure?.messageText ?? text(summary.failure?.messageKey ?? 'management:loadFailed')}
-          </Alert>
+          </AlertBox>
         )}
         <table className="table table-bordered">
           <caption>{t('summary.caption')}</caption>

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import Alert from 'react-bootstrap/Alert';
+import { AlertBox } from '../../../components/ui/alert-box';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
@@ -10,7 +10,7 @@ import Table from 'react-bootstrap/Table';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { useText } from '../../../components/ui/use-text';
 import { selectManagement, shortUrlSaved, type Failure } from '../management-slice';
-import { shortUrlDeleted, shortUrlSubmitted, shortUrlsRequested } from '../management-thunks';
+import { shortUrlDeleted, shortUrlSubmitted, shortUrlsRequested } from '../short-url-thunks';
 import type { FieldErrors } from '../management-validation';
 import { PARAM_FIELDS, emptyShortUrlForm, shortUrlFormOf, type ShortUrlForm } from '../short-url-fields';
 import { SelectField, TextField, useFieldMessage } from '../../../components/ui/form-fields';
@@ -124,23 +124,23 @@ export function ShortUrlFormView({ id, listHref }: { id?: number; listHref: stri
   return (
     <form onSubmit={(e) => void submit(e)} noValidate aria-labelledby="page-title">
       {savedShortUrl && (
-        <Alert variant="success" role="status">
+        <AlertBox variant="success" role="status">
           <p className="mb-1">{t('shortUrl.saved')}</p>
           <a href={savedShortUrl.url} data-testid="saved-short-url" target="_blank" rel="noreferrer">
             {savedShortUrl.url}
           </a>
-        </Alert>
+        </AlertBox>
       )}
       {failure && (
-        <Alert variant="danger" role="alert">
+        <AlertBox variant="danger" role="alert">
           <p className="mb-0 fw-bold">{text(failure.messageKey)}</p>
           {failure.messageText && <p className="mb-0">{failure.messageText}</p>}
-        </Alert>
+        </AlertBox>
       )}
       {Object.keys(errors).length > 0 && (
-        <Alert variant="warning" role="alert">
+        <AlertBox variant="warning" role="alert">
           {t('shortUrl.invalid')}
-        </Alert>
+        </AlertBox>
       )}
       <Row>
         <Col md={4}>

@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import {
@@ -10,17 +9,31 @@ import {
   selectActivation,
   selectEnlargedTesterId,
   selectPaneIds,
+  selectAuthTesterId,
+  selectChatTesterId,
+  selectHelpOpen,
+  selectHistory,
+  selectMarking,
+  selectPane,
 } from '../monitoring-slice';
 import { activationToggled, historyModalOpened } from '../monitoring-thunks';
-import { AuthModal } from './auth-modal';
-import { ChatPanel } from './chat-panel';
 import { AlertControls, AlertList } from './console-alerts';
 import { useConsoleShortcuts } from './console-shortcuts';
 import { EndedExaminees } from './ended-examinees';
-import { HelpOverlay } from './help-overlay';
-import { HistoryModal } from './history-modal';
-import { MarkingModal } from './marking-modal';
 import { MonitorPane } from './monitor-pane';
+import { deferredPart } from '../../../components/ui/deferred-part';
+import type { RootState } from '../../../app/store';
+
+const dialogs = () => import('./console-dialogs');
+const AuthModal = deferredPart(() => dialogs().then((m) => m.AuthModal)).Part;
+const MarkingModal = deferredPart(() => dialogs().then((m) => m.MarkingModal)).Part;
+const HistoryModal = deferredPart(() => dialogs().then((m) => m.HistoryModal)).Part;
+const ChatPanel = deferredPart(() => dialogs().then((m) => m.ChatPanel)).Part;
+const HelpOverlay = deferredPart(() => dialogs().then((m) => m.HelpOverlay)).Part;
+
+/** Whether a dialog that belongs to one examinee's pane is open (its pane is still there). */
+const paneDialogOpen = (s: RootState, testerId: number | null) =>
+  testerId !== null && selectPane(s, testerId) !== undefined;
 
 /** spec §9: a monitor pane row shows up to 5 examinees. */
 export const MAX_PANES = 5;
@@ -39,6 +52,11 @@ export function MonitoringConsole() {
   const activation = useAppSelector(selectActivation);
   const enlarged = useAppSelector(selectEnlargedTesterId);
   const shortcutMessage = useConsoleShortcuts();
+  const authOpen = useAppSelector((s) => paneDialogOpen(s, selectAuthTesterId(s)));
+  const markingOpen = useAppSelector((s) => selectMarking(s) !== null);
+  const historyOpen = useAppSelector((s) => selectHistory(s).open);
+  const chatOpen = useAppSelector((s) => paneDialogOpen(s, selectChatTesterId(s)));
+  const helpOpen = useAppSelector(selectHelpOpen);
 
   useEffect(() => {
     dispatch(monitoringStarted());
@@ -57,16 +75,21 @@ export function MonitoringConsole() {
           {t('paneCount', { count: ids.length, max: MAX_PANES })}
         </p>
         {activation && (
-          <Form.Check
-            type="switch"
-            id="monitor-activation"
-            className="mb-0"
-            label={`${t('activation.label')} (${activation.active ? t('activation.on') : t('activation.off')})`}
-            checked={activation.active}
-            disabled={activation.status === 'saving'}
-            onChange={() => void dispatch(activationToggled())}
-            style={{ minHeight: 24 }}
-          />
+          // Bootstrap's switch as plain markup (what react-bootstrap's Form.Check renders): the Form barrel would
+          // bring every form control to the console for this one switch.
+          <div className="mb-0 form-check form-switch" style={{ minHeight: 24 }}>
+            <input
+              type="checkbox"
+              id="monitor-activation"
+              className="form-check-input"
+              checked={activation.active}
+              disabled={activation.status === 'saving'}
+              onChange={() => void dispatch(activationToggled())}
+            />
+            <label htmlFor="monitor-activation" className="form-check-label">
+              {`${t('activation.label')} (${activation.active ? t('activation.on') : t('activation.off')})`}
+            </label>
+          </div>
         )}
         <div className="ms-auto d-flex flex-wrap align-items-center gap-2">
           <AlertControls onHelp={() => dispatch(helpToggled(true))} />
@@ -102,11 +125,11 @@ export function MonitoringConsole() {
       <p className="visually-hidden" role="status" aria-live="polite" data-testid="shortcut-message">
         {shortcutMessage}
       </p>
-      <AuthModal />
-      <MarkingModal />
-      <HistoryModal />
-      <ChatPanel />
-      <HelpOverlay />
+      <AuthModal needed={authOpen} />
+      <MarkingModal needed={markingOpen} />
+      <HistoryModal needed={historyOpen} />
+      <ChatPanel needed={chatOpen} />
+      <HelpOverlay needed={helpOpen} />
     </div>
   );
 }

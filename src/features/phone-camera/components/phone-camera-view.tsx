@@ -3,7 +3,7 @@ import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { PageTitle } from '../../../components/layout/page-title';
-import { ConfirmModal } from '../../../components/modals/confirm-modal';
+import { deferredPart } from '../../../components/ui/deferred-part';
 import { TOUCH } from '../../../components/ui/touch';
 import { PHONE_STREAM_ID } from '../../../media/devices';
 import { getStream, onStreamChange } from '../../../media/stream-registry';
@@ -14,6 +14,11 @@ import {
   phoneStopRequested,
   selectPhoneCamera,
 } from '../phone-camera-slice';
+
+// The stop question (react-bootstrap's Modal) is closed when the page first shows: it loads right after.
+const ConfirmModal = deferredPart(() =>
+  import('../../../components/modals/confirm-modal').then((m) => m.ConfirmModal),
+).Part;
 
 /** The phone's own camera, as it publishes it (muted; the front camera mirrored, as people expect). */
 function PhonePreview({ label, mirrored }: { label: string; mirrored: boolean }) {
@@ -197,6 +202,7 @@ export function PhoneCameraView() {
             </Button>
           </div>
           <ConfirmModal
+            needed={confirmStop}
             id="phone-stop-confirm"
             show={confirmStop}
             title={t('page.stop')}

@@ -6,7 +6,7 @@ import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { MODAL_IDS } from '../../../components/modals/modal-ids';
 import { useText } from '../../../components/ui/use-text';
 import { ROOM_SCAN_MIN_SECONDS, ROOM_SCAN_STEPS, scanProgress } from '../room-scan-steps';
-import { selectWiderView } from '../wider-view-slice';
+import { selectRoomScanOpen, selectWiderView } from '../wider-view-slice';
 import { roomScanStartRequested, roomScanStopRequested } from '../wider-view-thunks';
 
 const mmss = (s: number) =>
@@ -34,6 +34,7 @@ export function RoomScanDialog({ preview }: { preview?: ReactNode }) {
   const text = useText();
   const dispatch = useAppDispatch();
   const scan = useAppSelector(selectWiderView).roomScan;
+  const open = useAppSelector(selectRoomScanOpen);
   const scanning = scan.phase === 'scanning';
   const elapsed = useElapsed(scan.startedAt, scanning);
   const progress = scanProgress(scanning ? elapsed : 0);
@@ -44,7 +45,7 @@ export function RoomScanDialog({ preview }: { preview?: ReactNode }) {
   return (
     <Modal
       id={MODAL_IDS.roomScan}
-      show={scan.phase !== 'idle'}
+      show={open}
       backdrop="static"
       keyboard={false}
       centered

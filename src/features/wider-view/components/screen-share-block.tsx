@@ -5,11 +5,8 @@ import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { MODAL_IDS } from '../../../components/modals/modal-ids';
 import { useText } from '../../../components/ui/use-text';
 import { selectTester } from '../../tester/tester-slice';
-import { selectWiderView } from '../wider-view-slice';
+import { selectScreenShareHeld, selectWiderView } from '../wider-view-slice';
 import { screenShareRequested } from '../wider-view-thunks';
-
-/** Exam phases in which a share that ended holds the exam. */
-const HELD = new Set(['examing', 'interrupted', 'opening']);
 
 /**
  * The exam is held while the screen is not shared (README "The wider view"): after the share ended during the
@@ -22,8 +19,7 @@ export function ScreenShareBlock() {
   const dispatch = useAppDispatch();
   const w = useAppSelector(selectWiderView);
   const phase = useAppSelector((s) => selectTester(s).examPhase);
-  const show =
-    w.required.screen && w.screen.status !== 'shared' && w.screen.status !== 'idle' && HELD.has(phase);
+  const show = useAppSelector((s) => selectScreenShareHeld(s, phase));
   const titleId = `${MODAL_IDS.screenShareBlock}-title`;
   return (
     <Modal
