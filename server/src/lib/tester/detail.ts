@@ -30,45 +30,62 @@ import {
 /** A presigned URL of a stored image key (`ImageStore.url`); null for none. */
 export type ImageUrl = ImageStore['url'];
 
+const refuseTester = () => new ApiError(403, 'tester_not_visible', 'You may not see this tester.');
+
 /**
- * Read permission on one sitting's detail and recordings (spec §6): the examinee itself; a checker that
- * monitored that sitting (a matching, live or ended, of this checker for it: the history of its examinees);
- * a test manager of the sitting's group; system managers and supervisors. Anyone else, a manager of another
- * group included, gets 403 `tester_not_visible` and nothing of the sitting. Returns the scope of the related
- * sittings the caller may see.
+ * Read permission on one sitting's detail and recordings (spec §6), decided from what was read of it: the
+ * examinee itself; a checker that monitored that sitting (`monitored`: a matching, live or ended, of this
+ * checker for it: the history of its examinees); a test manager of the sitting's group (`sittingGroupId`: the
+ * sitting's group, else the tester's); system managers and supervisors. Anyone else, a manager of another group
+ * included, gets 403 `tester_not_visible` and nothing of the sitting. Returns the scope of the related sittings
+ * the caller may see.
  */
+function sittingScope(
+  auth: AuthContext,
+  tester: { id: number },
+  facts: { monitored: boolean; sittingGroupId: number | null },
+): RelatedScope | null {
+  switch (auth.actor) {
+    case ACTOR.tester:
+      if (auth.userId === tester.id) return null;
+      throw refuseTester();
+    case ACTOR.checker:
+      if (facts.monitored) return { checkerId: auth.userId };
+      throw refuseTester();
+    case ACTOR.testManager: {
+      const groupId = facts.sittingGroupId;
+      if (auth.groupId !== null && groupId !== null && Number(groupId) === auth.groupId)
+        return { groupId: auth.groupId };
+      throw refuseTester();
+    }
+    default:
+      return null;
+  }
+}
+
+/** `sittingScope` for one sitting by id, reading only what the caller's actor needs. */
 export async function assertCanViewSitting(
   db: Db,
   auth: AuthContext,
   tester: { id: number; group_id: number | null },
   testId: number,
 ): Promise<RelatedScope | null> {
-  const refuse = () => new ApiError(403, 'tester_not_visible', 'You may not see this tester.');
-  switch (auth.actor) {
-    case ACTOR.tester:
-      if (auth.userId === tester.id) return null;
-      throw refuse();
-    case ACTOR.checker: {
-      const { rows } = await db.query(
-        `SELECT 1 FROM matchings WHERE checker_id = $1 AND tester_id = $2 AND test_id = $3 LIMIT 1`,
-        [auth.userId, tester.id, testId],
-      );
-      if (rows.length > 0) return { checkerId: auth.userId };
-      throw refuse();
-    }
-    case ACTOR.testManager: {
-      const { rows } = await db.query<{ group_id: number | null }>(
-        `SELECT coalesce(group_id, $2::bigint) AS group_id FROM tests WHERE id = $1`,
-        [testId, tester.group_id],
-      );
-      const groupId = rows[0]?.group_id ?? null;
-      if (auth.groupId !== null && groupId !== null && Number(groupId) === auth.groupId)
-        return { groupId: auth.groupId };
-      throw refuse();
-    }
-    default:
-      return null;
+  let monitored = false;
+  let sittingGroupId: number | null = null;
+  if (auth.actor === ACTOR.checker) {
+    const { rows } = await db.query(
+      `SELECT 1 FROM matchings WHERE checker_id = $1 AND tester_id = $2 AND test_id = $3 LIMIT 1`,
+      [auth.userId, tester.id, testId],
+    );
+    monitored = rows.length > 0;
+  } else if (auth.actor === ACTOR.testManager) {
+    const { rows } = await db.query<{ group_id: number | null }>(
+      `SELECT coalesce(group_id, $2::bigint) AS group_id FROM tests WHERE id = $1`,
+      [testId, tester.group_id],
+    );
+    sittingGroupId = rows[0]?.group_id ?? null;
   }
+  return sittingScope(auth, tester, { monitored, sittingGroupId });
 }
 
 // Never echo credentials a start-up URL may carry (JT start-up password, access tokens, keys).
@@ -467,18 +484,11 @@ export interface DetailTarget {
   relatedScope: RelatedScope | null;
 }
 
-interface DetailTargetRow {
+interface DetailTargetRow extends Omit<TesterUser, 'id'> {
   /** The tester the request names (by tester_id, or the owner of test_id); null: no such sitting. */
   target_id: number | null;
   /** The tester (users row of actor 1); null: no such tester. */
   id: number | null;
-  login_id: string;
-  ex_login_id: string | null;
-  name: string;
-  group_id: number | null;
-  group_code: string | null;
-  kicked: number;
-  rejected: number;
   /** The sitting picked by the request's mode, whoever's it is. */
   test_id: number | null;
   test_user_id: number | null;
@@ -583,7 +593,6 @@ export async function resolveDetailTarget(
     kicked: r.kicked,
     rejected: r.rejected,
   };
-  const refuse = () => new ApiError(403, 'tester_not_visible', 'You may not see this tester.');
   // 3. Whether the caller may look the examinee up at all.
   const mayLookUp =
     auth.actor === ACTOR.systemManager ||
@@ -591,26 +600,18 @@ export async function resolveDetailTarget(
     (self && auth.userId === tester.id) ||
     (checker && r.looked_up === true) ||
     (auth.actor === ACTOR.testManager && auth.groupId !== null && auth.groupId === tester.group_id);
-  if (!mayLookUp) throw refuse();
+  if (!mayLookUp) throw refuseTester();
   if (r.test_id === null || (byId && r.test_user_id !== tester.id))
     throw new ApiError(
       404,
       'sitting_not_found',
       byId ? 'No such sitting of this tester.' : 'The tester has no sitting yet.',
     );
-  // spec §6 per sitting (assertCanViewSitting): a checker sees the sittings it monitored, a test manager its
-  // group's (the sitting's group, else the tester's).
-  let relatedScope: RelatedScope | null = null;
-  if (self) {
-    if (auth.userId !== tester.id) throw refuse();
-  } else if (checker) {
-    if (r.monitored !== true) throw refuse();
-    relatedScope = { checkerId: auth.userId };
-  } else if (auth.actor === ACTOR.testManager) {
-    const groupId = r.test_group_id ?? tester.group_id;
-    if (auth.groupId === null || groupId === null || Number(groupId) !== auth.groupId) throw refuse();
-    relatedScope = { groupId: auth.groupId };
-  }
+  // 5. spec §6 per sitting.
+  const relatedScope = sittingScope(auth, tester, {
+    monitored: r.monitored === true,
+    sittingGroupId: r.test_group_id ?? tester.group_id,
+  });
   return { tester, testId: r.test_id, relatedScope };
 }
 
