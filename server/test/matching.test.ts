@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Actor } from '../../contract/common';
 import type {
   CheckersMonitoringResult,
@@ -9,7 +9,8 @@ import type {
   MonitorActivateListResult,
 } from '../../contract/matching';
 import { build, DEMO_LOGIN, envelope, injectAs, loginAs, type TestServer } from './helper';
-import { MASS_SILENCE_HOLD_SECONDS, massSilenceHold } from '../src/lib/matching-engine';
+import { MASS_SILENCE_HOLD_SECONDS, massSilenceHold, NO_ROOM_REUSE_MS } from '../src/lib/matching-engine';
+import { POLL_SNAPSHOT_SQL } from '../src/lib/matching-rows';
 
 // Sweep on every poll, so a backdated checker is released by the very next request.
 process.env.MATCHING_SWEEP_INTERVAL_MS = '0';
@@ -184,19 +185,81 @@ describe('assignment', () => {
       await Promise.all(TESTERS.map((t) => testerPoll(t)));
       expect(transactions).toBe(0);
       expect(await loads()).toEqual({ waiting: 12 });
-      // Three checkers come (as their polls would record them); the next poll that finds room deals all twelve,
-      // evenly, in one dealing.
+      // Three checkers come (as their polls on another instance would record them); once this instance asks about
+      // room again (the polls above found none), the next poll that finds room deals all twelve, evenly, in one
+      // dealing.
       await s.db.query(
         `INSERT INTO checker_presence (checker_id, stale_at) SELECT id, now() + interval '15 seconds'
            FROM users WHERE login_id = ANY($1)`,
         [CHECKERS],
       );
+      const now = Date.now();
+      vi.spyOn(Date, 'now').mockReturnValue(now + NO_ROOM_REUSE_MS);
       expect((await testerPoll('tester01')).checker_id).not.toBeNull();
       expect(transactions).toBe(1);
     } finally {
       s.db.transaction = transaction;
+      vi.restoreAllMocks();
     }
     expect(await loads()).toEqual({ checker01: 4, checker02: 4, checker03: 4 });
+  });
+
+  it('asks whether a checker has room at most once a second while none has, and again once one has', async () => {
+    // Two checkers for twelve examinees: both full, two examinees waiting.
+    await poll('checker01');
+    await poll('checker02');
+    for (const t of TESTERS) await testerPoll(t);
+    expect(await loads()).toEqual({ checker01: 5, checker02: 5, waiting: 2 });
+    const { rows } = await s.db.query<{ login_id: string }>(
+      `SELECT u.login_id FROM matchings m JOIN users u ON u.id = m.tester_id
+        WHERE m.deleted_at IS NULL AND m.checker_id IS NULL ORDER BY u.login_id`,
+    );
+    const [w1, w2] = rows.map((r) => r.login_id) as [string, string];
+    const asked: boolean[] = [];
+    const query = s.db.query.bind(s.db);
+    s.db.query = ((sql: string, params?: unknown[]) => {
+      if (sql === POLL_SNAPSHOT_SQL) asked.push(params![2] as boolean);
+      return query(sql, params as never);
+    }) as typeof s.db.query;
+    try {
+      // Past the polls above (the last of which found no room): the first waiting poll asks, and finds none; the
+      // polls within the next second do not ask; the checkers' polls, full, change nothing.
+      const t0 = Date.now() + NO_ROOM_REUSE_MS;
+      const clock = vi.spyOn(Date, 'now').mockReturnValue(t0);
+      await testerPoll(w1);
+      await poll('checker01');
+      await poll('checker02');
+      clock.mockReturnValue(t0 + NO_ROOM_REUSE_MS - 1);
+      await testerPoll(w2);
+      await testerPoll(w1);
+      expect(asked).toEqual([true, false, false]);
+      // A second later it asks again.
+      clock.mockReturnValue(t0 + NO_ROOM_REUSE_MS);
+      await testerPoll(w2);
+      expect(asked).toEqual([true, false, false, true]);
+      expect((await loads()).waiting).toBe(2);
+      // An examinee of checker01 leaves. Within the second, checker01's poll finds room (it deals a waiting
+      // examinee to itself), and the examinees' polls on this instance ask about room again at once.
+      const mine = await s.db.query<{ login_id: string }>(
+        `SELECT u.login_id FROM matchings m JOIN users u ON u.id = m.tester_id
+          WHERE m.deleted_at IS NULL AND m.checker_id = $1 LIMIT 1`,
+        [id('checker01')],
+      );
+      const gone = await post(mine.rows[0]!.login_id, '/api/v1/delete_matching.php', {});
+      expect(gone.statusCode, gone.body).toBe(200);
+      await poll('checker01');
+      expect(await loads()).toEqual({ checker01: 5, checker02: 5, waiting: 1 });
+      const { rows: still } = await s.db.query<{ login_id: string }>(
+        `SELECT u.login_id FROM matchings m JOIN users u ON u.id = m.tester_id
+          WHERE m.deleted_at IS NULL AND m.checker_id IS NULL`,
+      );
+      asked.length = 0;
+      await testerPoll(still[0]!.login_id);
+      expect(asked).toEqual([true]);
+    } finally {
+      s.db.query = query;
+      vi.restoreAllMocks();
+    }
   });
 
   it('gives an examinee who comes back to the checker who watched the sitting, before the least loaded', async () => {

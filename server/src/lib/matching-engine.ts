@@ -58,6 +58,16 @@ export const RECORDING_TIME_GRACE_SECONDS = 60;
 export { PREVIOUS_CHECKER_MINUTES } from './matching-queue';
 
 /**
+ * After a poll snapshot found no checker with room for a waiting examinee, the next snapshots of this instance
+ * skip that question for this long. With every checker full (an exam's steady state: more examinees than the
+ * checkers can take) the question probes every checker present, and asked for each batch it was two thirds of the
+ * snapshot's database time (1,000 examinees, 160 checkers). A checker's poll on this instance that finds it has
+ * room ends the skipping at once; a checker with room on another instance deals the waiting examinees on its own
+ * next poll, so an examinee waits at most the checker's poll interval for it, as one who does not poll meanwhile.
+ */
+export const NO_ROOM_REUSE_MS = 1_000;
+
+/**
  * A mass silence: at least this share of the examinees (or of the checkers) present went silent at once. One
  * person falling silent is that person's browser or network; most of them at once is the server, its database or
  * its network (a restart, a failover, a server that fell behind), and counting them all gone would release every
@@ -252,6 +262,11 @@ function snapshotRow(userId: number, snap: PollSnapshot, m: MatchingPart): Match
   };
 }
 
+/** A snapshot's matching is waiting for a checker, or there is none yet (the SQL asks about room for it). */
+function waitsForChecker(r: PollSnapshot): boolean {
+  return r.checker_id === null && (r.matching_status ?? MATCHING_STATUS.waiting) === MATCHING_STATUS.waiting;
+}
+
 export class MatchingEngine {
   readonly channels: MatchingChannels;
   private readonly liveness: LivenessWriter;
@@ -266,6 +281,8 @@ export class MatchingEngine {
   private readonly snapshots: BatchQueue<number, PollSnapshot | undefined>;
   private lastSweepAt = 0;
   private sweeping: Promise<void> | null = null;
+  /** Until when the snapshots skip the room question (`NO_ROOM_REUSE_MS`). */
+  private noRoomUntil = 0;
 
   constructor(
     private readonly app: App,
@@ -278,10 +295,14 @@ export class MatchingEngine {
     this.snapshots = new BatchQueue(async (userIds) => {
       // Planned for each batch's values, not generically: costed for an unknown array and cap, the generic plan
       // of this statement cost about three times the database time of the custom one (BENCH_TOP, 1,000 examinees).
+      const asked = Date.now() >= this.noRoomUntil;
       const { rows } = await this.db.query<PollSnapshot>(POLL_SNAPSHOT_SQL, [
         userIds,
         MAX_TESTERS_PER_CHECKER,
+        asked,
       ]);
+      if (asked && rows.some((r) => waitsForChecker(r) && !r.room))
+        this.noRoomUntil = Date.now() + NO_ROOM_REUSE_MS;
       const byUser = new Map(rows.map((r) => [r.user_id, r]));
       return userIds.map((id) => byUser.get(id));
     }, 2);
@@ -454,6 +475,8 @@ export class MatchingEngine {
     ];
     let view = await this.checkerView(auth.userId, presence);
     const pending = new Set(view.pending);
+    // A checker with room: the examinees' polls on this instance ask about room again from now.
+    if (view.matchings.length < MAX_TESTERS_PER_CHECKER) this.noRoomUntil = 0;
     if (view.waiting && view.matchings.length < MAX_TESTERS_PER_CHECKER) {
       // Examinees wait and this checker has room: they are dealt (to it and any other checker with room), then
       // it sees what it has now.

@@ -86,17 +86,20 @@ export interface PollSnapshot {
   connected_seconds: number | null;
   /** Seconds since the examinee's last poll was stored on this matching (null: never). */
   poll_age_seconds: number | null;
-  /** A waiting matching, or none yet: some eligible checker has room now (dealing is worth asking for). */
+  /**
+   * A waiting matching, or none yet: some eligible checker has room now (dealing is worth asking for). False
+   * too when the batch did not ask ($3 false).
+   */
   room: boolean;
 }
 
 /**
  * What examinee polls read (the hottest statement of the server: every examinee, every matchingTimeout
  * seconds), for the users in $1 (bigint[]) at once: each one's newest open sitting with its live matching and
- * everything the answer needs, and — only while it has no matching or a waiting one — whether any checker could
- * take it ($2 = the per-checker cap), asked once for the whole batch (`room`, read only when a row needs it:
- * with every checker full that question probes each checker, far too much to ask per examinee). Users without
- * an open sitting have no row.
+ * everything the answer needs, and — only while it has no matching or a waiting one, and only when $3 is true —
+ * whether any checker could take it ($2 = the per-checker cap), asked once for the whole batch (`room`, read
+ * only when a row needs it: with every checker full that question probes each checker, far too much to ask per
+ * examinee). Users without an open sitting have no row.
  */
 export const POLL_SNAPSHOT_SQL = `
   WITH room AS MATERIALIZED (
@@ -107,7 +110,8 @@ export const POLL_SNAPSHOT_SQL = `
        WHERE p.stale_at > now() AND coalesce(a.activation, true)
          AND (SELECT count(*) FROM matchings x WHERE x.checker_id = p.checker_id AND x.deleted_at IS NULL) < $2) AS has_room)
   SELECT q.user_id, s.*,
-         CASE WHEN s.sitting_id IS NOT NULL AND s.checker_id IS NULL AND coalesce(s.matching_status, 1) = 1
+         CASE WHEN NOT $3::boolean THEN false
+              WHEN s.sitting_id IS NOT NULL AND s.checker_id IS NULL AND coalesce(s.matching_status, 1) = 1
               THEN (SELECT has_room FROM room) ELSE false END AS room
     FROM unnest($1::bigint[]) AS q(user_id)
   CROSS JOIN LATERAL (
