@@ -395,7 +395,7 @@ try {
       Number(
         (await db.query(`SELECT coalesce(sum(calls), 0)::bigint AS n FROM pg_stat_statements`)).rows[0].n,
       );
-    if (db && process.env.BENCH_TOP) await db.query('SELECT pg_stat_statements_reset()');
+    if (db && process.env.BENCH_TOP) await db.query('SELECT pg_stat_statements_reset(), pg_stat_reset()');
     const before = cpuOf.map((g) => treeCpu(g.pids));
     const self0 = process.cpuUsage();
     const s0 = db ? await statements() : 0;
@@ -428,6 +428,18 @@ try {
                FROM pg_stat_statements ORDER BY calls DESC LIMIT 8`,
           )
         ).rows.map((x) => `      ${(Number(x.calls) / Math.max(1, r.n)).toFixed(2)}/req ${x.ms} ms  ${x.q}`);
+      // …and the tables' row updates: how many were HOT (no index entries written; an update of an indexed
+      // column never is). The statistics collector reports them after a short delay.
+      if (process.env.BENCH_TOP) {
+        await new Promise((done) => setTimeout(done, 1000));
+        const t = await db.query(
+          `SELECT relname, n_tup_upd::bigint AS upd, n_tup_hot_upd::bigint AS hot FROM pg_stat_user_tables
+            WHERE n_tup_upd > 0 ORDER BY n_tup_upd DESC LIMIT 4`,
+        );
+        r.top.push(
+          `      updates: ${t.rows.map((x) => `${x.relname} ${(Number(x.upd) / Math.max(1, r.n)).toFixed(2)}/req (${Math.round((100 * Number(x.hot)) / Math.max(1, Number(x.upd)))} % HOT)`).join(', ')}`,
+        );
+      }
     }
     rows.push(r);
     return r;
