@@ -110,6 +110,16 @@ export class AuthCache {
     if (this.active) this.limits.set(actor, rows);
   }
 
+  /**
+   * Forgets a user's sessions at once: called by this instance after it committed a revocation of them, so that
+   * the same browser's next request here (often a few milliseconds later) does not come before the
+   * announcement does and find its ended session still cached. Forgetting is always safe: the next request
+   * reads the database.
+   */
+  forgetUser(userId: number): void {
+    for (const [key, e] of this.sessions) if (e.ctx.userId === userId) this.dropSession(key, e);
+  }
+
   private announced(payload: string): void {
     const kind = payload.slice(0, 2);
     const id = Number(payload.slice(2));
@@ -117,9 +127,8 @@ export class AuthCache {
     else if (kind === 's:') {
       const key = this.bySession.get(id);
       if (key !== undefined) this.dropSession(key, this.sessions.get(key));
-    } else if (kind === 'u:') {
-      for (const [key, e] of this.sessions) if (e.ctx.userId === id) this.dropSession(key, e);
-    } else this.clear();
+    } else if (kind === 'u:') this.forgetUser(id);
+    else this.clear();
   }
 
   private dropSession(key: string, e: CachedSession | undefined): void {

@@ -630,13 +630,13 @@ export class MatchingEngine {
     const deadline =
       new Date(sitting.recording_started_at).getTime() + (max + RECORDING_TIME_GRACE_SECONDS) * 1000;
     if (Date.now() < deadline) return false;
-    await this.db.transaction(async (tx) => {
+    const ended = await this.db.transaction(async (tx) => {
       const t = await tx.query(
         `UPDATE tests SET logout_at = now(), updated_at = now()
           WHERE id = $1 AND (logout_at IS NULL OR logout_at < coalesce(login_at, logout_at))`,
         [sitting.id],
       );
-      if (t.rowCount === 0) return;
+      if (t.rowCount === 0) return false;
       await tx.query(`INSERT INTO examinee_logs (test_id, event, detail) VALUES ($1, 'logout', $2)`, [
         sitting.id,
         'recording_time_exceeded',
@@ -644,7 +644,9 @@ export class MatchingEngine {
       await endTesterMatching(tx, userId, 'recording_time_exceeded');
       await revokeUserSessions(tx, userId, 'recording_time_exceeded');
       await scheduleRecordingFinalize(tx, sitting.id, 0);
+      return true;
     });
+    if (ended) this.app.authCache.forgetUser(userId);
     return true;
   }
 

@@ -90,6 +90,7 @@ export default async function authRoutes(app: App): Promise<void> {
         urlKey: request.body.url_key,
         defaultTesterUrlKey: app.config.defaultTesterUrlKey,
       });
+      app.authCache.forgetUser(user.id); // the login may have ended the user's older sessions (superseded)
       const result: LoginResult = {
         access_token: session.token,
         exam_user_name: user.name,
@@ -134,6 +135,7 @@ export default async function authRoutes(app: App): Promise<void> {
     async (request, reply) => {
       const auth = request.auth!;
       await logOut(app.db, auth);
+      app.authCache.forgetUser(auth.userId);
       await revokeEndedSignaling(app);
       await audit(app.db, {
         type: 'auth.logout',

@@ -44,6 +44,7 @@ export default async function loginsRoutes(app: App): Promise<void> {
       }
       if (!(await userExists(app.db, userId))) throw new ApiError(404, 'user_not_found', 'No such user.');
       const rowCount = await forceLogout(app.db, userId);
+      app.authCache.forgetUser(userId);
       await audit(app.db, {
         type: 'session.force_logout',
         actor: auth.actor,

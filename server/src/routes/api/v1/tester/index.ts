@@ -255,6 +255,7 @@ export default async function testerRoutes(app: App): Promise<void> {
       if (method === 'PUT') await assertCheckerOrAdmin(app.db, auth, testerId);
 
       const result = await kickOut(app.db, testerId, method, auth);
+      app.authCache.forgetUser(testerId); // a kick-out may have ended the examinee's sessions
       await revokeEndedSignaling(app);
       await audit(app.db, {
         type: `tester.kick_out.${method.toLowerCase()}`,
