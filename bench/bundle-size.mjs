@@ -5,12 +5,14 @@
 // bench/bundle-attrib.mjs.
 //
 // Besides the JS column, per route: "texts", the feature i18n namespaces the router loads (in Japanese, the
-// default language) before the page renders (registerFeatures → loadNamespaces); and, once, the chunks the
-// entry imports dynamically outside the routes, with when they are fetched, so nothing fetched at start-up
-// goes uncounted.
+// default language) before the page renders (registerFeatures → loadNamespaces); and, once, the chunks
+// imported dynamically, with when they are fetched and what each adds to what its importers have already
+// loaded, so nothing fetched after start-up goes uncounted.
 //
-// It exits non-zero, after the figures, when a browser chunk contains TypeBox: the contract's schema modules
-// are for the server, and the SPA imports values only from contract/constants (eslint.config.js).
+// It exits non-zero, after the figures, when a browser chunk contains TypeBox (the contract's schema modules
+// are for the server, and the SPA imports values only from contract/constants: eslint.config.js), or when
+// chunks import each other in a cycle (vite.config.ts groups modules into chunks without their dependencies;
+// a cycle would make their evaluation order depend on which is loaded first).
 import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
@@ -146,23 +148,44 @@ const queue = [
   ['entry', entrySet],
   ...rows.map((r) => [r.route, closure(`src/routes/${r.route}`, new Set(entrySet))]),
 ];
+const viaName = (d) => `via ${d.replace(/^.*\//, '')}`;
 while (queue.length > 0) {
   const [who, keys] = queue.shift();
   for (const k of keys)
     for (const d of manifest[k].dynamicImports ?? []) {
       if (isPageOrText(d)) continue;
-      if (!importers.has(d)) queue.push([`via ${d.replace(/^.*\//, '')}`, closure(d)]);
+      if (!importers.has(d)) queue.push([viaName(d), closure(d)]);
       importers.set(d, (importers.get(d) ?? new Set()).add(who));
     }
 }
+// What is surely loaded when a dynamic chunk is imported: what every one of its importers has loaded.
+const viaKey = new Map([...importers.keys()].map((d) => [viaName(d), d]));
+const loadedMemo = new Map();
+function loadedBy(who) {
+  if (who === 'entry') return entrySet;
+  if (!viaKey.has(who)) return closure(`src/routes/${who}`, new Set(entrySet));
+  if (loadedMemo.has(who)) return loadedMemo.get(who) ?? entrySet;
+  loadedMemo.set(who, null);
+  const d = viaKey.get(who);
+  const loaded = new Set([...closure(d), ...baseOf(d)]);
+  loadedMemo.set(who, loaded);
+  return loaded;
+}
+function baseOf(d) {
+  let base = null;
+  for (const who of importers.get(d) ?? []) {
+    const l = loadedBy(who);
+    base = base === null ? new Set(l) : new Set([...base].filter((k) => l.has(k)));
+  }
+  return base ?? entrySet;
+}
 if (importers.size > 0) {
   console.log(
-    'chunks imported dynamically (sizes without the entry)             raw KB   gzip KB  imported by; when',
+    'chunks imported dynamically (what each adds to its importers) raw KB   gzip KB  imported by; when',
   );
   for (const [d, who] of [...importers].sort(([a], [b]) => a.localeCompare(b))) {
-    const keys = closure(d);
-    for (const k of entrySet) keys.delete(k);
-    const s = sum(keys);
+    const base = baseOf(d);
+    const s = sum([...closure(d)].filter((k) => !base.has(k)));
     const by = who.has('entry') ? 'entry' : who.size === 1 ? [...who][0] : `${who.size} importers`;
     console.log(`${d.slice(0, 64).padEnd(64)} ${kb(s.raw)}  ${kb(s.gz)}  ${by}; ${whenOf(d)}`);
   }
@@ -223,3 +246,24 @@ if (leaks.length > 0) {
   process.exit(1);
 }
 console.log('TypeBox in browser chunks: none');
+
+// Chunks that import each other (statically) in a cycle.
+const cycles = [];
+const state = new Map();
+const visit = (k, trail) => {
+  state.set(k, 'open');
+  trail.push(k);
+  for (const i of manifest[k].imports ?? []) {
+    if (state.get(i) === 'open') cycles.push([...trail.slice(trail.indexOf(i)), i]);
+    else if (!state.has(i)) visit(i, trail);
+  }
+  trail.pop();
+  state.set(k, 'done');
+};
+for (const k of Object.keys(manifest)) if (!state.has(k)) visit(k, []);
+if (cycles.length > 0) {
+  console.error('\n✖ CHUNKS IMPORT EACH OTHER IN A CYCLE (vite.config.ts loadedAwareChunks):');
+  for (const c of cycles) console.error(`  ${c.map((k) => manifest[k].file).join(' → ')}`);
+  process.exit(1);
+}
+console.log('chunk import cycles: none');
