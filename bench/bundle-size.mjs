@@ -4,10 +4,10 @@
 // "goal met" or by how much it is over (a missed goal does not fail the bench). What fills a chunk:
 // bench/bundle-attrib.mjs.
 //
-// Besides the JS column, per route: "texts", the feature i18n namespaces the router loads (in Japanese, the
-// default language) before the page renders (registerFeatures → loadNamespaces); and, once, the chunks
-// imported dynamically, with when they are fetched and what each adds to what its importers have already
-// loaded, so nothing fetched after start-up goes uncounted.
+// A page's Japanese texts (the default language) are in its JS: the features, pages and parts that show texts
+// import their Japanese files (src/i18n/index.ts `addTexts`), so the JS column is everything a Japanese page
+// waits for. Listed once, with when they are fetched: the chunks imported dynamically, so nothing fetched
+// after start-up goes uncounted; for each, what it adds to what its importers have already loaded.
 //
 // It exits non-zero, after the figures, when a browser chunk contains TypeBox (the contract's schema modules
 // are for the server, and the SPA imports values only from contract/constants: eslint.config.js), or when
@@ -48,60 +48,20 @@ const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
 const entrySet = closure(entryKey);
 const kb = (n) => (n / 1024).toFixed(1).padStart(7);
 
-/**
- * The i18n namespaces a route page registers: its `features` export names feature definitions, whose
- * `namespaces` are literal arrays (app/features.ts). Read from the sources; null when a page's features
- * cannot be read that way (then the column shows "?" rather than a guess).
- */
-function routeNamespaces(pageKey) {
-  const src = readFileSync(path.join(root, pageKey), 'utf8');
-  const list = /export const features[^=]*=\s*\[([^\]]*)\]/.exec(src);
-  if (!list) return [];
-  const names = list[1]
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const out = new Set();
-  for (const name of names) {
-    const imp = new RegExp(`import\\s*\\{[^}]*\\b${name}\\b[^}]*\\}\\s*from\\s*'([^']+)'`).exec(src);
-    if (!imp) return null;
-    const file = path.join(path.dirname(path.join(root, pageKey)), `${imp[1]}.ts`);
-    if (!existsSync(file)) return null;
-    const def = readFileSync(file, 'utf8');
-    const ns = /namespaces:\s*\[([^\]]*)\]/.exec(def);
-    if (ns) for (const m of ns[1].matchAll(/'([^']+)'/g)) out.add(m[1]);
-  }
-  return [...out];
-}
-const textsOf = (namespaces) => {
-  const keys = new Set();
-  for (const ns of namespaces) {
-    const k = `src/i18n/locales/ja/${ns}.json`;
-    if (manifest[k]) closure(k, keys);
-  }
-  for (const k of entrySet) keys.delete(k);
-  return sum(keys);
-};
-
 const rows = [];
 for (const key of Object.keys(manifest)
   .filter((k) => /src\/routes\/.+-page\.tsx$/.test(k))
   .sort()) {
   const js = sum(closure(key, new Set(entrySet)));
-  const ns = routeNamespaces(key);
-  rows.push({ route: key.replace('src/routes/', ''), ...js, texts: ns ? textsOf(ns).gz : null });
+  rows.push({ route: key.replace('src/routes/', ''), ...js });
 }
 const e = sum(entrySet);
 console.log(`entry (shared by every route): ${kb(e.raw)} KB raw ${kb(e.gz)} KB gzip`);
-console.log('route page (initial JS incl. entry)              raw KB   gzip KB  +texts gz  = gzip KB');
-for (const r of rows) {
-  const texts = r.texts === null ? '      ?' : kb(r.texts);
-  const total = r.texts === null ? '      ?' : kb(r.gz + r.texts);
-  console.log(`${r.route.padEnd(46)} ${kb(r.raw)}  ${kb(r.gz)}    ${texts}  ${total}`);
-}
+console.log('route page (initial JS incl. entry and Japanese texts)  raw KB   gzip KB');
+for (const r of rows) console.log(`${r.route.padEnd(54)} ${kb(r.raw)}  ${kb(r.gz)}`);
 
-// Chunks imported dynamically (neither pages nor feature texts) by the entry or by a page: fetched outside
-// the table above, at the moment the known ones name. A new one shows "(when: unknown — check)".
+// Chunks imported dynamically (neither pages nor texts) by the entry or by a page: fetched outside the table
+// above, at the moment the known ones name. A new one shows "(when: unknown — check)".
 const WHEN = [
   [
     /node_modules\/axios\//,
@@ -202,14 +162,14 @@ for (const m of Object.values(manifest))
 console.log(`largest lazy chunk: ${largest.file} ${kb(largest.gz)} KB gzip`);
 
 // The goals (research/perf-reliability.md FE-1, FE-2), on what a route loads before its first render in
-// Japanese: its JS and its feature texts.
+// Japanese: its JS, texts included.
 const verdict = (value, goal) =>
   value <= goal * 1024 ? 'goal met' : `over goal by ${((value - goal * 1024) / 1024).toFixed(1)} KB`;
-const total = (r) => r.gz + (r.texts ?? 0);
+const total = (r) => r.gz;
 const login = rows.find((r) => r.route === 'open/login-page.tsx');
 const worst = [...rows].sort((a, b) => total(b) - total(a));
 const over = worst.filter((r) => total(r) > 170 * 1024);
-console.log('\ngoals (gzip, JS + texts before the first render):');
+console.log('\ngoals (gzip, JS before the first render, texts included):');
 if (login) console.log(`  login route ≤ 110 KB: ${kb(total(login))} KB — ${verdict(total(login), 110)}`);
 console.log(
   `  every route ≤ 170 KB: largest ${worst[0].route} ${kb(total(worst[0]))} KB — ${verdict(total(worst[0]), 170)}` +

@@ -175,7 +175,7 @@ export function addTesterListeners(startListening: AppStartListening): void {
         await api.dispatch(
           showAlert({
             type: 'caution',
-            messageKey: 'examining:markingAlert',
+            messageKey: 'tester:markingAlert',
             messageValues: { text: payload ?? '' },
           }),
         );
@@ -248,7 +248,7 @@ export function addTesterListeners(startListening: AppStartListening): void {
       if (reason && SESSION_LOSS_REASONS.has(reason) && monitoring) {
         // Expired: spec §8 "authentication error, monitoring ends". Ended on purpose (another window's login,
         // the recording-time limit): the reason itself.
-        const messageKey = reason === 'errors:sessionExpired' ? 'examining:errors.authError' : reason;
+        const messageKey = reason === 'errors:sessionExpired' ? 'tester:errors.authError' : reason;
         notifyDesktopApp({
           type: 'sittingEnded',
           loginId: api.getOriginalState().session.login?.loginId ?? '',

@@ -318,7 +318,7 @@ export const examiningEntered = (): AppThunk<Promise<void>> => async (dispatch, 
     return;
   }
   if (detail.kicked === 1) {
-    dispatch(testerExited({ exit: 'kickedOut', messageKey: 'examining:kick.removed' }));
+    dispatch(testerExited({ exit: 'kickedOut', messageKey: 'tester:kick.removed' }));
     await term;
     return;
   }
@@ -472,7 +472,7 @@ function loginIdOf(state: RootState): string {
 /** How an exit is told to the desktop application. */
 function endReasonOf(mode: ExitMode, after?: { messageKey: TranslationKey }): DesktopAppEndReason {
   if (mode === 'kickOutMyselfAi') return 'aiForcedLogout';
-  if (after?.messageKey === 'examining:errors.recordingTimeExceeded') return 'recordingTimeExceeded';
+  if (after?.messageKey === 'tester:errors.recordingTimeExceeded') return 'recordingTimeExceeded';
   if (mode === 'logout' || mode === 'kickOutMyself') return 'logout';
   return 'sessionEnded';
 }
@@ -550,7 +550,7 @@ export const exitRequested =
  */
 export const kickedOut = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
   if (selectTester(getState()).exit === 'kickedOut') return;
-  dispatch(testerExited({ exit: 'kickedOut', messageKey: 'examining:kick.removed' }));
+  dispatch(testerExited({ exit: 'kickedOut', messageKey: 'tester:kick.removed' }));
   dispatch(examPhaseChanged('ended'));
   notifyDesktopApp({ type: 'kickedOut', loginId: loginIdOf(getState()) });
   dispatch(sittingClosing());
@@ -563,16 +563,16 @@ export const kickedOut = (): AppThunk<Promise<void>> => async (dispatch, getStat
   await dispatch(
     showAlert({
       type: 'error',
-      messageKey: isJt ? 'examining:kick.forcedClose' : 'examining:kick.forcedLogout',
+      messageKey: isJt ? 'tester:kick.forcedClose' : 'tester:kick.forcedLogout',
     }),
   );
 };
 
 /** Recording time exceeded (maxRectime): logged out with a message (spec §4, §8). */
 export const recordingTimeExceeded = (): AppThunk<Promise<void>> => async (dispatch) => {
-  void dispatch(showAlert({ type: 'caution', messageKey: 'examining:errors.recordingTimeExceeded' }));
+  void dispatch(showAlert({ type: 'caution', messageKey: 'tester:errors.recordingTimeExceeded' }));
   await dispatch(
-    exitRequested('logout', { exit: 'loggedOut', messageKey: 'examining:errors.recordingTimeExceeded' }),
+    exitRequested('logout', { exit: 'loggedOut', messageKey: 'tester:errors.recordingTimeExceeded' }),
   );
 };
 

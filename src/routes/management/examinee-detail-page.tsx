@@ -1,4 +1,7 @@
-import type { FeatureDef } from '../../app/features';
+import type { FeatureDef, JapaneseTexts } from '../../app/features';
+import examineesJa from '../../i18n/locales/ja/examinees.json';
+import examineesDetailJa from '../../i18n/locales/ja/examinees/detail.json';
+import managementShortUrlJa from '../../i18n/locales/ja/management/shortUrl.json';
 import { examineesFeature } from '../../features/examinees/examinees-feature';
 import { managementFeature } from '../../features/management/management-feature';
 import { useParams } from 'react-router-dom';
@@ -27,3 +30,10 @@ export default function ExamineeDetailPage() {
 }
 
 export const features: readonly FeatureDef[] = [examineesFeature, managementFeature];
+
+/** The sitting's start-up parameters are shown with the short-URL form's labels (management). */
+export const texts: JapaneseTexts = {
+  examinees: examineesJa,
+  'examinees/detail': examineesDetailJa,
+  'management/shortUrl': managementShortUrlJa,
+};

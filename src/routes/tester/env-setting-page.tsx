@@ -1,4 +1,5 @@
-import type { FeatureDef } from '../../app/features';
+import type { FeatureDef, JapaneseTexts } from '../../app/features';
+import envSettingJa from '../../i18n/locales/ja/tester/envSetting.json';
 import { testerFeature } from '../../features/tester/tester-feature';
 import { identificationFeature } from '../../features/identification/identification-feature';
 import { liveFeature } from '../../features/live/live-feature';
@@ -21,3 +22,5 @@ export const features: readonly FeatureDef[] = [
   widerViewFeature,
   phonePairingFeature,
 ];
+
+export const texts: JapaneseTexts = { 'tester/envSetting': envSettingJa };

@@ -1,4 +1,8 @@
-import type { FeatureDef } from '../../app/features';
+import type { FeatureDef, JapaneseTexts } from '../../app/features';
+import examiningJa from '../../i18n/locales/ja/examining.json';
+import recordingJa from '../../i18n/locales/ja/recording.json';
+import widerViewJa from '../../i18n/locales/ja/widerView.json';
+import phonePanelJa from '../../i18n/locales/ja/phone/panel.json';
 import { testerFeature } from '../../features/tester/tester-feature';
 import { identificationFeature } from '../../features/identification/identification-feature';
 import { liveFeature } from '../../features/live/live-feature';
@@ -53,3 +57,14 @@ export const features: readonly FeatureDef[] = [
   widerViewFeature,
   phonePairingFeature,
 ];
+
+/**
+ * The exam page's own texts, and those of the views it shows only (the wider view's steps and dialogs, the phone
+ * camera's pairing panel, the recording's state).
+ */
+export const texts: JapaneseTexts = {
+  examining: examiningJa,
+  recording: recordingJa,
+  widerView: widerViewJa,
+  'phone/panel': phonePanelJa,
+};

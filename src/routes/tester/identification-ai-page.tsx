@@ -1,4 +1,6 @@
-import type { FeatureDef } from '../../app/features';
+import type { FeatureDef, JapaneseTexts } from '../../app/features';
+import identificationJa from '../../i18n/locales/ja/identification.json';
+import aiJa from '../../i18n/locales/ja/identification/ai.json';
 import { testerFeature } from '../../features/tester/tester-feature';
 import { identificationFeature } from '../../features/identification/identification-feature';
 import { liveFeature } from '../../features/live/live-feature';
@@ -23,3 +25,5 @@ export const features: readonly FeatureDef[] = [
   widerViewFeature,
   phonePairingFeature,
 ];
+
+export const texts: JapaneseTexts = { identification: identificationJa, 'identification/ai': aiJa };

@@ -1,4 +1,6 @@
-import type { FeatureDef } from '../../app/features';
+import type { FeatureDef, JapaneseTexts } from '../../app/features';
+import identificationJa from '../../i18n/locales/ja/identification.json';
+import monitorJa from '../../i18n/locales/ja/identification/monitor.json';
 import { testerFeature } from '../../features/tester/tester-feature';
 import { identificationFeature } from '../../features/identification/identification-feature';
 import { liveFeature } from '../../features/live/live-feature';
@@ -24,3 +26,5 @@ export const features: readonly FeatureDef[] = [
   widerViewFeature,
   phonePairingFeature,
 ];
+
+export const texts: JapaneseTexts = { identification: identificationJa, 'identification/monitor': monitorJa };

@@ -106,14 +106,16 @@ export function ExaminingView({ steps, phonePanel }: { steps?: ReactNode; phoneP
             {text(tester.examErrorKey)}
           </p>
         )}
-        {tester.authError && tester.exit === 'none' && <p className="text-danger">{t('errors.authError')}</p>}
+        {tester.authError && tester.exit === 'none' && (
+          <p className="text-danger">{text('tester:errors.authError')}</p>
+        )}
       </div>
 
       {!removed && phonePanel}
       {!removed && steps}
       {!removed && blocker && phase !== 'examing' && (
         <p className="small text-danger fw-bold" id="exam-blocked" data-testid="exam-blocked">
-          {text(`widerView:blocked.${blocker}`)}
+          {t(`blocked.${blocker}`)}
         </p>
       )}
       {!removed && !inExam && (
