@@ -97,6 +97,19 @@ const WHEN = [
     "right after the page's first render (dialogs closed when the page first shows)",
   ],
   [/phone-recording-media/, "when the phone's recording starts (its camera publishes)"],
+  [
+    /(^|\/)recording-machinery/,
+    "when a recording starts on /examining, or ahead when the examinee agrees to the exam notes (with the recording's media code)",
+  ],
+  [
+    /wider-view-steps|phone-pairing-panel|recording-status/,
+    "right after /examining's first render (parts shown once the sitting asks for them)",
+  ],
+  [/(^|\/)live-stills/, "with the sitting's first live still (capture_interval)"],
+  [
+    /(^|[_/])devices[-.]/,
+    'when the live channel starts without the camera, or the identity check sends its head shot',
+  ],
   [/qrcode/, 'when the phone pairing panel shows its QR code (/examining)'],
   [/index\.browser/, 'with the AWS SDK that needs it (its signing code: @smithy/core)'],
 ];

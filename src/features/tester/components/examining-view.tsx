@@ -9,12 +9,8 @@ import { LiveStatus } from '../../live/components/live-status';
 import { selectPhoneBlocksExamStart } from '../../phone-pairing/phone-pairing-slice';
 import { examTermAgreementChanged, selectTester } from '../tester-slice';
 import { selectExamBlocker } from '../../wider-view/wider-view-slice';
-import {
-  examFinishRequested,
-  examSystemLoginRequested,
-  examiningEntered,
-  stopWakeLock,
-} from '../tester-thunks';
+import { examFinishRequested, examSystemLoginRequested, examiningEntered } from '../examining-thunks';
+import { stopWakeLock } from '../tester-thunks';
 import { ChatPanel } from './chat-panel';
 import { DisconnectBanner } from './disconnect-banner';
 import { ExitNotice } from './exit-notice';
