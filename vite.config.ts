@@ -51,6 +51,139 @@ function summariseBigIntLiterals(): Plugin {
   };
 }
 
+type ModuleGraph = {
+  getModuleInfo(id: string): {
+    isEntry: boolean;
+    importedIds: readonly string[];
+    dynamicallyImportedIds: readonly string[];
+    importers: readonly string[];
+    dynamicImporters: readonly string[];
+  } | null;
+};
+
+/**
+ * Chunks keyed by what is already loaded. The bundler's own split puts a module into a chunk per set of entries
+ * (pages and lazily imported parts) that import it, so a module every examinee page has also lands in a chunk
+ * of its own when a part those pages load later (a dialog, the recording) imports it too: more chunks, each a
+ * gzip stream and a request (23 above the entry on /examining). Here a lazily imported part does not count for
+ * a module that every page or part loading it has already loaded (Rollup's rule), and modules needed by the
+ * same pages and parts share one chunk. Modules only one page or part needs stay in its own chunk (null: the
+ * bundler's split puts them there), unless another part reaches them too: then they go together into one
+ * chunk of that page's. Dependencies are not pulled along (`includeDependenciesRecursively: false`): each
+ * module's own set decides, and bench/bundle-size.mjs fails when the chunks import each other in a cycle.
+ */
+function loadedAwareChunks() {
+  let chunkOf: Map<string, string | null> | null = null;
+
+  const plan = (graph: ModuleGraph, anyId: string): Map<string, string | null> => {
+    const info = (id: string) => graph.getModuleInfo(id);
+    // The entry (index.html's script) and every module reachable from it.
+    const roots = new Set<string>();
+    const up = [anyId];
+    const seenUp = new Set<string>();
+    while (up.length > 0) {
+      const id = up.pop()!;
+      if (seenUp.has(id)) continue;
+      seenUp.add(id);
+      const m = info(id);
+      if (!m) continue;
+      if (m.isEntry) roots.add(id);
+      up.push(...m.importers, ...m.dynamicImporters);
+    }
+    const staticClosure = (start: string, stop: ReadonlySet<string>) => {
+      const out = new Set<string>();
+      const stack = [start];
+      while (stack.length > 0) {
+        const id = stack.pop()!;
+        if (out.has(id) || stop.has(id)) continue;
+        out.add(id);
+        for (const n of info(id)?.importedIds ?? []) stack.push(n);
+      }
+      return out;
+    };
+    const initial = new Set<string>();
+    for (const r of roots) for (const id of staticClosure(r, new Set())) initial.add(id);
+    // Lazily imported modules (pages, parts) outside the initial chunk, and what each imports statically.
+    const lazy = new Set<string>();
+    const all = new Set<string>(initial);
+    const walk = [...initial];
+    while (walk.length > 0) {
+      const id = walk.pop()!;
+      const m = info(id);
+      if (!m) continue;
+      for (const d of m.dynamicallyImportedIds) if (!initial.has(d)) lazy.add(d);
+      for (const n of [...m.importedIds, ...m.dynamicallyImportedIds])
+        if (!all.has(n)) {
+          all.add(n);
+          walk.push(n);
+        }
+    }
+    const closure = new Map([...lazy].map((d) => [d, staticClosure(d, initial)] as const));
+    // Which lazy modules load each lazy module ('initial' when the entry does), and what is surely in memory
+    // when it runs: what every one of them has, itself or surely (a greatest fixed point from "everything").
+    const loaders = new Map<string, Set<string>>();
+    for (const d of lazy) {
+      const by = new Set<string>();
+      for (const i of info(d)?.dynamicImporters ?? []) {
+        if (initial.has(i)) by.add('initial');
+        for (const [x, c] of closure) if (c.has(i)) by.add(x);
+      }
+      loaders.set(d, by);
+    }
+    const sure = new Map<string, Set<string> | null>([...lazy].map((d) => [d, null]));
+    for (let changed = true; changed;) {
+      changed = false;
+      for (const d of lazy) {
+        // null: no loader known yet ("everything").
+        let next = null as Set<string> | null;
+        for (const l of loaders.get(d)!) {
+          if (l === 'initial') {
+            next = new Set();
+            break;
+          }
+          const s = sure.get(l) ?? null;
+          if (s === null) continue;
+          const avail = new Set([...closure.get(l)!, ...s]);
+          const prev: Set<string> | null = next;
+          next = prev === null ? avail : new Set([...prev].filter((x) => avail.has(x)));
+        }
+        const before = sure.get(d) ?? null;
+        if (next !== null && (before === null || next.size !== before.size)) {
+          sure.set(d, next);
+          changed = true;
+        }
+      }
+    }
+    const out = new Map<string, string | null>();
+    const names = new Map<string, string>();
+    for (const id of all) {
+      if (initial.has(id) || lazy.has(id)) continue;
+      const reaching = [...closure].filter(([, c]) => c.has(id)).map(([x]) => x);
+      const needs = reaching.filter((x) => !(sure.get(x) ?? new Set()).has(id)).sort();
+      if (needs.length === 0 || (needs.length === 1 && reaching.length === 1)) {
+        out.set(id, null);
+        continue;
+      }
+      const key = needs.join('|');
+      if (!names.has(key)) {
+        const base = path.basename(needs[0]!).replace(/\.[^.]+$/, '');
+        names.set(key, `${needs.length === 1 ? base : 'shared'}-${names.size}`);
+      }
+      out.set(id, names.get(key)!);
+    }
+    return out;
+  };
+
+  return {
+    debugName: 'loaded-aware',
+    includeDependenciesRecursively: false,
+    name: (id: string, ctx: ModuleGraph) => {
+      chunkOf ??= plan(ctx, id);
+      return chunkOf.get(id) ?? null;
+    },
+  };
+}
+
 export default defineConfig(({ command }) => ({
   plugins: [
     react(),
@@ -76,7 +209,7 @@ export default defineConfig(({ command }) => ({
         // Every module the entry imports statically is loaded on every route before the first render, so it
         // goes into the entry chunk instead of ~10 shared chunks: one request, one gzip stream (≈ 5 KB gzip
         // less on every route). Lazy chunks import what they share with the entry from it.
-        codeSplitting: { groups: [{ name: 'initial', tags: ['$initial'] }] },
+        codeSplitting: { groups: [{ name: 'initial', tags: ['$initial'] }, loadedAwareChunks()] },
       },
     },
     // Spec §5 minimum environments: Chrome/Edge 80, Mac Safari 14, iOS 13 (Chrome on iOS runs WebKit). Vite's

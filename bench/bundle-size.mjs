@@ -4,13 +4,15 @@
 // "goal met" or by how much it is over (a missed goal does not fail the bench). What fills a chunk:
 // bench/bundle-attrib.mjs.
 //
-// Besides the JS column, per route: "texts", the feature i18n namespaces the router loads (in Japanese, the
-// default language) before the page renders (registerFeatures → loadNamespaces); and, once, the chunks the
-// entry imports dynamically outside the routes, with when they are fetched, so nothing fetched at start-up
-// goes uncounted.
+// A page's Japanese texts (the default language) are in its JS: the features, pages and parts that show texts
+// import their Japanese files (src/i18n/index.ts `addTexts`), so the JS column is everything a Japanese page
+// waits for. Listed once, with when they are fetched: the chunks imported dynamically, so nothing fetched
+// after start-up goes uncounted; for each, what it adds to what its importers have already loaded.
 //
-// It exits non-zero, after the figures, when a browser chunk contains TypeBox: the contract's schema modules
-// are for the server, and the SPA imports values only from contract/constants (eslint.config.js).
+// It exits non-zero, after the figures, when a browser chunk contains TypeBox (the contract's schema modules
+// are for the server, and the SPA imports values only from contract/constants: eslint.config.js), or when
+// chunks import each other in a cycle (vite.config.ts groups modules into chunks without their dependencies;
+// a cycle would make their evaluation order depend on which is loaded first).
 import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
@@ -46,60 +48,20 @@ const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
 const entrySet = closure(entryKey);
 const kb = (n) => (n / 1024).toFixed(1).padStart(7);
 
-/**
- * The i18n namespaces a route page registers: its `features` export names feature definitions, whose
- * `namespaces` are literal arrays (app/features.ts). Read from the sources; null when a page's features
- * cannot be read that way (then the column shows "?" rather than a guess).
- */
-function routeNamespaces(pageKey) {
-  const src = readFileSync(path.join(root, pageKey), 'utf8');
-  const list = /export const features[^=]*=\s*\[([^\]]*)\]/.exec(src);
-  if (!list) return [];
-  const names = list[1]
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const out = new Set();
-  for (const name of names) {
-    const imp = new RegExp(`import\\s*\\{[^}]*\\b${name}\\b[^}]*\\}\\s*from\\s*'([^']+)'`).exec(src);
-    if (!imp) return null;
-    const file = path.join(path.dirname(path.join(root, pageKey)), `${imp[1]}.ts`);
-    if (!existsSync(file)) return null;
-    const def = readFileSync(file, 'utf8');
-    const ns = /namespaces:\s*\[([^\]]*)\]/.exec(def);
-    if (ns) for (const m of ns[1].matchAll(/'([^']+)'/g)) out.add(m[1]);
-  }
-  return [...out];
-}
-const textsOf = (namespaces) => {
-  const keys = new Set();
-  for (const ns of namespaces) {
-    const k = `src/i18n/locales/ja/${ns}.json`;
-    if (manifest[k]) closure(k, keys);
-  }
-  for (const k of entrySet) keys.delete(k);
-  return sum(keys);
-};
-
 const rows = [];
 for (const key of Object.keys(manifest)
   .filter((k) => /src\/routes\/.+-page\.tsx$/.test(k))
   .sort()) {
   const js = sum(closure(key, new Set(entrySet)));
-  const ns = routeNamespaces(key);
-  rows.push({ route: key.replace('src/routes/', ''), ...js, texts: ns ? textsOf(ns).gz : null });
+  rows.push({ route: key.replace('src/routes/', ''), ...js });
 }
 const e = sum(entrySet);
 console.log(`entry (shared by every route): ${kb(e.raw)} KB raw ${kb(e.gz)} KB gzip`);
-console.log('route page (initial JS incl. entry)              raw KB   gzip KB  +texts gz  = gzip KB');
-for (const r of rows) {
-  const texts = r.texts === null ? '      ?' : kb(r.texts);
-  const total = r.texts === null ? '      ?' : kb(r.gz + r.texts);
-  console.log(`${r.route.padEnd(46)} ${kb(r.raw)}  ${kb(r.gz)}    ${texts}  ${total}`);
-}
+console.log('route page (initial JS incl. entry and Japanese texts)  raw KB   gzip KB');
+for (const r of rows) console.log(`${r.route.padEnd(54)} ${kb(r.raw)}  ${kb(r.gz)}`);
 
-// Chunks imported dynamically (neither pages nor feature texts) by the entry or by a page: fetched outside
-// the table above, at the moment the known ones name. A new one shows "(when: unknown — check)".
+// Chunks imported dynamically (neither pages nor texts) by the entry or by a page: fetched outside the table
+// above, at the moment the known ones name. A new one shows "(when: unknown — check)".
 const WHEN = [
   [
     /node_modules\/axios\//,
@@ -135,6 +97,19 @@ const WHEN = [
     "right after the page's first render (dialogs closed when the page first shows)",
   ],
   [/phone-recording-media/, "when the phone's recording starts (its camera publishes)"],
+  [
+    /(^|\/)recording-machinery/,
+    "when a recording starts on /examining, or ahead when the examinee agrees to the exam notes (with the recording's media code)",
+  ],
+  [
+    /wider-view-steps|phone-pairing-panel|recording-status/,
+    "right after /examining's first render (parts shown once the sitting asks for them)",
+  ],
+  [/(^|\/)live-stills/, "with the sitting's first live still (capture_interval)"],
+  [
+    /(^|[_/])devices[-.]/,
+    'when the live channel starts without the camera, or the identity check sends its head shot',
+  ],
   [/qrcode/, 'when the phone pairing panel shows its QR code (/examining)'],
   [/index\.browser/, 'with the AWS SDK that needs it (its signing code: @smithy/core)'],
 ];
@@ -146,23 +121,44 @@ const queue = [
   ['entry', entrySet],
   ...rows.map((r) => [r.route, closure(`src/routes/${r.route}`, new Set(entrySet))]),
 ];
+const viaName = (d) => `via ${d.replace(/^.*\//, '')}`;
 while (queue.length > 0) {
   const [who, keys] = queue.shift();
   for (const k of keys)
     for (const d of manifest[k].dynamicImports ?? []) {
       if (isPageOrText(d)) continue;
-      if (!importers.has(d)) queue.push([`via ${d.replace(/^.*\//, '')}`, closure(d)]);
+      if (!importers.has(d)) queue.push([viaName(d), closure(d)]);
       importers.set(d, (importers.get(d) ?? new Set()).add(who));
     }
 }
+// What is surely loaded when a dynamic chunk is imported: what every one of its importers has loaded.
+const viaKey = new Map([...importers.keys()].map((d) => [viaName(d), d]));
+const loadedMemo = new Map();
+function loadedBy(who) {
+  if (who === 'entry') return entrySet;
+  if (!viaKey.has(who)) return closure(`src/routes/${who}`, new Set(entrySet));
+  if (loadedMemo.has(who)) return loadedMemo.get(who) ?? entrySet;
+  loadedMemo.set(who, null);
+  const d = viaKey.get(who);
+  const loaded = new Set([...closure(d), ...baseOf(d)]);
+  loadedMemo.set(who, loaded);
+  return loaded;
+}
+function baseOf(d) {
+  let base = null;
+  for (const who of importers.get(d) ?? []) {
+    const l = loadedBy(who);
+    base = base === null ? new Set(l) : new Set([...base].filter((k) => l.has(k)));
+  }
+  return base ?? entrySet;
+}
 if (importers.size > 0) {
   console.log(
-    'chunks imported dynamically (sizes without the entry)             raw KB   gzip KB  imported by; when',
+    'chunks imported dynamically (what each adds to its importers) raw KB   gzip KB  imported by; when',
   );
   for (const [d, who] of [...importers].sort(([a], [b]) => a.localeCompare(b))) {
-    const keys = closure(d);
-    for (const k of entrySet) keys.delete(k);
-    const s = sum(keys);
+    const base = baseOf(d);
+    const s = sum([...closure(d)].filter((k) => !base.has(k)));
     const by = who.has('entry') ? 'entry' : who.size === 1 ? [...who][0] : `${who.size} importers`;
     console.log(`${d.slice(0, 64).padEnd(64)} ${kb(s.raw)}  ${kb(s.gz)}  ${by}; ${whenOf(d)}`);
   }
@@ -179,14 +175,14 @@ for (const m of Object.values(manifest))
 console.log(`largest lazy chunk: ${largest.file} ${kb(largest.gz)} KB gzip`);
 
 // The goals (research/perf-reliability.md FE-1, FE-2), on what a route loads before its first render in
-// Japanese: its JS and its feature texts.
+// Japanese: its JS, texts included.
 const verdict = (value, goal) =>
   value <= goal * 1024 ? 'goal met' : `over goal by ${((value - goal * 1024) / 1024).toFixed(1)} KB`;
-const total = (r) => r.gz + (r.texts ?? 0);
+const total = (r) => r.gz;
 const login = rows.find((r) => r.route === 'open/login-page.tsx');
 const worst = [...rows].sort((a, b) => total(b) - total(a));
 const over = worst.filter((r) => total(r) > 170 * 1024);
-console.log('\ngoals (gzip, JS + texts before the first render):');
+console.log('\ngoals (gzip, JS before the first render, texts included):');
 if (login) console.log(`  login route ≤ 110 KB: ${kb(total(login))} KB — ${verdict(total(login), 110)}`);
 console.log(
   `  every route ≤ 170 KB: largest ${worst[0].route} ${kb(total(worst[0]))} KB — ${verdict(total(worst[0]), 170)}` +
@@ -223,3 +219,24 @@ if (leaks.length > 0) {
   process.exit(1);
 }
 console.log('TypeBox in browser chunks: none');
+
+// Chunks that import each other (statically) in a cycle.
+const cycles = [];
+const state = new Map();
+const visit = (k, trail) => {
+  state.set(k, 'open');
+  trail.push(k);
+  for (const i of manifest[k].imports ?? []) {
+    if (state.get(i) === 'open') cycles.push([...trail.slice(trail.indexOf(i)), i]);
+    else if (!state.has(i)) visit(i, trail);
+  }
+  trail.pop();
+  state.set(k, 'done');
+};
+for (const k of Object.keys(manifest)) if (!state.has(k)) visit(k, []);
+if (cycles.length > 0) {
+  console.error('\n✖ CHUNKS IMPORT EACH OTHER IN A CYCLE (vite.config.ts loadedAwareChunks):');
+  for (const c of cycles) console.error(`  ${c.map((k) => manifest[k].file).join(' → ')}`);
+  process.exit(1);
+}
+console.log('chunk import cycles: none');

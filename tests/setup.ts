@@ -2,7 +2,8 @@ import '@testing-library/jest-dom/vitest';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { cleanup } from '@testing-library/react';
 import { server } from './msw/server';
-import { ALL_NAMESPACES, SUPPORTED_LANGS, initI18n, loadNamespaces } from '../src/i18n';
+import { initI18n } from '../src/i18n';
+import { loadAllTexts } from '../src/i18n/all-texts';
 import { setDefaultFeatures } from '../src/app/features';
 
 // jsdom has no matchMedia; react-bootstrap's Offcanvas (the console's chat panel) asks it for the breakpoint.
@@ -25,7 +26,7 @@ await initI18n('ja');
 // In the app, features and their texts load with their routes (in the page's language and Japanese, its
 // fallback); tests start with all of them in every language. The features are
 // imported in a hook, after the test file's vi.mock calls are registered, so their listeners see the mocks.
-await loadNamespaces(ALL_NAMESPACES, undefined, SUPPORTED_LANGS);
+await loadAllTexts();
 // The API client loads axios with the first request (api/client.ts); loading it here keeps that first request
 // as quick as the others, as in the app after start-up.
 await import('axios');

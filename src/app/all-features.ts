@@ -1,5 +1,6 @@
 import type { FeatureDef } from './features';
 import { testerFeature } from '../features/tester/tester-feature';
+import { examFeature } from '../features/tester/exam-feature';
 import { identificationFeature } from '../features/identification/identification-feature';
 import { liveFeature } from '../features/live/live-feature';
 import { recordingFeature } from '../features/recording/recording-feature';
@@ -17,6 +18,7 @@ import { phonePairingFeature } from '../features/phone-pairing/phone-pairing-fea
  */
 export const ALL_FEATURES: readonly FeatureDef[] = [
   testerFeature,
+  examFeature,
   identificationFeature,
   liveFeature,
   recordingFeature,

@@ -23,7 +23,7 @@ import type phonePairing from '../features/phone-pairing/phone-pairing-slice';
 import { createAppListenerMiddleware, type AppStartListening } from './listener';
 import { addAppListeners } from './app-listeners';
 import { featuresRegistered, getDefaultFeatures, type FeatureDef } from './features';
-import { loadNamespaces } from '../i18n';
+import { addTexts } from '../i18n';
 
 /**
  * The slices of the features a route registers (app/features.ts), one per spec store module (STYLE habit 1).
@@ -97,13 +97,13 @@ export type AppThunkDispatch = ThunkDispatch<RootState, unknown, UnknownAction>;
 
 /**
  * Registers features with a store once each: their reducers (injected; `featuresRegistered` gives the new
- * slices their initial state at once), listeners, and i18n namespaces.
+ * slices their initial state at once), listeners, and texts.
  */
 export async function registerFeatures(store: AppStore, defs: readonly FeatureDef[]): Promise<void> {
   const registry = registries.get(store);
   if (!registry) throw new Error('registerFeatures: not a store made by setupStore');
   if (defs.every((f) => registry.names.has(f.name))) return;
-  await loadNamespaces(defs.filter((f) => !registry.names.has(f.name)).flatMap((f) => f.namespaces ?? []));
+  await addTexts(Object.assign({}, ...defs.filter((f) => !registry.names.has(f.name)).map((f) => f.texts)));
   const fresh = injectFeatures(registry, defs);
   if (fresh.length === 0) return;
   store.dispatch(featuresRegistered(fresh.map((f) => f.name)));

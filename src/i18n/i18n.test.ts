@@ -2,13 +2,18 @@ import { describe, expect, it, vi } from 'vitest';
 import i18next from 'i18next';
 import {
   CORE_NAMESPACES,
+  addTexts,
   changeLanguage,
+  hasTexts,
   initI18n,
   languagesFor,
-  loadAllResources,
-  loadNamespaces,
   normaliseLang,
 } from './index';
+import { loadAllResources } from './all-texts';
+import testerJa from './locales/ja/tester.json';
+import envSettingJa from './locales/ja/tester/envSetting.json';
+import recordingJa from './locales/ja/recording.json';
+import validationJa from './locales/ja/validation.json';
 
 function flatKeys(o: Record<string, unknown>, prefix = ''): string[] {
   return Object.entries(o).flatMap(([k, v]) =>
@@ -48,7 +53,7 @@ describe('languages (spec §1)', () => {
   it("uses the spec's Japanese messages verbatim", async () => {
     const inst = i18next.createInstance();
     await initI18n('ja', inst);
-    await loadNamespaces(['validation', 'recording', 'alerting'], inst);
+    await addTexts({ validation: validationJa, recording: recordingJa }, inst);
     const t = (k: string, o?: Record<string, string>) => String(inst.t(k as never, o as never));
     expect(t('errors:internal')).toBe('システムエラーが発生しました。');
     // spec §2 error page, §5 form rules, §8 recording.
@@ -94,25 +99,44 @@ describe('only the languages a page needs are loaded', () => {
     expect(document.documentElement.lang).toBe('en');
   });
 
-  it("feature namespaces load in the page's languages only", async () => {
+  it("feature texts come with their code in Japanese, and load in the page's other language only", async () => {
+    const ja = i18next.createInstance();
+    await initI18n('ja', ja);
+    await addTexts({ tester: testerJa }, ja);
+    expect(ja.hasResourceBundle('ja', 'tester')).toBe(true);
+    expect(ja.hasResourceBundle('en', 'tester')).toBe(false);
+    const en = i18next.createInstance();
+    await initI18n('en', en);
+    await addTexts({ tester: testerJa }, en);
+    expect(en.t('tester:chat.send')).toBe('Send');
+    expect(hasTexts(['tester'], en)).toBe(true);
+  });
+
+  it('a namespace part adds its texts under its key, next to the namespace, with the same keys', async () => {
     const inst = i18next.createInstance();
-    await initI18n('ja', inst);
-    await loadNamespaces(['tester'], inst);
-    expect(inst.hasResourceBundle('ja', 'tester')).toBe(true);
-    expect(inst.hasResourceBundle('en', 'tester')).toBe(false);
+    await initI18n('en', inst);
+    expect(hasTexts(['tester/envSetting'], inst)).toBe(false);
+    await addTexts({ 'tester/envSetting': envSettingJa }, inst);
+    expect(inst.t('tester:envSetting.title')).toBe('Exam environment setting');
+    expect(inst.t('tester:envSetting.title', { lng: 'ja' })).toBe(envSettingJa.title);
+    // The namespace's own file does not replace the part (nor the part the file).
+    await addTexts({ tester: testerJa }, inst);
+    expect(inst.t('tester:envSetting.title')).toBe('Exam environment setting');
+    expect(inst.t('tester:chat.send')).toBe('Send');
+    expect(hasTexts(['tester', 'tester/envSetting'], inst)).toBe(true);
   });
 
   it('a language switch loads the new language (core and features in use) before switching: no keys show', async () => {
     const inst = i18next.createInstance();
     await initI18n('ja', inst);
-    await loadNamespaces(['tester'], inst);
+    await addTexts({ tester: testerJa, 'tester/envSetting': envSettingJa }, inst);
     const seen: { lng: string; ready: boolean; text: string }[] = [];
     inst.on('languageChanged', (lng) => {
       seen.push({
         lng,
         ready:
           CORE_NAMESPACES.every((ns) => inst.hasResourceBundle(lng, ns)) &&
-          inst.hasResourceBundle(lng, 'tester'),
+          hasTexts(['tester', 'tester/envSetting'], inst),
         text: inst.t('errors:internal'),
       });
     });
@@ -122,6 +146,7 @@ describe('only the languages a page needs are loaded', () => {
     await switching;
     expect(inst.language).toBe('en');
     expect(seen).toEqual([{ lng: 'en', ready: true, text: 'A system error has occurred.' }]);
+    expect(inst.t('tester:envSetting.title')).toBe('Exam environment setting');
     expect(document.documentElement.lang).toBe('en');
     // And back: Japanese is already there.
     await changeLanguage('ja', inst);
@@ -130,11 +155,11 @@ describe('only the languages a page needs are loaded', () => {
 });
 
 describe('start-up order and failures', () => {
-  it('loadNamespaces waits for a first initialisation in progress', async () => {
+  it('feature texts wait for a first initialisation in progress', async () => {
     const inst = i18next.createInstance();
     const ready = initI18n('en', inst);
     // The router may register a page's features before the start-up language has arrived.
-    await loadNamespaces(['tester'], inst);
+    await addTexts({ tester: testerJa }, inst);
     expect(inst.hasResourceBundle('en', 'tester')).toBe(true);
     expect(inst.hasResourceBundle('ja', 'tester')).toBe(true);
     expect(await ready).toBe(inst);

@@ -3,6 +3,11 @@ import { initReactI18next } from 'react-i18next';
 import { logger } from '../lib/logger';
 
 type Bundle = Record<string, unknown>;
+/**
+ * Japanese texts by text unit (a namespace, or a part of one: `tester/envSetting`), imported by the code that
+ * shows them so they are in its chunk; {@link addTexts} adds them (and loads the English ones on an English page).
+ */
+export type JapaneseTexts = Readonly<Record<string, Bundle>>;
 /** Namespace → texts, for one language. */
 export type LangResources = Record<string, Bundle>;
 type Json = { default: Bundle };
@@ -35,17 +40,31 @@ const jaCore = import.meta.glob<Json>(
     eager: true,
   },
 );
-/** English core texts, one chunk (core-en.ts), loaded only when English is used. */
-const loadEnCore = () => import('./core-en').then((m) => byNamespace(m.default));
-/** Feature namespaces, one chunk per language and namespace, loaded with the routes that use them. */
-const lazy = import.meta.glob<Json>([
-  './locales/*/*.json',
-  '!./locales/*/{common,errors,layout,login,alerting,pages,footer,templates}.json',
-]);
+/**
+ * English texts (core-en.ts), loaded only when English is used: the core namespaces, and the index of the
+ * English feature texts.
+ */
+const loadEnTexts = () => import('./core-en');
+const loadEnCore = () => loadEnTexts().then((m) => byNamespace(m.default));
 
-function parsePath(p: string): { lng: string; ns: string } | null {
-  const m = /\.\/locales\/([^/]+)\/([^/]+)\.json$/.exec(p);
-  return m ? { lng: m[1]!, ns: m[2]! } : null;
+type TextFiles = Record<string, () => Promise<Json>>;
+
+/** The English feature text files (their index comes with the English core texts). */
+async function englishFiles(): Promise<TextFiles> {
+  return (await loadEnTexts()).EN_TEXTS;
+}
+
+/** A text file's language, namespace and, for a part, the key it holds (`tester/envSetting` → `envSetting`). */
+function parsePath(p: string): { lng: string; ns: string; part?: string; unit: string } | null {
+  const m = /\.\/locales\/([^/]+)\/([^/]+?)(?:\/([^/]+))?\.json$/.exec(p);
+  if (!m) return null;
+  const [, lng, ns, part] = m as unknown as [string, string, string, string | undefined];
+  return part ? { lng, ns, part, unit: `${ns}/${part}` } : { lng, ns, unit: ns };
+}
+
+/** A unit's texts as they sit in its namespace: a part's under its key. */
+function asBundle(texts: Bundle, part: string | undefined): Bundle {
+  return part ? { [part]: texts } : texts;
 }
 
 /** Path-keyed modules of one language as namespace → texts. */
@@ -64,27 +83,6 @@ const JA_CORE = byNamespace(jaCore);
 function loadCore(lng: Lang): Promise<LangResources> {
   return lng === 'ja' ? Promise.resolve(JA_CORE) : loadEnCore();
 }
-
-/** Every resource, core and feature, of both languages (tests check that both languages have every key). */
-export async function loadAllResources(): Promise<Record<string, LangResources>> {
-  const resources: Record<string, LangResources> = {};
-  for (const lng of SUPPORTED_LANGS) resources[lng] = { ...(await loadCore(lng)) };
-  for (const [path, load] of Object.entries(lazy)) {
-    const p = parsePath(path);
-    if (p) (resources[p.lng] ??= {})[p.ns] = (await load()).default;
-  }
-  return resources;
-}
-
-/** Every namespace name (core and feature). */
-export const ALL_NAMESPACES: readonly string[] = [
-  ...new Set<string>([
-    ...CORE_NAMESPACES,
-    ...Object.keys(lazy)
-      .map((p) => parsePath(p)?.ns)
-      .filter((n): n is string => !!n),
-  ]),
-];
 
 /** Spec §1: start-up languages ja, en, zn; zn maps to Japanese; anything else falls back to Japanese. */
 export function normaliseLang(lang: string | null | undefined): Lang {
@@ -112,13 +110,18 @@ async function addCore(instance: I18n, langs: readonly Lang[]): Promise<void> {
   );
 }
 
-/** Feature namespaces already loaded in any language (a language switch loads them in the new one too). */
+/** Feature text units each instance holds, as `lng|unit` (a namespace's bundle may hold only some parts). */
+const loadedUnits = new WeakMap<I18n, Set<string>>();
+
+function unitsOf(instance: I18n): Set<string> {
+  let units = loadedUnits.get(instance);
+  if (!units) loadedUnits.set(instance, (units = new Set()));
+  return units;
+}
+
+/** Feature text units already loaded in any language (a language switch loads them in the new one too). */
 function loadedFeatureNamespaces(instance: I18n): string[] {
-  const core: readonly string[] = CORE_NAMESPACES;
-  const data = (instance.store?.data ?? {}) as Record<string, Record<string, unknown>>;
-  return [...new Set(Object.values(data).flatMap((nss) => Object.keys(nss)))].filter(
-    (ns) => !core.includes(ns),
-  );
+  return [...new Set([...unitsOf(instance)].map((k) => k.slice(k.indexOf('|') + 1)))];
 }
 
 function setDocumentLang(lng: Lang): void {
@@ -180,9 +183,11 @@ async function firstInit(instance: I18n, wanted: Lang): Promise<I18n> {
 }
 
 /**
- * Loads namespaces that are not loaded yet, in `langs`: by default the current language and its fallback
- * (tests pass every language). Waits for a first initialisation in progress, so the router may start loading
- * a page while the start-up language's texts are still on their way.
+ * Loads text units (namespaces, or parts of one: `tester/envSetting`) that are not loaded yet, in `langs`: by
+ * default the current language and its fallback. Japanese feature texts are not loaded by name: they come
+ * with the code that shows them ({@link addTexts}), so for Japanese this adds only core namespaces. Waits for a
+ * first initialisation in progress, so the router may start loading a page while the start-up language's
+ * texts are still on their way.
  */
 export async function loadNamespaces(
   namespaces: readonly string[],
@@ -193,16 +198,52 @@ export async function loadNamespaces(
   const use = langs ?? languagesFor(instance.language ?? FALLBACK_LANG);
   const core: readonly string[] = CORE_NAMESPACES;
   if (namespaces.some((ns) => core.includes(ns))) await addCore(instance, use);
+  const units = unitsOf(instance);
   const jobs: Promise<void>[] = [];
-  for (const ns of new Set(namespaces)) {
-    for (const lng of use) {
-      if (instance.hasResourceBundle(lng, ns)) continue;
-      const load = lazy[`./locales/${lng}/${ns}.json`];
+  for (const lng of use) {
+    const wanted = [...new Set(namespaces)].filter((unit) => !units.has(`${lng}|${unit}`));
+    if (wanted.length === 0) continue;
+    if (lng === FALLBACK_LANG) continue;
+    const files = await englishFiles();
+    for (const unit of wanted) {
+      const load = files[`./locales/${lng}/${unit}.json`];
       if (!load) continue;
-      jobs.push(load().then((m) => void instance.addResourceBundle(lng, ns, m.default, true, false)));
+      const p = parsePath(`./locales/${lng}/${unit}.json`)!;
+      jobs.push(
+        load().then((m) => {
+          instance.addResourceBundle(lng, p.ns, asBundle(m.default, p.part), true, false);
+          units.add(`${lng}|${unit}`);
+        }),
+      );
     }
   }
   await Promise.all(jobs);
+}
+
+/**
+ * Texts a page or a part of one carries in its own chunk, in Japanese (the fallback of every language, so
+ * always needed), by text unit (`{ 'tester/envSetting': envSettingJa }`): added at once; the same units of the
+ * page's other language (English) are loaded. Resolves when all are in place, so a render after it shows text.
+ */
+export async function addTexts(japanese: JapaneseTexts, instance: I18n = i18next): Promise<void> {
+  await initialising.get(instance);
+  const units = unitsOf(instance);
+  for (const [unit, texts] of Object.entries(japanese)) {
+    if (units.has(`ja|${unit}`)) continue;
+    const p = parsePath(`./locales/ja/${unit}.json`)!;
+    instance.addResourceBundle('ja', p.ns, asBundle(texts, p.part), true, false);
+    units.add(`ja|${unit}`);
+  }
+  const others = languagesFor(instance.language ?? FALLBACK_LANG).filter((l) => l !== FALLBACK_LANG);
+  if (others.length > 0) await loadNamespaces(Object.keys(japanese), instance, others);
+}
+
+/** Whether the texts of `units` are in, in the current language and its fallback. */
+export function hasTexts(units: readonly string[], instance: I18n = i18next): boolean {
+  const loaded = unitsOf(instance);
+  return languagesFor(instance.language ?? FALLBACK_LANG).every((lng) =>
+    units.every((unit) => loaded.has(`${lng}|${unit}`)),
+  );
 }
 
 /**

@@ -4,6 +4,8 @@
  * its tracks stopped at once. No React, no Redux: the wider-view feature calls this and keeps ids.
  */
 
+import { SCREEN_FRAME_RATE } from './stream-registry';
+
 /** Why the screen could not be shared: the person chose a window or a tab, said no, or the browser cannot. */
 export type ScreenShareFailure = 'notEntireScreen' | 'denied' | 'unsupported' | 'failed';
 
@@ -13,9 +15,6 @@ export class ScreenShareError extends Error {
     this.name = 'ScreenShareError';
   }
 }
-
-/** Frames per second asked of the capture: enough to read a screen, a fraction of a camera's cost. */
-export const SCREEN_FRAME_RATE = 5;
 
 /** Whether this browser can share a screen at all (mobile browsers cannot). */
 export function canShareScreen(): boolean {

@@ -11,6 +11,11 @@ const listeners = new Set<(id: string) => void>();
 export const LOCAL_STREAM_ID = 'local';
 /** The examinee's shared screen (the wider view), while it is shared. */
 export const SCREEN_STREAM_ID = 'screen';
+/**
+ * Frames per second of the shared screen: what its capture asks for (screen-share.ts) and the live copy's
+ * limit, a fraction of a camera's cost and enough to read a screen.
+ */
+export const SCREEN_FRAME_RATE = 5;
 
 /** Stores a stream under an id (replacing and stopping a different previous one). */
 export function registerStream(id: string, stream: MediaStream): void {

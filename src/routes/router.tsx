@@ -2,7 +2,8 @@ import { createElement, use, useEffect, type ComponentType } from 'react';
 import { Navigate, Route, Routes, useLocation, useOutletContext } from 'react-router-dom';
 import { useAppStore } from '../app/hooks';
 import { registerFeatures, type AppStore } from '../app/store';
-import type { FeatureDef } from '../app/features';
+import type { FeatureDef, JapaneseTexts } from '../app/features';
+import { addTexts } from '../i18n';
 import { selectActor } from '../features/session/session-slice';
 import { paths } from '@/config/paths';
 import { resolveRoute, type RouteKey, type RouteResolution } from './guard';
@@ -11,8 +12,11 @@ import { RouteLoading } from './route-loading';
 import { ForbiddenContent } from './errors/forbidden-content';
 import { NotFoundContent } from './errors/not-found-content';
 
-/** A page module: its component, and the features (slices, listeners, texts) it needs registered first. */
-type PageModule = { default: ComponentType; features?: readonly FeatureDef[] };
+/**
+ * A page module: its component, the features (slices, listeners, texts) it needs registered first, and the
+ * texts of its own views.
+ */
+type PageModule = { default: ComponentType; features?: readonly FeatureDef[]; texts?: JapaneseTexts };
 
 /** Page modules, lazily loaded per route (the login route loads no media, AWS, management or examinee code). */
 const PAGES: Record<RouteKey, () => Promise<PageModule>> = {
@@ -68,7 +72,7 @@ export function loadPage(store: AppStore, key: RouteKey, locationKey = ''): Prom
   const known = byKey.get(key);
   if (known && (!known.failed || known.locationKey === locationKey)) return known.promise;
   const promise = PAGES[key]().then(async (mod) => {
-    if (mod.features) await registerFeatures(store, mod.features);
+    await Promise.all([registerFeatures(store, mod.features ?? []), addTexts(mod.texts ?? {})]);
     return mod.default;
   });
   const load: PageLoad = { promise, failed: false, locationKey };

@@ -64,7 +64,7 @@ const FIXTURES: Fixture[] = [
   {
     name: "the tester feature's thunks from the wider view",
     at: 'src/features/wider-view/probe.ts',
-    code: "import { examiningEntered } from '../tester/tester-thunks';\nexport const f = examiningEntered;\n",
+    code: "import { examiningEntered } from '../tester/examining-thunks';\nexport const f = examiningEntered;\n",
     fires: 'import-x/no-restricted-paths',
   },
   {

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
+import { addTexts, type JapaneseTexts } from '../../i18n';
 
 /** Stands where a part is needed while its code is still loading (rare: it loads right after the page). */
 export function PartLoading() {
@@ -66,4 +67,12 @@ export function deferredPart<P extends object>(
     );
   }
   return { Part, preload };
+}
+
+/**
+ * A part's code and the texts it shows, loaded together: the part is ready once both are (its Japanese texts
+ * are a chunk of their own, its English ones load on an English page), so it never shows a key.
+ */
+export function withTexts<C>(part: Promise<C>, texts: Promise<JapaneseTexts>): Promise<C> {
+  return Promise.all([part, texts.then((t) => addTexts(t))]).then(([c]) => c);
 }

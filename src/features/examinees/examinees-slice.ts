@@ -1,7 +1,7 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { ExamineeConditions, ExamineeRow } from '../../api/examinees';
 import type { ExamineeDetail } from '../../api/examinee-detail';
-import { EMPTY_FORM, type FieldErrors, type SearchForm } from './examinees-validation';
+import { EMPTY_FORM, type FieldErrors, type SearchForm } from './examinees-form';
 import type { TranslationKey } from '../../lib/translation-key';
 
 type Status = 'idle' | 'loading' | 'succeeded' | 'failed';

@@ -1,52 +1,32 @@
+/**
+ * The examinee search page's effects: its conditions, the search and the CSV download. The detail and report
+ * pages' are examinee-detail-thunks.ts.
+ */
 import type { AppThunk } from '../../app/store';
 import { isApiError } from '../../api/api-error';
 import {
   downloadExamineesCsv,
   getExamineeConditions,
-  getTestPass,
   searchExaminees,
-  setTestPass,
   type ExamineeSearchQuery,
 } from '../../api/examinees';
-import { getExamineeDetail, getRecordUri } from '../../api/examinee-detail';
 import { loadingFinished, loadingStarted } from '../layout/layout-slice';
-import { confirm, showAlert } from '../layout/layout-thunks';
+import { showAlert } from '../layout/layout-thunks';
 import {
   conditionsLoaded,
   csvFinished,
   csvProgressed,
   csvStarted,
-  detailFailed,
-  detailLoaded,
-  detailRequested,
   formRejected,
-  passLoaded,
-  passSaveFailed,
-  passSaving,
-  recordUrlLoaded,
   searchFailed,
   searchStarted,
   searchSucceeded,
-  type Failure,
   selectExaminees,
 } from './examinees-slice';
-import { hasConditions, validateSearch, type SearchForm } from './examinees-validation';
+import { hasConditions, validateSearch } from './examinees-validation';
+import type { SearchForm } from './examinees-form';
+import { failureOf } from './examinees-requests';
 import { saveBlob } from '../../lib/save-file';
-import { formatStamp } from '../../lib/dates';
-import { printDocument, reportFileName } from '../../platform/print';
-import type { TranslationKey } from '../../lib/translation-key';
-
-/**
- * The failure to show: the screen's own key, then the SPA's text for the server's error code; the server's
- * own message only for a code the SPA does not know (README "Error codes").
- */
-function failureOf(e: unknown, messageKey: TranslationKey): Failure {
-  if (!isApiError(e)) return { messageKey };
-  return {
-    messageKey,
-    ...(e.serverText ? { messageText: e.serverText } : { detailKey: e.messageKey }),
-  };
-}
 
 /** The search request of a form (spec §3 "Examinee search request"); empty fields are sent as ''. */
 export function toQuery(f: SearchForm): Partial<ExamineeSearchQuery> {
@@ -213,71 +193,3 @@ export const csvRequested = (): AppThunk<Promise<void>> => async (dispatch, getS
     await dispatch(showAlert({ type: 'error', titleKey: 'examinees:csv.failed', ...shown }));
   }
 };
-
-/**
- * Loads one examinee's sitting, its pass value (managers only: spec §6), and, unless `withRecordings` is
- * false (the printed report), a playback address per recording.
- */
-export const detailOpened =
-  (testId: number, opts: { withRecordings?: boolean } = {}): AppThunk<Promise<void>> =>
-  async (dispatch, getState) => {
-    dispatch(detailRequested(testId));
-    dispatch(loadingStarted());
-    try {
-      const detail = await getExamineeDetail(testId);
-      dispatch(detailLoaded(detail));
-      const manager = (getState().session.login?.actor ?? 0) >= 3;
-      const [pass] = await Promise.allSettled(manager ? [getTestPass(testId)] : []);
-      dispatch(passLoaded(pass?.status === 'fulfilled' ? pass.value : null));
-      if (opts.withRecordings === false) return;
-      await Promise.all(
-        detail.records.map(async (r) => {
-          // A recording with nothing stored has nothing to play: no address to ask for.
-          if (r.size === 0) {
-            dispatch(recordUrlLoaded({ recordId: r.id, url: null }));
-            return;
-          }
-          try {
-            dispatch(recordUrlLoaded({ recordId: r.id, url: (await getRecordUri(r.id)).url }));
-          } catch {
-            dispatch(recordUrlLoaded({ recordId: r.id, url: null }));
-          }
-        }),
-      );
-    } catch (e) {
-      dispatch(detailFailed(failureOf(e, 'examinees:detail.loadFailed')));
-    } finally {
-      dispatch(loadingFinished());
-    }
-  };
-
-/**
- * Prints the report page (the browser's print dialog: A4, or "save as PDF"), named like the CSV files:
- * `examinee_report_{login id}_{yyyyMMddHHmmss}` in the deployment's zone (spec §9 id format).
- */
-export const reportPrintRequested = (): AppThunk<Promise<void>> => async (_dispatch, getState) => {
-  const loginId = selectExaminees(getState()).detail.data?.loginId ?? '';
-  printDocument(reportFileName(loginId, formatStamp(Date.now())));
-};
-
-/** Sets pass or fail after a confirmation (spec §2); an existing decision is rewritten after confirming. */
-export const passDecided =
-  (pass: boolean): AppThunk<Promise<void>> =>
-  async (dispatch, getState) => {
-    const { testId, pass: current } = selectExaminees(getState()).detail;
-    if (testId === null) return;
-    const ok = await dispatch(
-      confirm({
-        messageKey: `examinees:pass.${current === null ? 'confirm' : 'rewrite'}${pass ? 'Pass' : 'Fail'}`,
-      }),
-    );
-    if (!ok) return;
-    dispatch(passSaving());
-    try {
-      dispatch(passLoaded(await setTestPass(testId, pass)));
-      await dispatch(showAlert({ type: 'success', messageKey: 'examinees:pass.saved' }));
-    } catch {
-      dispatch(passSaveFailed());
-      await dispatch(showAlert({ type: 'error', messageKey: 'examinees:pass.saveFailed' }));
-    }
-  };

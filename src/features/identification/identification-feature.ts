@@ -7,5 +7,4 @@ export const identificationFeature: FeatureDef = {
   name: 'identification',
   reducers: { identification },
   addListeners: addIdentificationListeners,
-  namespaces: ['identification'],
 };

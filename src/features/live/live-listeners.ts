@@ -4,12 +4,11 @@ import { isApiError, NETWORK_ERROR_STATUS } from '../../api/api-error';
 import * as matchingApi from '../../api/matching';
 import { postMessage } from '../../api/messages';
 import { disconnectOnUnload, postTesterStatus } from '../../api/tester';
-import { acquireLocalMedia } from '../../media/devices';
 import type { ExtraStream, MasterHandle } from '../../media/master';
 import { kvsChannelOf } from '../../media/master-types';
-import { SCREEN_FRAME_RATE } from '../../media/screen-share';
 import {
   LOCAL_STREAM_ID,
+  SCREEN_FRAME_RATE,
   SCREEN_STREAM_ID,
   dropObject,
   getStream,
@@ -99,9 +98,9 @@ export function addLiveListeners(startListening: AppStartListening): void {
       const start = async (channel: matchingApi.SignalingChannel) => {
         starting = true;
         try {
-          if (!getStream(LOCAL_STREAM_ID)) await acquireLocalMedia();
-          // The publisher's code loads with the first channel (it then loads the KVS SDK); a failed load is a
-          // failed start (below), as a failed load of the SDK is.
+          // The camera's code, then the publisher's, load with the first channel (the publisher then loads the KVS
+          // SDK); a failed load is a failed start (below), as a failed load of the SDK is.
+          if (!getStream(LOCAL_STREAM_ID)) await (await import('../../media/devices')).acquireLocalMedia();
           const { startMaster } = await import('../../media/master');
           const handle = await startMaster({
             channel: kvsChannelOf(channel),

@@ -7,5 +7,4 @@ export const phonePairingFeature: FeatureDef = {
   name: 'phonePairing',
   reducers: { phonePairing },
   addListeners: addPhonePairingListeners,
-  namespaces: ['phone'],
 };

@@ -7,5 +7,4 @@ export const recordingFeature: FeatureDef = {
   name: 'recording',
   reducers: { recording },
   addListeners: addRecordingListeners,
-  namespaces: ['recording'],
 };

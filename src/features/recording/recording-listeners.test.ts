@@ -177,7 +177,7 @@ describe('recording listeners', () => {
     s.dispatch(examPhaseChanged('examing'));
     await until(() => selectRecording(s.getState()).phase === 'recording');
     // What kickedOut() dispatches: the exit is shown and the page closes the sitting.
-    s.dispatch(testerExited({ exit: 'kickedOut', messageKey: 'examining:kick.removed' }));
+    s.dispatch(testerExited({ exit: 'kickedOut', messageKey: 'tester:kick.removed' }));
     s.dispatch(sittingClosing());
     await until(() => selectRecording(s.getState()).phase === 'done');
     expect(session.stop).toHaveBeenCalledTimes(1);

@@ -2,10 +2,10 @@
  * When the exam's recording starts and ends (spec §4 "Recording"): start the recorder when the exam starts
  * (tester phase `examing`, or `examRecordingRequested`), stop, send the rest and complete it when it ends,
  * dispose on logout, drive the layout's upload counter. What each step does is the runtime's
- * (recording-runtime.ts, recording-page.ts); these listeners only map store events to its calls.
+ * (recording-runtime.ts, recording-page.ts, loaded with the first recording: recording-machinery.ts); these
+ * listeners only map store events to its calls.
  */
 import type { AppStartListening } from '../../app/listener';
-import { LOCAL_STREAM_ID, SCREEN_STREAM_ID } from '../../media/stream-registry';
 import { loggedOut } from '../session/session-slice';
 import {
   examPhaseChanged,
@@ -15,14 +15,16 @@ import {
   selectTester,
 } from '../tester/tester-slice';
 import { TESTER_STATUS } from '@contract/constants/tester';
+import type { StreamKind } from '@contract/constants/wider-view';
 import {
   roomScanStarted,
   roomScanStopped,
   screenShareEnded,
   screenShared,
 } from '../wider-view/wider-view-slice';
-import { RecordingPage } from './recording-page';
-import { RecordingRuntime } from './recording-runtime';
+import type { RecordingMachinery } from './recording-machinery';
+import type { RecordingRuntime } from './recording-runtime';
+import { reportStartFailure, type RecordingEffects } from './recording-report';
 import {
   backlogChanged,
   examRecordingRequested,
@@ -40,20 +42,51 @@ const EXAM_PHASES = ['examing', 'interrupted'];
  * Registers the recording listeners of one store (the recording feature registers them with its routes): the
  * store gets its own page with its recorded streams, each a runtime: the examinee's camera and microphone
  * (the exam's recording), and the wider view's shared screen (one recording per share) and room scans (one
- * recording per scan, of the camera).
+ * recording per scan, of the camera). They load with the first recording (or ahead, when the examinee agrees
+ * to the exam notes); before that there is nothing to finish, dispose or count.
  */
 export function addRecordingListeners(startListening: AppStartListening): void {
-  const page = new RecordingPage();
-  const camera = new RecordingRuntime(page, { streamId: LOCAL_STREAM_ID });
-  const screen = new RecordingRuntime(page, { streamId: SCREEN_STREAM_ID, stream: 'screen' });
-  const roomScan = new RecordingRuntime(page, { streamId: LOCAL_STREAM_ID, stream: 'room_scan' });
+  let loading: Promise<RecordingMachinery> | null = null;
+  let current: RecordingMachinery | null = null;
+  // The page, its runtimes and the media code they record with, together; a load that failed is tried again
+  // by the next recording.
+  const machinery = (): Promise<RecordingMachinery> =>
+    (loading ??= Promise.all([import('./recording-machinery'), import('./recording-media')]).then(
+      ([m]) => (current = m.createRecordingMachinery()),
+      (e: unknown) => {
+        loading = null;
+        throw e;
+      },
+    ));
+  /** The machinery once a recording asked for it (waiting for it while it loads), else null. */
+  const loaded = (): Promise<RecordingMachinery | null> =>
+    loading ? loading.catch(() => null) : Promise.resolve(null);
+  /** Starts a stream's recording; its code not loading is a recording that did not start. */
+  const start = async (
+    api: RecordingEffects,
+    kind: StreamKind,
+    runtime: (m: RecordingMachinery) => RecordingRuntime,
+  ) => {
+    let m: RecordingMachinery;
+    try {
+      m = await machinery();
+    } catch {
+      await reportStartFailure(api, kind);
+      return;
+    }
+    await runtime(m).start(api);
+  };
+  const finish = async (api: RecordingEffects, runtime: (m: RecordingMachinery) => RecordingRuntime) => {
+    const m = await loaded();
+    if (m) await runtime(m).finish(api);
+  };
 
   // The screen is recorded while it is shared: each share its own recording, completed when the share ends
   // or the exam does.
   startListening({
     actionCreator: screenShared,
     effect: async (_action, api) => {
-      await screen.start(api);
+      await start(api, 'screen', (m) => m.screen);
     },
   });
   startListening({
@@ -62,29 +95,31 @@ export function addRecordingListeners(startListening: AppStartListening): void {
       sittingClosing.match(action) ||
       (examPhaseChanged.match(action) && selectTester(state).examPhase === 'finished'),
     effect: async (_action, api) => {
-      await screen.finish(api);
+      await finish(api, (m) => m.screen);
     },
   });
   // A room scan records the camera from its start to its end.
   startListening({
     actionCreator: roomScanStarted,
     effect: async (_action, api) => {
-      await roomScan.start(api);
+      await start(api, 'room_scan', (m) => m.roomScan);
     },
   });
   startListening({
     predicate: (action) => roomScanStopped.match(action) || sittingClosing.match(action),
     effect: async (_action, api) => {
-      await roomScan.finish(api);
+      await finish(api, (m) => m.roomScan);
     },
   });
 
-  // The examinee agreed to the exam notes: the recording's media code loads while the exam system opens, so
-  // the start does not wait for it (and the pages before /examining never load it).
+  // The examinee agreed to the exam notes: the recording's code loads while the exam system opens, so the start
+  // does not wait for it (and the pages before /examining never load it).
   startListening({
     predicate: (action) => examTermAgreementChanged.match(action) && action.payload,
     effect: () => {
-      page.media().catch(() => undefined);
+      machinery()
+        .then((m) => m.page.media())
+        .catch(() => undefined);
     },
   });
 
@@ -96,7 +131,7 @@ export function addRecordingListeners(startListening: AppStartListening): void {
         EXAM_PHASES.includes(selectTester(state).examPhase) &&
         !EXAM_PHASES.includes(selectTester(prev).examPhase)),
     effect: async (_action, api) => {
-      await camera.start(api);
+      await start(api, 'camera', (m) => m.camera);
     },
   });
 
@@ -110,7 +145,7 @@ export function addRecordingListeners(startListening: AppStartListening): void {
         (selectTester(state).examPhase === 'finishing' || selectTester(state).examPhase === 'finished')) ||
       (testerStateChanged.match(action) && action.payload === TESTER_STATUS.finishExam),
     effect: async (_action, api) => {
-      await camera.finish(api);
+      await finish(api, (m) => m.camera);
     },
   });
 
@@ -119,7 +154,7 @@ export function addRecordingListeners(startListening: AppStartListening): void {
   startListening({
     actionCreator: loggedOut,
     effect: async (_action, api) => {
-      await page.dispose();
+      await (await loaded())?.page.dispose();
       api.dispatch(recordingDisposed());
     },
   });
@@ -134,7 +169,7 @@ export function addRecordingListeners(startListening: AppStartListening): void {
       recordingDisposed.match(action) ||
       loggedOut.match(action),
     effect: (_action, api) => {
-      page.syncUploadCounter(api.dispatch, api.getState());
+      current?.page.syncUploadCounter(api.dispatch, api.getState());
     },
   });
 
@@ -142,7 +177,7 @@ export function addRecordingListeners(startListening: AppStartListening): void {
   startListening({
     actionCreator: uploadRetryRequested,
     effect: () => {
-      camera.retryUpload();
+      current?.camera.retryUpload();
     },
   });
 }

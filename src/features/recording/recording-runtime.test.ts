@@ -4,7 +4,8 @@ import { ApiError, NETWORK_ERROR_STATUS } from '../../api/api-error';
 import startup from '../startup/startup-slice';
 import { initialTesterState } from '../tester/tester-slice';
 import { RecordingPage } from './recording-page';
-import { RecordingRuntime, SERVER_RETRY_MS, type RecordingEffects } from './recording-runtime';
+import { RecordingRuntime, SERVER_RETRY_MS } from './recording-runtime';
+import type { RecordingEffects } from './recording-report';
 import {
   recordingCompleted,
   recordingStarted,

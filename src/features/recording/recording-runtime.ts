@@ -2,10 +2,9 @@
  * The recording of one stream of the exam (spec §4 "Recording"), as one object with an explicit lifecycle:
  * `start` (server start, recorder, uploads), `finish` (stop, send the rest, complete with DELETE), `dispose`
  * (logout or kick-out: stop, keep the data on the device) and `retryUpload`. Its state is its fields; the
- * store holds only ids and counts. The listeners (recording-listeners.ts) only decide when to call it.
+ * store holds only ids and counts. The listeners (recording-listeners.ts) only decide when to call it; it
+ * loads with the first recording (recording-machinery.ts).
  */
-import type { ListenerEffectAPI } from '@reduxjs/toolkit';
-import type { AppThunkDispatch, RootState } from '../../app/store';
 import { isApiError, NETWORK_ERROR_STATUS } from '../../api/api-error';
 import {
   endRecording,
@@ -13,7 +12,6 @@ import {
   startRecording,
   type RecordingCredentials as ServerCredentials,
 } from '../../api/recording';
-import { getTesterDetail } from '../../api/tester';
 import {
   RECORDING_START_FAILED,
   RecordingError,
@@ -22,25 +20,12 @@ import {
 import type { RecordingSession, RecordingStatus } from '../../media/recording/recording-session';
 import { getStream, onStreamChange } from '../../media/stream-registry';
 import { logger } from '../../lib/logger';
-import { showAlert } from '../layout/layout-thunks';
 import { loggedOut } from '../session/session-slice';
 import type { RecordedStream, RecordingPage } from './recording-page';
-import {
-  deviceChecked,
-  recordingCompleted,
-  recordingFailed,
-  recordingStarted,
-  recordingStarting,
-  recordingStatusChanged,
-  streamRecordingChanged,
-  uploadRetryRequested,
-  type ExtraStream,
-  type RecordingErrorKey,
-  type RecordingStatusReport,
-} from './recording-slice';
-import { STREAM_FLAG, type StreamKind } from '@contract/constants/wider-view';
+import { alert, recordSettings, reporterOf, type RecordingEffects, type Reporter } from './recording-report';
+import { uploadRetryRequested, type RecordingErrorKey, type RecordingStatusReport } from './recording-slice';
+import type { StreamKind } from '@contract/constants/wider-view';
 import { selectTester } from '@/features/tester/tester-slice';
-import type { TranslationKey } from '../../lib/translation-key';
 
 /** How long the start waits for the camera stream the live channel acquires. */
 export const STREAM_WAIT_MS = 20_000;
@@ -48,12 +33,6 @@ export const STREAM_WAIT_MS = 20_000;
 export const SERVER_RETRY_MS = 2_000;
 /** Attempts at completing (DELETE) before the error state. */
 export const END_ATTEMPTS = 30;
-
-/** What the runtime needs of the listener that calls it. */
-export type RecordingEffects = Pick<
-  ListenerEffectAPI<RootState, AppThunkDispatch>,
-  'dispatch' | 'getState' | 'delay' | 'take'
->;
 
 export interface RecordingRuntimeOptions {
   /** The stream-registry id of the recorded stream. */
@@ -63,48 +42,6 @@ export interface RecordingRuntimeOptions {
    * page, the recording-time limit), or the screen or the room scan, each its own series of recordings.
    */
   stream?: StreamKind;
-}
-
-/** Where a runtime's progress goes: the camera's into the recording slice's own fields, the others' apart. */
-interface Reporter {
-  starting(d: AppThunkDispatch): void;
-  deviceChecked(d: AppThunkDispatch, ok: boolean): void;
-  started(
-    d: AppThunkDispatch,
-    r: { recordId: number; segment: number; mimeType: string; durable: boolean },
-  ): void;
-  status(d: AppThunkDispatch, r: RecordingStatusReport): void;
-  failed(d: AppThunkDispatch, errorKey: RecordingErrorKey, reason?: string): void;
-  completed(d: AppThunkDispatch): void;
-}
-
-const CAMERA_REPORTER: Reporter = {
-  starting: (d) => d(recordingStarting()),
-  deviceChecked: (d, ok) => d(deviceChecked(ok)),
-  started: (d, r) => d(recordingStarted(r)),
-  status: (d, r) => d(recordingStatusChanged(r)),
-  failed: (d, errorKey, reason) =>
-    d(recordingFailed(reason === undefined ? { errorKey } : { errorKey, reason })),
-  completed: (d) => d(recordingCompleted()),
-};
-
-function extraReporter(stream: ExtraStream): Reporter {
-  const change = (d: AppThunkDispatch, c: Omit<Parameters<typeof streamRecordingChanged>[0], 'stream'>) =>
-    d(streamRecordingChanged({ stream, ...c }));
-  return {
-    // A new recording of the stream: the last one's record is not this one's.
-    starting: (d) => change(d, { phase: 'starting', errorKey: null, recordId: null }),
-    deviceChecked: () => undefined,
-    started: (d, r) => change(d, { phase: 'recording', recordId: r.recordId }),
-    status: (d, r) =>
-      change(d, {
-        phase: r.state === 'error' ? 'error' : r.state === 'idle' ? 'recording' : r.state,
-        counts: { partsDone: r.partsDone, partsTotal: r.partsTotal, bytesPending: r.bytesPending },
-        errorKey: r.state === 'error' ? (r.errorKey ?? 'recording:failed') : null,
-      }),
-    failed: (d, errorKey) => change(d, { phase: 'error', errorKey }),
-    completed: (d) => change(d, { phase: 'done' }),
-  };
 }
 
 /** A running recording: the session and the server's record. */
@@ -135,7 +72,7 @@ export class RecordingRuntime implements RecordedStream {
     private readonly options: RecordingRuntimeOptions,
   ) {
     this.kind = options.stream ?? 'camera';
-    this.out = this.kind === 'camera' ? CAMERA_REPORTER : extraReporter(this.kind);
+    this.out = reporterOf(this.kind);
     page.attach(this);
   }
 
@@ -341,42 +278,6 @@ export class RecordingRuntime implements RecordedStream {
   }
 }
 
-function num(v: unknown): number | null {
-  if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (typeof v === 'string' && /^-?\d+$/.test(v.trim())) return Number(v);
-  return null;
-}
-
-/** The sitting's recording settings: the server's copy of the start-up parameters first, then the page's. */
-interface RecordSettings {
-  isRecord: boolean;
-  voiceRecording: boolean;
-  startupCodec: string | null;
-  videoLevel: number | null;
-  audioLevel: number | null;
-}
-
-async function recordSettings(state: RootState, kind: StreamKind): Promise<RecordSettings> {
-  const p = state.startup.params;
-  let server: Record<string, unknown> = {};
-  try {
-    server = (await getTesterDetail()).startupParameters;
-  } catch {
-    // The page's start-up parameters decide; the server refuses a recording that is off anyway.
-  }
-  const pick = (snake: string, client: unknown) => num(server[snake]) ?? num(client);
-  const codec = typeof server.video_codec === 'string' ? server.video_codec : p.videoCodec;
-  // A stream is recorded when its start-up flag is on (STREAM_FLAG); the page's own copy only for the camera.
-  const flag = STREAM_FLAG[kind];
-  return {
-    isRecord: (kind === 'camera' ? pick(flag, p.isRecord) : num(server[flag])) === 1,
-    voiceRecording: pick('is_voice_recording', p.isVoiceRecording) !== 0,
-    startupCodec: codec || null,
-    videoLevel: pick('video_recording_preference', p.videoRecordingPreference),
-    audioLevel: pick('voice_quality_preference', p.voiceQualityPreference),
-  };
-}
-
 function report(s: RecordingStatus): RecordingStatusReport {
   const r: RecordingStatusReport = {
     state: s.state,
@@ -410,8 +311,4 @@ function waitForStream(id: string, ms: number): Promise<MediaStream | null> {
       resolve(s);
     });
   });
-}
-
-function alert(dispatch: AppThunkDispatch, messageKey: TranslationKey): Promise<void> {
-  return dispatch(showAlert({ type: 'error', messageKey }));
 }

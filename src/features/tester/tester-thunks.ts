@@ -3,68 +3,38 @@ import { navigateTo } from '../../app/navigation';
 import { isApiError, NETWORK_ERROR_STATUS } from '../../api/api-error';
 import * as testerApi from '../../api/tester';
 import type { TesterDetail } from '../../api/tester';
-import { acquireLocalMedia } from '../../media/devices';
 import { getMessages, postMessage } from '../../api/messages';
 import { MESSAGE_COMMANDS, parseCommand } from '@contract/constants/messages';
-import { unlockSound } from '../../platform/attention';
-import { checkPopupAllowed } from '../../platform/popup-check';
 import { logoutRequested } from '../session/session-thunks';
 import { loggedOut } from '../session/session-slice';
 import { headerLogoutDisabledChanged } from '../layout/layout-slice';
-import { confirm, showAlert } from '../layout/layout-thunks';
+import { showAlert } from '../layout/layout-thunks';
 import { liveStartRequested, liveStopRequested, networkErrorOccurred, selectLive } from '../live/live-slice';
 import {
   chatRead,
   chatReceived,
-  devicesChecked,
-  envNextFailed,
-  envNextStarted,
-  envNextSucceeded,
-  envTermLoadStarted,
-  envTermLoaded,
-  examErrorOccurred,
   examPhaseChanged,
-  examTermAgreementChanged,
-  examWindowAttachedChanged,
   recordingDeadlineKnown,
   recordingDeadlineOf,
   sittingClosing,
-  examiningTermLoadStarted,
-  examiningTermLoaded,
-  loggedInToTestSystem,
   messagePollStarted,
   messagePollStopped,
-  popupChecked,
-  stepReached,
-  summaryLoadFailed,
-  summaryLoadStarted,
-  summaryLoaded,
   testerDetailLoaded,
   testerExited,
   testerStateChanged,
   type ExitMode,
   type ExitState,
-  envResumeChecking,
-  envResumeChecked,
   selectTester,
 } from './tester-slice';
-import {
-  closeExamWindow,
-  examWindowOpen,
-  openExamWindow,
-  startUnloadWarning,
-  stopUnloadWarning,
-} from './exam-window';
+import { closeExamWindow, stopUnloadWarning } from './exam-window';
 import { keepScreenAwake } from '../../platform/wake-lock';
 import { notifyDesktopApp } from './desktop-app-bridge';
 import type { DesktopAppEndReason } from '../../platform/desktop-app';
-import { formatStamp } from '../../lib/dates';
-import { printDocument, reportFileName } from '../../platform/print';
 import { TESTER_STATUS } from '@contract/constants/tester';
 import { href } from '@/config/paths';
 import type { TranslationKey } from '../../lib/translation-key';
 
-const isNetwork = (e: unknown) => isApiError(e) && e.status === NETWORK_ERROR_STATUS;
+export const isNetwork = (e: unknown) => isApiError(e) && e.status === NETWORK_ERROR_STATUS;
 
 let releaseWakeLock: (() => void) | null = null;
 
@@ -159,7 +129,7 @@ export const chatSent =
   };
 
 /** A start-up flag of the sitting (server copy first, then the client's start-up parameters). */
-function flag(
+export function flag(
   detail: TesterDetail | null,
   state: RootState,
   snake: string,
@@ -200,24 +170,6 @@ export const loadTesterDetail = (): AppThunk<Promise<TesterDetail>> => async (di
   return d;
 };
 
-/** Asks for the camera and microphone (spec §2 camera check, microphone check). */
-export const checkDevices = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
-  const r = await acquireLocalMedia();
-  dispatch(
-    devicesChecked({
-      camera: r.camera.ok ? null : r.camera.code,
-      microphone: r.microphone.ok ? null : r.microphone.code,
-    }),
-  );
-  const t = selectTester(getState());
-  if (t.camera === 2 && t.microphone === 2 && t.stepBar === 1) dispatch(stepReached(2));
-};
-
-/** The popup-block check of /env-setting (platform/popup-check.ts). */
-export const checkPopup = (): AppThunk<Promise<void>> => async (dispatch) => {
-  dispatch(popupChecked(checkPopupAllowed()));
-};
-
 /**
  * Where a sitting that is already under way continues (a new tab, a crashed browser, a reload, a JT start-up
  * again): past the identity check → the exam page; matched and waiting for the identity check → the check the
@@ -233,62 +185,6 @@ export function resumePath(detail: TesterDetail, state: RootState): string | nul
     : href('identification');
 }
 
-/**
- * /env-setting opened: who am I — and, for a sitting already under way, straight back to where it was — then
- * the terms, the device and popup checks.
- */
-export const envSettingEntered = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
-  dispatch(stepReached(1));
-  dispatch(envResumeChecking());
-  const { termTemplateId, envSettingTerm, lang } = getState().startup.params;
-  dispatch(envTermLoadStarted());
-  const templateId =
-    envSettingTerm !== null && envSettingTerm !== -1 ? envSettingTerm : (termTemplateId ?? -1);
-  const term = testerApi
-    .getEnvSettingTerm(templateId, lang || 'ja')
-    .then((body) => dispatch(envTermLoaded({ body, failed: false })))
-    .catch(() => dispatch(envTermLoaded({ body: '', failed: true })));
-  const detail = await dispatch(loadTesterDetail()).catch(() => undefined);
-  const resume = detail ? resumePath(detail, getState()) : null;
-  if (resume) {
-    navigateTo(resume, { replace: true });
-    return;
-  }
-  dispatch(envResumeChecked());
-  await dispatch(checkDevices());
-  await dispatch(checkPopup());
-  await term;
-};
-
-/**
- * Next on /env-setting: confirms the session, starts transmission (spec §1: the live channel) and goes to
- * the identity check chosen by the sitting (monitor, AI, or none → the exam page). A network error asks
- * the examinee to press Next again (spec §8).
- */
-export const envNextPressed = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
-  dispatch(envNextStarted());
-  let detail: TesterDetail;
-  try {
-    detail = await dispatch(loadTesterDetail());
-  } catch (e) {
-    dispatch(envNextFailed(isNetwork(e) ? 'networkError' : 'failed'));
-    return;
-  }
-  const state = getState();
-  dispatch(
-    liveStartRequested({
-      testerId: selectTester(state).testerId ?? detail.testerId,
-      matchingTimeout: state.startup.params.matchingTimeout,
-    }),
-  );
-  dispatch(envNextSucceeded());
-  const isAuth = flag(detail, state, 'is_auth', 'isAuth');
-  const isAiAuth = flag(detail, state, 'is_ai_auth', 'isAiAuth');
-  if (detail.status >= TESTER_STATUS.identificated || isAuth === 0) navigateTo(href('examining'));
-  else if (isAiAuth === 1) navigateTo(href('identificationAi'));
-  else navigateTo(href('identification'));
-};
-
 /** A tester page after env-setting: make sure transmission and the message poll run (also after reload). */
 export const ensureLive = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
   const s = getState();
@@ -298,102 +194,6 @@ export const ensureLive = (): AppThunk<Promise<void>> => async (dispatch, getSta
     dispatch(liveStartRequested({ testerId, matchingTimeout: s.startup.params.matchingTimeout }));
   }
   dispatch(messagePollStarted());
-};
-
-/** /examining opened (PRE00004). */
-export const examiningEntered = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
-  dispatch(stepReached(4));
-  const { termTemplateId, lang } = getState().startup.params;
-  dispatch(examiningTermLoadStarted());
-  const term = testerApi
-    .getExaminingTerm(termTemplateId ?? -1, lang || 'ja')
-    .then((body) => dispatch(examiningTermLoaded({ body, failed: false })))
-    .catch(() => dispatch(examiningTermLoaded({ body: '', failed: true })));
-  let detail: TesterDetail;
-  try {
-    detail = await dispatch(loadTesterDetail());
-  } catch (e) {
-    dispatch(examErrorOccurred(isNetwork(e) ? 'examining:errors.network' : 'examining:errors.detail'));
-    await term;
-    return;
-  }
-  if (detail.kicked === 1) {
-    dispatch(testerExited({ exit: 'kickedOut', messageKey: 'examining:kick.removed' }));
-    await term;
-    return;
-  }
-  if (detail.status === TESTER_STATUS.finishExam) {
-    navigateTo(href('examEnd'), { replace: true });
-    return;
-  }
-  dispatch(recordingDeadlineFrom(detail));
-  await dispatch(ensureLive());
-  startWakeLock();
-  if (detail.status === TESTER_STATUS.identificated || detail.status < TESTER_STATUS.identificated) {
-    try {
-      const r = await testerApi.postTesterStatus(TESTER_STATUS.beforeExam);
-      dispatch(testerStateChanged(r.status));
-    } catch {
-      // The state stays; opening the exam system retries the transition.
-    }
-  } else if (detail.status === TESTER_STATUS.examing || detail.status === TESTER_STATUS.interruptionExam) {
-    // Back to a running exam (a reload, a crash, a new login): the notes were agreed to before it started.
-    dispatch(examTermAgreementChanged(true));
-    dispatch(loggedInToTestSystem());
-    dispatch(examPhaseChanged(detail.status === TESTER_STATUS.examing ? 'examing' : 'interrupted'));
-    startUnloadWarning();
-  }
-  await term;
-};
-
-/**
- * "Log in to the exam system": get_mc_token (mode 2 for an MC+ start-up, is_mc_startup 1; else mode 1),
- * opens window_open_url in the exam window, then the exam starts (tester state 5, process start 0) or
- * resumes after an interruption (process restart 1).
- */
-export const examSystemLoginRequested = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
-  const s = getState();
-  if (!selectTester(s).examTermAgreed) return;
-  // A click: from now on a monitor's message can be heard while the exam window covers this one.
-  unlockSound();
-  dispatch(examErrorOccurred(null));
-  dispatch(examPhaseChanged('opening'));
-  const resuming = selectTester(s).testerState === TESTER_STATUS.interruptionExam;
-  // The exam is running but this page lost its window (a reload, a crash, a new login): log in again.
-  const relogin = selectTester(s).testerState === TESTER_STATUS.examing;
-  const mode: 1 | 2 = s.startup.params.isMcStartup === 1 ? 2 : 1;
-  try {
-    // The server gives the exam-system link only to a sitting ready for the exam (state 4 or later).
-    if (selectTester(getState()).testerState < TESTER_STATUS.beforeExam) {
-      const r = await testerApi.postTesterStatus(TESTER_STATUS.beforeExam);
-      dispatch(testerStateChanged(r.status));
-    }
-    const token = await testerApi.getMcToken(mode);
-    if (!openExamWindow(token.windowOpenUrl)) {
-      dispatch(examErrorOccurred('examining:errors.popupBlocked'));
-      dispatch(examPhaseChanged(resuming ? 'interrupted' : relogin ? 'examing' : 'ready'));
-      return;
-    }
-    dispatch(loggedInToTestSystem());
-    dispatch(examWindowAttachedChanged(true));
-    const r = await testerApi.postTesterStatus(TESTER_STATUS.examing);
-    dispatch(testerStateChanged(r.status));
-    const p = s.startup.params;
-    // spec §3 exam process: start 0, restart 1, relogin 4.
-    const process = resuming ? 1 : relogin ? 4 : 0;
-    const body = { process, loginId: p.loginId, termSetCode: p.termSetCode, eai: p.eai };
-    await testerApi.postExamProcess('test', body);
-    await testerApi.postExamProcess('exam', body);
-    dispatch(examPhaseChanged('examing'));
-    startUnloadWarning();
-  } catch (e) {
-    dispatch(examErrorOccurred(isNetwork(e) ? 'examining:errors.network' : 'examining:errors.examSystem'));
-    dispatch(
-      examPhaseChanged(
-        resuming ? 'interrupted' : selectTester(getState()).loggedInToTestSystem ? 'examing' : 'ready',
-      ),
-    );
-  }
 };
 
 /** The exam window was closed before the exam ended: interruption (tester state 6, process suspend 3). */
@@ -407,37 +207,6 @@ export const examInterrupted = (): AppThunk<Promise<void>> => async (dispatch, g
   } catch {
     // The page still shows the interruption; finishing or resuming corrects the server state.
   }
-};
-
-/**
- * "Finish the exam" (after a confirmation): tester state 7, process stop 2, transmission stopped, then
- * /exam-end.
- */
-export const examFinishRequested = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
-  const ok = await dispatch(confirm({ messageKey: 'examining:finish.confirm' }));
-  if (!ok) return;
-  dispatch(examPhaseChanged('finishing'));
-  const loginId = getState().startup.params.loginId;
-  // Transmission stops as planned: the checker is told while the sitting is still open.
-  await dispatch(announceBeforeClose());
-  try {
-    await testerApi.postExamProcess('exam', { process: 2, loginId });
-    await testerApi.postExamProcess('test', { process: 2, loginId });
-    const r = await testerApi.postTesterStatus(TESTER_STATUS.finishExam);
-    dispatch(testerStateChanged(r.status));
-  } catch (e) {
-    dispatch(examErrorOccurred(isNetwork(e) ? 'examining:errors.network' : 'examining:errors.finish'));
-    dispatch(examPhaseChanged('examing'));
-    return;
-  }
-  dispatch(examPhaseChanged('finished'));
-  notifyDesktopApp({ type: 'sittingEnded', loginId: loginIdOf(getState()), reason: 'finished' });
-  stopUnloadWarning();
-  closeExamWindow();
-  stopWakeLock();
-  dispatch(messagePollStopped());
-  dispatch(liveStopRequested());
-  navigateTo(href('examEnd'));
 };
 
 /** Recording phases in which the recorder or its uploads still work. */
@@ -465,14 +234,14 @@ const finishRecordingBeforeExit = (): AppThunk<Promise<void>> => async (dispatch
 let exiting = false;
 
 /** The examinee's login id (the session's, else the start-up's). */
-function loginIdOf(state: RootState): string {
+export function loginIdOf(state: RootState): string {
   return state.session.login?.loginId ?? state.startup.params.loginId;
 }
 
 /** How an exit is told to the desktop application. */
 function endReasonOf(mode: ExitMode, after?: { messageKey: TranslationKey }): DesktopAppEndReason {
   if (mode === 'kickOutMyselfAi') return 'aiForcedLogout';
-  if (after?.messageKey === 'examining:errors.recordingTimeExceeded') return 'recordingTimeExceeded';
+  if (after?.messageKey === 'tester:errors.recordingTimeExceeded') return 'recordingTimeExceeded';
   if (mode === 'logout' || mode === 'kickOutMyself') return 'logout';
   return 'sessionEnded';
 }
@@ -550,7 +319,7 @@ export const exitRequested =
  */
 export const kickedOut = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
   if (selectTester(getState()).exit === 'kickedOut') return;
-  dispatch(testerExited({ exit: 'kickedOut', messageKey: 'examining:kick.removed' }));
+  dispatch(testerExited({ exit: 'kickedOut', messageKey: 'tester:kick.removed' }));
   dispatch(examPhaseChanged('ended'));
   notifyDesktopApp({ type: 'kickedOut', loginId: loginIdOf(getState()) });
   dispatch(sittingClosing());
@@ -563,56 +332,7 @@ export const kickedOut = (): AppThunk<Promise<void>> => async (dispatch, getStat
   await dispatch(
     showAlert({
       type: 'error',
-      messageKey: isJt ? 'examining:kick.forcedClose' : 'examining:kick.forcedLogout',
+      messageKey: isJt ? 'tester:kick.forcedClose' : 'tester:kick.forcedLogout',
     }),
   );
-};
-
-/** Recording time exceeded (maxRectime): logged out with a message (spec §4, §8). */
-export const recordingTimeExceeded = (): AppThunk<Promise<void>> => async (dispatch) => {
-  void dispatch(showAlert({ type: 'caution', messageKey: 'examining:errors.recordingTimeExceeded' }));
-  await dispatch(
-    exitRequested('logout', { exit: 'loggedOut', messageKey: 'examining:errors.recordingTimeExceeded' }),
-  );
-};
-
-/** /exam-end opened: the monitoring-info summary from tester/detail. */
-export const examEndEntered = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
-  dispatch(summaryLoadStarted());
-  try {
-    const d = await dispatch(loadTesterDetail());
-    // /exam-end is for a finished exam only: a sitting still under way goes back to where it is (an address typed
-    // or a bookmark must not end proctoring).
-    if (d.status < TESTER_STATUS.finishExam) {
-      navigateTo(resumePath(d, getState()) ?? href('envSetting'), { replace: true });
-      return;
-    }
-    dispatch(
-      summaryLoaded({
-        markings: d.markings.map((m) => ({
-          markingAt: m.markingAt,
-          label: m.label,
-          message: m.message,
-          score: m.score,
-        })),
-        markingTotalScore: d.markingTotalScore,
-        records: d.records.map((r) => ({ id: r.id, startAt: r.startAt, stopAt: r.stopAt })),
-        report: d,
-      }),
-    );
-  } catch {
-    dispatch(summaryLoadFailed());
-  }
-  dispatch(messagePollStopped());
-  if (examWindowOpen()) closeExamWindow();
-};
-
-/**
- * The monitoring-info "download" of /exam-end (spec §2): the examinee's own report (what was flagged, when,
- * with the recordings), printed by the browser, where "Save as PDF" makes the file.
- */
-export const summaryPrintRequested = (): AppThunk<Promise<void>> => async (_dispatch, getState) => {
-  const s = getState();
-  const loginId = selectTester(s).summaryReport?.loginId ?? s.session.login?.loginId ?? '';
-  printDocument(reportFileName(loginId, formatStamp(Date.now())));
 };

@@ -7,5 +7,4 @@ export const widerViewFeature: FeatureDef = {
   name: 'widerView',
   reducers: { widerView },
   addListeners: addWiderViewListeners,
-  namespaces: ['widerView'],
 };

@@ -1,4 +1,5 @@
-import type { FeatureDef } from '../../app/features';
+import type { FeatureDef, JapaneseTexts } from '../../app/features';
+import managementAccessLimitJa from '../../i18n/locales/ja/management/accessLimit.json';
 import { managementFeature } from '../../features/management/management-feature';
 import { AccessLimitView } from '../../features/management/components/access-limit-view';
 import { ManagementShell } from './management-shell';
@@ -13,3 +14,5 @@ export default function AccessLimitPage() {
 }
 
 export const features: readonly FeatureDef[] = [managementFeature];
+
+export const texts: JapaneseTexts = { 'management/accessLimit': managementAccessLimitJa };

@@ -1,4 +1,5 @@
-import type { FeatureDef } from '../../app/features';
+import type { FeatureDef, JapaneseTexts } from '../../app/features';
+import managementAnalysisJa from '../../i18n/locales/ja/management/analysis.json';
 import { examineesFeature } from '../../features/examinees/examinees-feature';
 import { managementFeature } from '../../features/management/management-feature';
 import { AnalysisRequestView } from '../../features/management/components/analysis-request-view';
@@ -14,3 +15,5 @@ export default function AnalysisRequestPage() {
 }
 
 export const features: readonly FeatureDef[] = [examineesFeature, managementFeature];
+
+export const texts: JapaneseTexts = { 'management/analysis': managementAnalysisJa };

@@ -1,4 +1,5 @@
-import type { FeatureDef } from '../../app/features';
+import type { FeatureDef, JapaneseTexts } from '../../app/features';
+import managementMonitoringJa from '../../i18n/locales/ja/management/monitoring.json';
 import { managementFeature } from '../../features/management/management-feature';
 import { CheckersMonitoringView } from '../../features/management/components/checkers-monitoring-view';
 import { ManagementShell } from './management-shell';
@@ -13,3 +14,5 @@ export default function CheckersMonitoringPage() {
 }
 
 export const features: readonly FeatureDef[] = [managementFeature];
+
+export const texts: JapaneseTexts = { 'management/monitoring': managementMonitoringJa };

@@ -1,4 +1,6 @@
-import type { FeatureDef } from '../../app/features';
+import type { FeatureDef, JapaneseTexts } from '../../app/features';
+import managementShortUrlJa from '../../i18n/locales/ja/management/shortUrl.json';
+import managementRetentionJa from '../../i18n/locales/ja/management/retention.json';
 import { managementFeature } from '../../features/management/management-feature';
 import { ShortUrlList } from '../../features/management/components/short-url-views';
 import { href } from '@/config/paths';
@@ -14,3 +16,8 @@ export default function CreateShorturlListPage() {
 }
 
 export const features: readonly FeatureDef[] = [managementFeature];
+
+export const texts: JapaneseTexts = {
+  'management/shortUrl': managementShortUrlJa,
+  'management/retention': managementRetentionJa,
+};

@@ -1,4 +1,6 @@
-import type { FeatureDef } from '../../app/features';
+import type { FeatureDef, JapaneseTexts } from '../../app/features';
+import managementShortUrlJa from '../../i18n/locales/ja/management/shortUrl.json';
+import managementRetentionJa from '../../i18n/locales/ja/management/retention.json';
 import { managementFeature } from '../../features/management/management-feature';
 import { useParams } from 'react-router-dom';
 import { ShortUrlFormView } from '../../features/management/components/short-url-views';
@@ -20,3 +22,8 @@ export default function CreateShorturlPage() {
 }
 
 export const features: readonly FeatureDef[] = [managementFeature];
+
+export const texts: JapaneseTexts = {
+  'management/shortUrl': managementShortUrlJa,
+  'management/retention': managementRetentionJa,
+};

@@ -1,4 +1,5 @@
-import type { FeatureDef } from '../../app/features';
+import type { FeatureDef, JapaneseTexts } from '../../app/features';
+import managementRetentionJa from '../../i18n/locales/ja/management/retention.json';
 import { managementFeature } from '../../features/management/management-feature';
 import { DeleteSettingView } from '../../features/management/components/delete-setting-view';
 import { ManagementShell } from './management-shell';
@@ -13,3 +14,5 @@ export default function DeleteSettingPage() {
 }
 
 export const features: readonly FeatureDef[] = [managementFeature];
+
+export const texts: JapaneseTexts = { 'management/retention': managementRetentionJa };

@@ -1,6 +1,9 @@
-import type { FeatureDef } from '../../app/features';
+import type { FeatureDef, JapaneseTexts } from '../../app/features';
+import examineesJa from '../../i18n/locales/ja/examinees.json';
+import examineesDetailJa from '../../i18n/locales/ja/examinees/detail.json';
+import managementJa from '../../i18n/locales/ja/management.json';
+import managementShortUrlJa from '../../i18n/locales/ja/management/shortUrl.json';
 import { examineesFeature } from '../../features/examinees/examinees-feature';
-import { managementFeature } from '../../features/management/management-feature';
 import { useParams } from 'react-router-dom';
 import { useAppSelector } from '../../app/hooks';
 import { canAccess } from '../../app/permissions';
@@ -26,4 +29,12 @@ export default function ExamineeDetailPage() {
   );
 }
 
-export const features: readonly FeatureDef[] = [examineesFeature, managementFeature];
+export const features: readonly FeatureDef[] = [examineesFeature];
+
+/** The sitting's start-up parameters are shown with the short-URL form's labels (management). */
+export const texts: JapaneseTexts = {
+  examinees: examineesJa,
+  'examinees/detail': examineesDetailJa,
+  management: managementJa,
+  'management/shortUrl': managementShortUrlJa,
+};

@@ -1,4 +1,6 @@
-import type { FeatureDef } from '../../app/features';
+import type { FeatureDef, JapaneseTexts } from '../../app/features';
+import examineesJa from '../../i18n/locales/ja/examinees.json';
+import examineesDetailJa from '../../i18n/locales/ja/examinees/detail.json';
 import { useParams } from 'react-router-dom';
 import { examineesFeature } from '../../features/examinees/examinees-feature';
 import { ExamineeReportView } from '../../features/examinees/components/examinee-report-view';
@@ -11,3 +13,5 @@ export default function ExamineeReportPage() {
 }
 
 export const features: readonly FeatureDef[] = [examineesFeature];
+
+export const texts: JapaneseTexts = { examinees: examineesJa, 'examinees/detail': examineesDetailJa };

@@ -1,4 +1,6 @@
-import type { FeatureDef } from '../../app/features';
+import type { FeatureDef, JapaneseTexts } from '../../app/features';
+import examineesJa from '../../i18n/locales/ja/examinees.json';
+import examineesCsvJa from '../../i18n/locales/ja/examinees/csv.json';
 import { examineesFeature } from '../../features/examinees/examinees-feature';
 import { ExamineeResultTable } from '../../features/examinees/components/examinee-result-table';
 import { ExamineeSearchForm } from '../../features/examinees/components/examinee-search-form';
@@ -19,3 +21,5 @@ export default function ExamineesPage() {
 }
 
 export const features: readonly FeatureDef[] = [examineesFeature];
+
+export const texts: JapaneseTexts = { examinees: examineesJa, 'examinees/csv': examineesCsvJa };

@@ -1,4 +1,5 @@
-import type { FeatureDef } from '../../app/features';
+import type { FeatureDef, JapaneseTexts } from '../../app/features';
+import managementLoginsJa from '../../i18n/locales/ja/management/logins.json';
 import { managementFeature } from '../../features/management/management-feature';
 import { LoginsView } from '../../features/management/components/logins-view';
 import { ManagementShell } from './management-shell';
@@ -13,3 +14,5 @@ export default function LoginsPage() {
 }
 
 export const features: readonly FeatureDef[] = [managementFeature];
+
+export const texts: JapaneseTexts = { 'management/logins': managementLoginsJa };

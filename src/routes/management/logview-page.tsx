@@ -1,4 +1,5 @@
-import type { FeatureDef } from '../../app/features';
+import type { FeatureDef, JapaneseTexts } from '../../app/features';
+import managementLogviewJa from '../../i18n/locales/ja/management/logview.json';
 import { managementFeature } from '../../features/management/management-feature';
 import { LogSearchView } from '../../features/management/components/log-search-view';
 import { ManagementShell } from './management-shell';
@@ -13,3 +14,5 @@ export default function LogviewPage() {
 }
 
 export const features: readonly FeatureDef[] = [managementFeature];
+
+export const texts: JapaneseTexts = { 'management/logview': managementLogviewJa };

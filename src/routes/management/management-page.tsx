@@ -1,4 +1,6 @@
-import type { FeatureDef } from '../../app/features';
+import type { FeatureDef, JapaneseTexts } from '../../app/features';
+import managementMenuJa from '../../i18n/locales/ja/management/menu.json';
+import managementSummaryJa from '../../i18n/locales/ja/management/summary.json';
 import { managementFeature } from '../../features/management/management-feature';
 import { useAppSelector } from '../../app/hooks';
 import { canAccess } from '../../app/permissions';
@@ -34,3 +36,8 @@ export default function ManagementPage() {
 }
 
 export const features: readonly FeatureDef[] = [managementFeature];
+
+export const texts: JapaneseTexts = {
+  'management/menu': managementMenuJa,
+  'management/summary': managementSummaryJa,
+};

@@ -1,9 +1,7 @@
-import type { FeatureDef } from '../../app/features';
+import type { FeatureDef, JapaneseTexts } from '../../app/features';
+import envSettingJa from '../../i18n/locales/ja/tester/envSetting.json';
 import { testerFeature } from '../../features/tester/tester-feature';
-import { identificationFeature } from '../../features/identification/identification-feature';
 import { liveFeature } from '../../features/live/live-feature';
-import { recordingFeature } from '../../features/recording/recording-feature';
-import { widerViewFeature } from '../../features/wider-view/wider-view-feature';
 import { phonePairingFeature } from '../../features/phone-pairing/phone-pairing-feature';
 import { EnvSettingView } from '../../features/tester/components/env-setting-view';
 
@@ -12,12 +10,11 @@ export default function EnvSettingPage() {
   return <EnvSettingView />;
 }
 
-/** The examinee flow moves between pages, so every tester page registers all of its features. */
-export const features: readonly FeatureDef[] = [
-  testerFeature,
-  identificationFeature,
-  liveFeature,
-  recordingFeature,
-  widerViewFeature,
-  phonePairingFeature,
-];
+/**
+ * Registered here: the examinee's state and exit (tester), and what Next starts, the matching poll (live) and
+ * the phone camera's state it reports (phonePairing). The identity check, the wider view and the recording
+ * register with the pages that run them (the flow only moves on from here).
+ */
+export const features: readonly FeatureDef[] = [testerFeature, liveFeature, phonePairingFeature];
+
+export const texts: JapaneseTexts = { 'tester/envSetting': envSettingJa };

@@ -1,55 +1,104 @@
-import type { FeatureDef } from '../../app/features';
+import type { FeatureDef, JapaneseTexts } from '../../app/features';
+import examiningJa from '../../i18n/locales/ja/examining.json';
 import { testerFeature } from '../../features/tester/tester-feature';
+import { examFeature } from '../../features/tester/exam-feature';
 import { identificationFeature } from '../../features/identification/identification-feature';
 import { liveFeature } from '../../features/live/live-feature';
 import { recordingFeature } from '../../features/recording/recording-feature';
 import { widerViewFeature } from '../../features/wider-view/wider-view-feature';
 import { phonePairingFeature } from '../../features/phone-pairing/phone-pairing-feature';
 import { ExaminingView } from '../../features/tester/components/examining-view';
-import { RecordingStatus } from '../../features/recording/components/recording-status';
 import { CameraPreview } from '../../features/tester/components/camera-preview';
-import { WiderViewSteps } from '../../features/wider-view/components/wider-view-steps';
-import { PhonePairingPanel } from '../../features/phone-pairing/components/phone-pairing-panel';
 import { useAppSelector } from '../../app/hooks';
 import { selectTester } from '../../features/tester/tester-slice';
-import { selectRoomScanOpen, selectScreenShareHeld } from '../../features/wider-view/wider-view-slice';
-import { deferredPart } from '../../components/ui/deferred-part';
-import { useTranslation } from 'react-i18next';
+import {
+  selectRoomScanOpen,
+  selectScreenShareHeld,
+  selectWiderView,
+} from '../../features/wider-view/wider-view-slice';
+import { selectPhonePairing } from '../../features/phone-pairing/phone-pairing-slice';
+import { selectRecording } from '../../features/recording/recording-slice';
+import { deferredPart, withTexts } from '../../components/ui/deferred-part';
 
-// The wider view's dialogs (react-bootstrap's Modal and its transitions) are closed when the page first shows:
-// their code loads right after it.
+const widerViewTexts = () =>
+  import('../../i18n/locales/ja/widerView.json').then((m) => ({ widerView: m.default }));
+
+// What the exam page shows only once the sitting asks for it (the server's answers after the first render: the
+// wider view's steps, the phone camera, a recording under way) and the wider view's dialogs: their code and
+// texts load right after the first render.
+const WiderViewSteps = deferredPart(() =>
+  withTexts(
+    import('../../features/wider-view/components/wider-view-steps').then((m) => m.WiderViewSteps),
+    widerViewTexts(),
+  ),
+).Part;
 const RoomScanDialog = deferredPart(() =>
-  import('../../features/wider-view/components/room-scan-dialog').then((m) => m.RoomScanDialog),
+  withTexts(
+    import('../../features/wider-view/components/room-scan-dialog').then((m) => m.RoomScanDialog),
+    widerViewTexts(),
+  ),
 ).Part;
 const ScreenShareBlock = deferredPart(() =>
-  import('../../features/wider-view/components/screen-share-block').then((m) => m.ScreenShareBlock),
+  withTexts(
+    import('../../features/wider-view/components/screen-share-block').then((m) => m.ScreenShareBlock),
+    widerViewTexts(),
+  ),
+).Part;
+const PhonePairingPanel = deferredPart(() =>
+  withTexts(
+    import('../../features/phone-pairing/components/phone-pairing-panel').then((m) => m.PhonePairingPanel),
+    import('../../i18n/locales/ja/phone/panel.json').then((m) => ({ 'phone/panel': m.default })),
+  ),
+).Part;
+const RecordingStatus = deferredPart(() =>
+  withTexts(
+    import('../../features/recording/components/recording-status').then((m) => m.RecordingStatus),
+    import('../../i18n/locales/ja/recording.json').then((m) => ({ recording: m.default })),
+  ),
 ).Part;
 
 /**
- * /examining (spec §2): composes the features' views (the exam, the wider view's steps and dialogs, the
- * recording state); the page holds no logic.
+ * /examining (spec §2): composes the features' views (the exam, the wider view's steps and dialogs, the phone
+ * camera, the recording state); the page holds no logic.
  */
 export default function ExaminingPage() {
-  const { t } = useTranslation('widerView');
   const beforeExam = useAppSelector((s) => !selectTester(s).loggedInToTestSystem);
+  const widerViewAsked = useAppSelector((s) => {
+    const { required } = selectWiderView(s);
+    return required.screen || required.roomScan;
+  });
+  const phoneAsked = useAppSelector((s) => {
+    const p = selectPhonePairing(s);
+    return p.enabled && p.state !== null;
+  });
+  const recordingShown = useAppSelector((s) => {
+    const r = selectRecording(s);
+    return r.phase !== 'idle' || r.backlog.partsTotal > r.backlog.partsDone || r.backlog.bytesPending > 0;
+  });
   const roomScanOpen = useAppSelector(selectRoomScanOpen);
   const screenShareHeld = useAppSelector((s) => selectScreenShareHeld(s, selectTester(s).examPhase));
   return (
     <>
-      <ExaminingView phonePanel={<PhonePairingPanel />} steps={<WiderViewSteps beforeExam={beforeExam} />} />
-      <RecordingStatus />
-      <RoomScanDialog needed={roomScanOpen} preview={<CameraPreview label={t('roomScan.preview')} />} />
+      <ExaminingView
+        phonePanel={<PhonePairingPanel needed={phoneAsked} />}
+        steps={<WiderViewSteps needed={widerViewAsked} beforeExam={beforeExam} />}
+      />
+      <RecordingStatus needed={recordingShown} />
+      <RoomScanDialog needed={roomScanOpen} Camera={CameraPreview} />
       <ScreenShareBlock needed={screenShareHeld} />
     </>
   );
 }
 
-/** The examinee flow moves between pages, so every tester page registers all of its features. */
+/** Everything of the examinee runs here: every examinee feature registers, and the exam's own effects. */
 export const features: readonly FeatureDef[] = [
   testerFeature,
+  examFeature,
   identificationFeature,
   liveFeature,
   recordingFeature,
   widerViewFeature,
   phonePairingFeature,
 ];
+
+export const texts: JapaneseTexts = { examining: examiningJa };

@@ -161,8 +161,8 @@ describe('exit modes on /examining', () => {
   it('KICK_OUT on a JT start-up shows the forced close alert; Close leaves to /close after BEFORE_CLOSE', async () => {
     const posted = messageServer([cmd(9, 'KICK_OUT')]);
     render(<ExaminingPage />, { loginId: 'JT-1' });
-    expect(await screen.findByText(t('examining:kick.forcedClose'), {}, { timeout: 4000 })).toBeVisible();
-    expect(screen.queryByText(t('examining:kick.forcedLogout'))).toBeNull();
+    expect(await screen.findByText(t('tester:kick.forcedClose'), {}, { timeout: 4000 })).toBeVisible();
+    expect(screen.queryByText(t('tester:kick.forcedLogout'))).toBeNull();
     expect(screen.getByTestId('exit-notice')).toHaveTextContent('強制的に退出させられました');
     await userEvent.click(screen.getAllByRole('button', { name: t('common:close') }).at(-1)!);
     await userEvent.click(screen.getByTestId('exit-notice').querySelectorAll('button')[1]!);
@@ -176,8 +176,8 @@ describe('exit modes on /examining', () => {
     vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, assign } as Location);
     const posted = messageServer([cmd(9, 'KICK_OUT')]);
     render(<ExaminingPage />, { rawStartupUrl: 'http://localhost/?actor=1&x=1' });
-    expect(await screen.findByText(t('examining:kick.forcedLogout'), {}, { timeout: 4000 })).toBeVisible();
-    expect(screen.queryByText(t('examining:kick.forcedClose'))).toBeNull();
+    expect(await screen.findByText(t('tester:kick.forcedLogout'), {}, { timeout: 4000 })).toBeVisible();
+    expect(screen.queryByText(t('tester:kick.forcedClose'))).toBeNull();
     const buttons = screen.getByTestId('exit-notice').querySelectorAll('button');
     expect(buttons).toHaveLength(1);
     await userEvent.click(buttons[0]!);
@@ -216,7 +216,7 @@ describe('exit modes on /examining', () => {
     );
     render(<ExaminingPage />, { maxRectime: 1 });
     expect(
-      await screen.findByText(t('examining:errors.recordingTimeExceeded'), {}, { timeout: 6000 }),
+      await screen.findByText(t('tester:errors.recordingTimeExceeded'), {}, { timeout: 6000 }),
     ).toBeVisible();
     expect(logouts).toBe(1);
     expect(posted.map((p) => p.message)).toEqual(['BEFORE_CLOSE']);
@@ -241,7 +241,7 @@ describe('exit modes on /examining', () => {
     );
     // The page's own start-up parameters say nothing (a new login): the server's max_rectime counts.
     render(<ExaminingPage />);
-    expect(await screen.findByText(t('examining:errors.recordingTimeExceeded'))).toBeVisible();
+    expect(await screen.findByText(t('tester:errors.recordingTimeExceeded'))).toBeVisible();
     expect(logouts).toBe(1);
   });
 
@@ -276,7 +276,7 @@ describe('exit modes on /examining', () => {
       ),
     );
     const { store } = render(<ExaminingPage />);
-    const text = t('examining:errors.authError');
+    const text = t('tester:errors.authError');
     await waitFor(() => expect(screen.getAllByText(text).length).toBeGreaterThan(0), { timeout: 4000 });
     expect(selectTester(store.getState()).exit).toBe('monitoringEnded');
     expect(store.getState().session.status).toBe('loggedOut');

@@ -19,7 +19,7 @@ import { camelKey } from '../../../lib/case';
 import { PARAM_FIELDS } from '../../../lib/startup-param-fields';
 import { selectActor } from '../../session/session-slice';
 import { selectExamineeDetail } from '../examinees-slice';
-import { detailOpened } from '../examinees-thunks';
+import { detailOpened } from '../examinee-detail-thunks';
 import { AiAuthDecisions } from './ai-auth-decisions';
 import { PassFailSetting } from './pass-fail-setting';
 import { RecordingTimeline, type TimelinePoint } from './recording-timeline';

@@ -8,7 +8,7 @@ import { ExamineeReport } from '../../../components/report/examinee-report';
 import { useText } from '../../../components/ui/use-text';
 import { selectActor } from '../../session/session-slice';
 import { selectExamineeDetail } from '../examinees-slice';
-import { detailOpened, reportPrintRequested } from '../examinees-thunks';
+import { detailOpened, reportPrintRequested } from '../examinee-detail-thunks';
 import { ACTOR } from '@contract/constants/common';
 
 /**

@@ -4,7 +4,7 @@ import Button from 'react-bootstrap/Button';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { formCleared, formEdited, selectExaminees } from '../examinees-slice';
 import { conditionsRequested, searchRequested } from '../examinees-thunks';
-import type { SearchForm } from '../examinees-validation';
+import type { SearchForm } from '../examinees-form';
 import { FieldGrid, type GridColumn } from '../../../components/ui/field-grid';
 import { useText } from '../../../components/ui/use-text';
 import { CHEATING_LEVELS, cheatingLevelKey } from '../../../lib/labels';

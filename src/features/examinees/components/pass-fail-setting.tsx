@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import Button from 'react-bootstrap/Button';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { selectExamineeDetail } from '../examinees-slice';
-import { passDecided } from '../examinees-thunks';
+import { passDecided } from '../examinee-detail-thunks';
 
 /** Pass/fail of spec §2: the current decision and two buttons, each confirmed before it is saved. */
 export function PassFailSetting() {

@@ -10,7 +10,7 @@ import {
   aiPhotoRegistered,
   aiPhotoTaken,
   aiRetakeRequested,
-} from '../identification-thunks';
+} from '../ai-identification-thunks';
 import { selectTester } from '@/features/tester/tester-slice';
 
 const TOUCH = { minHeight: 44, minWidth: 44 };

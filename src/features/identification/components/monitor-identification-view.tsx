@@ -69,7 +69,7 @@ export function MonitorIdentificationView({ chrome, Camera, Chat }: MonitorIdent
       {!matched && check.status === 'preparing' && <p className="small">{t('monitor.waitingForMonitor')}</p>}
       <div className="row g-4">
         <div className="col-md-6">
-          <Camera label={t('ai.previewLabel')} />
+          <Camera label={t('monitor.previewLabel')} />
           <section aria-labelledby="idcard-heading" className="mt-3">
             <h2 id="idcard-heading" className="h5">
               {t('monitor.idCardHeading')}

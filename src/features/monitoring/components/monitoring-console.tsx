@@ -22,9 +22,15 @@ import { useConsoleShortcuts } from './console-shortcuts';
 import { EndedExaminees } from './ended-examinees';
 import { MonitorPane } from './monitor-pane';
 import { deferredPart } from '../../../components/ui/deferred-part';
+import { addTexts } from '../../../i18n';
 import type { RootState } from '../../../app/store';
 
-const dialogs = () => import('./console-dialogs');
+// The dialogs' code and the texts only they show, together.
+const dialogs = () =>
+  import('./console-dialogs').then(async (m) => {
+    await addTexts(m.texts);
+    return m;
+  });
 const AuthModal = deferredPart(() => dialogs().then((m) => m.AuthModal)).Part;
 const MarkingModal = deferredPart(() => dialogs().then((m) => m.MarkingModal)).Part;
 const HistoryModal = deferredPart(() => dialogs().then((m) => m.HistoryModal)).Part;

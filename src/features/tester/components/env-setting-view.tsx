@@ -11,7 +11,7 @@ import {
   type DeviceState,
   selectTester,
 } from '../tester-slice';
-import { checkDevices, checkPopup, envNextPressed, envSettingEntered } from '../tester-thunks';
+import { checkDevices, checkPopup, envNextPressed, envSettingEntered } from '../env-setting-thunks';
 import { AudioLevelMeter } from './audio-level-meter';
 import { CameraPreview } from './camera-preview';
 import { DisconnectBanner } from './disconnect-banner';

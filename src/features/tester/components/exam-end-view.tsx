@@ -6,7 +6,7 @@ import { PageTitle } from '../../../components/layout/page-title';
 import { ExamineeReport } from '../../../components/report/examinee-report';
 import { DateTime } from '../../../components/ui/date-time';
 import { testerExitRequested, selectTester } from '../tester-slice';
-import { examEndEntered, summaryPrintRequested } from '../tester-thunks';
+import { examEndEntered, summaryPrintRequested } from '../exam-end-thunks';
 import { TOUCH } from '../../../components/ui/touch';
 
 /**

@@ -9,12 +9,8 @@ import { LiveStatus } from '../../live/components/live-status';
 import { selectPhoneBlocksExamStart } from '../../phone-pairing/phone-pairing-slice';
 import { examTermAgreementChanged, selectTester } from '../tester-slice';
 import { selectExamBlocker } from '../../wider-view/wider-view-slice';
-import {
-  examFinishRequested,
-  examSystemLoginRequested,
-  examiningEntered,
-  stopWakeLock,
-} from '../tester-thunks';
+import { examFinishRequested, examSystemLoginRequested, examiningEntered } from '../examining-thunks';
+import { stopWakeLock } from '../tester-thunks';
 import { ChatPanel } from './chat-panel';
 import { DisconnectBanner } from './disconnect-banner';
 import { ExitNotice } from './exit-notice';
@@ -106,14 +102,16 @@ export function ExaminingView({ steps, phonePanel }: { steps?: ReactNode; phoneP
             {text(tester.examErrorKey)}
           </p>
         )}
-        {tester.authError && tester.exit === 'none' && <p className="text-danger">{t('errors.authError')}</p>}
+        {tester.authError && tester.exit === 'none' && (
+          <p className="text-danger">{text('tester:errors.authError')}</p>
+        )}
       </div>
 
       {!removed && phonePanel}
       {!removed && steps}
       {!removed && blocker && phase !== 'examing' && (
         <p className="small text-danger fw-bold" id="exam-blocked" data-testid="exam-blocked">
-          {text(`widerView:blocked.${blocker}`)}
+          {t(`blocked.${blocker}`)}
         </p>
       )}
       {!removed && !inExam && (

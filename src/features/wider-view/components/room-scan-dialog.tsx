@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ComponentType } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from 'react-i18next';
@@ -27,9 +27,10 @@ function useElapsed(since: number | null, on: boolean): number {
  * The guided room scan (README "The wider view"): the instructions (turn through 360°, the desk, under the
  * desk), the examinee's own camera, a countdown over the steps with the current one marked, and a button to
  * end it once the room has been shown. It cannot be dismissed: the scan is part of the exam. Opened for the
- * scan before the exam and, at once, when the checker asks for one.
+ * scan before the exam and, at once, when the checker asks for one. `Camera`: the examinee's camera preview,
+ * composed by the route.
  */
-export function RoomScanDialog({ preview }: { preview?: ReactNode }) {
+export function RoomScanDialog({ Camera }: { Camera?: ComponentType<{ label: string }> }) {
   const { t } = useTranslation('widerView');
   const text = useText();
   const dispatch = useAppDispatch();
@@ -65,7 +66,7 @@ export function RoomScanDialog({ preview }: { preview?: ReactNode }) {
           </p>
         )}
         <div className="row g-3">
-          <div className="col-md-6">{preview}</div>
+          <div className="col-md-6">{Camera && <Camera label={t('roomScan.preview')} />}</div>
           <div className="col-md-6">
             <ol className="ps-3" data-testid="room-scan-steps">
               {ROOM_SCAN_STEPS.map((s, i) => {
