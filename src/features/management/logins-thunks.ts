@@ -1,13 +1,12 @@
 import type { AppThunk } from '../../app/store';
 import { forceLogout, listLogins } from '../../api/logins';
-import { confirm, showAlert } from '../layout/layout-thunks';
 import {
   loginsLoaded,
   loginsQueryChanged,
   selectManagement,
   type LoginsQueryState,
 } from './management-slice';
-import { load, textOf } from './management-requests';
+import { confirmedAction, load } from './management-requests';
 
 /** The /logins page's thunks: the list of who is logged in, and a forced logout. */
 
@@ -33,18 +32,13 @@ export const loginsRequested =
 /** Forced logout of one user after a confirmation. */
 export const forceLogoutRequested =
   (userId: number, loginId: string): AppThunk<Promise<void>> =>
-  async (dispatch) => {
-    const ok = await dispatch(
-      confirm({ messageKey: 'management:logins.confirmForceLogout', messageValues: { loginId } }),
+  (dispatch) =>
+    dispatch(
+      confirmedAction({
+        ask: { messageKey: 'management:logins.confirmForceLogout', messageValues: { loginId } },
+        act: () => forceLogout(userId),
+        doneKey: 'management:logins.forceLogoutDone',
+        failedTitleKey: 'management:logins.forceLogoutFailed',
+        reload: () => loginsRequested(),
+      }),
     );
-    if (!ok) return;
-    try {
-      await forceLogout(userId);
-      await dispatch(showAlert({ type: 'success', messageKey: 'management:logins.forceLogoutDone' }));
-    } catch (e) {
-      await dispatch(
-        showAlert({ type: 'error', titleKey: 'management:logins.forceLogoutFailed', ...textOf(e) }),
-      );
-    }
-    await dispatch(loginsRequested());
-  };

@@ -2,6 +2,7 @@ import type { UnknownAction } from '@reduxjs/toolkit';
 import type { AppThunk } from '../../app/store';
 import { isApiError } from '../../api/api-error';
 import { loadingFinished, loadingStarted } from '../layout/layout-slice';
+import { confirm, showAlert, type ConfirmArgs } from '../layout/layout-thunks';
 import { sectionFailed, sectionRequested, type Failure, type ManagementState } from './management-slice';
 import type { FieldErrors } from './management-validation';
 import type { TranslationKey } from '../../lib/translation-key';
@@ -70,3 +71,33 @@ export function textOf(e: unknown): { messageText: string } | { messageKey: Tran
     ? { messageText: e.serverText }
     : { messageKey: 'management:failed' };
 }
+
+/**
+ * A management action on one row after a confirmation: asks (`ask`), runs `act` if confirmed, says how it went (a
+ * success alert when `doneKey` is given; an error alert titled `failedTitleKey`, with the server's text), and
+ * reloads the list (`reload`) either way.
+ */
+export const confirmedAction =
+  (opts: {
+    ask: ConfirmArgs;
+    act: () => Promise<unknown>;
+    doneKey?: TranslationKey;
+    failedTitleKey?: TranslationKey;
+    reload: () => AppThunk<Promise<void>>;
+  }): AppThunk<Promise<void>> =>
+  async (dispatch) => {
+    if (!(await dispatch(confirm(opts.ask)))) return;
+    try {
+      await opts.act();
+      if (opts.doneKey) await dispatch(showAlert({ type: 'success', messageKey: opts.doneKey }));
+    } catch (e) {
+      await dispatch(
+        showAlert({
+          type: 'error',
+          ...(opts.failedTitleKey ? { titleKey: opts.failedTitleKey } : {}),
+          ...textOf(e),
+        }),
+      );
+    }
+    await dispatch(opts.reload());
+  };

@@ -40,7 +40,13 @@ import {
   type FieldErrors,
   type TemplateForm,
 } from './management-validation';
-import { failureOf, load, serverFieldErrors, textOf, type SubmitResult } from './management-requests';
+import {
+  confirmedAction,
+  failureOf,
+  load,
+  serverFieldErrors,
+  type SubmitResult,
+} from './management-requests';
 
 export const summaryRequested = (): AppThunk<Promise<void>> =>
   load('summary', getManagementSummary, summaryLoaded, 'management:loadFailed');
@@ -166,19 +172,15 @@ export const deletePlanDownloaded =
 /** Lifts a kick-out (tester/kick_out DELETE) after a confirmation, then reloads the monitoring lists. */
 export const kickLiftRequested =
   (testerId: number, loginId: string): AppThunk<Promise<void>> =>
-  async (dispatch) => {
-    const ok = await dispatch(
-      confirm({ messageKey: 'management:monitoring.confirmRelease', messageValues: { loginId } }),
+  (dispatch) =>
+    dispatch(
+      confirmedAction({
+        ask: { messageKey: 'management:monitoring.confirmRelease', messageValues: { loginId } },
+        act: () => liftKickOut(testerId),
+        doneKey: 'management:monitoring.released',
+        reload: () => monitoringRequested(),
+      }),
     );
-    if (!ok) return;
-    try {
-      await liftKickOut(testerId);
-      await dispatch(showAlert({ type: 'success', messageKey: 'management:monitoring.released' }));
-    } catch (e) {
-      await dispatch(showAlert({ type: 'error', ...textOf(e) }));
-    }
-    await dispatch(monitoringRequested());
-  };
 
 /** Loads the analysis page: initial parameters, then the history. */
 export const analysisPageOpened = (): AppThunk<Promise<void>> => async (dispatch) => {

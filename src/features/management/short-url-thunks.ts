@@ -1,9 +1,14 @@
 import type { AppThunk } from '../../app/store';
 import { deleteShortUrl, listShortUrls, saveShortUrl } from '../../api/shorten-url';
 import { loadingFinished, loadingStarted } from '../layout/layout-slice';
-import { confirm, showAlert } from '../layout/layout-thunks';
 import { shortUrlSaved, shortUrlsLoaded } from './management-slice';
-import { failureOf, load, serverFieldErrors, textOf, type SubmitResult } from './management-requests';
+import {
+  confirmedAction,
+  failureOf,
+  load,
+  serverFieldErrors,
+  type SubmitResult,
+} from './management-requests';
 import { PARAM_FIELDS, shortUrlPayload, validateShortUrl, type ShortUrlForm } from './short-url-fields';
 
 /** The short-URL pages' thunks (/create-shorturl, /create-shorturl-list): list, save, delete. */
@@ -37,15 +42,11 @@ export const shortUrlSubmitted =
 /** Deletes a short URL after a confirmation. */
 export const shortUrlDeleted =
   (id: number, urlKey: string): AppThunk<Promise<void>> =>
-  async (dispatch) => {
-    const ok = await dispatch(
-      confirm({ messageKey: 'management:shortUrl.confirmDelete', messageValues: { urlKey } }),
+  (dispatch) =>
+    dispatch(
+      confirmedAction({
+        ask: { messageKey: 'management:shortUrl.confirmDelete', messageValues: { urlKey } },
+        act: () => deleteShortUrl(id),
+        reload: () => shortUrlsRequested(),
+      }),
     );
-    if (!ok) return;
-    try {
-      await deleteShortUrl(id);
-    } catch (e) {
-      await dispatch(showAlert({ type: 'error', ...textOf(e) }));
-    }
-    await dispatch(shortUrlsRequested());
-  };

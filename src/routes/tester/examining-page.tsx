@@ -1,3 +1,4 @@
+import type { ComponentType } from 'react';
 import type { FeatureDef, JapaneseTexts } from '../../app/features';
 import examiningJa from '../../i18n/locales/ja/examining.json';
 import { testerFeature } from '../../features/tester/tester-feature';
@@ -26,24 +27,18 @@ const widerViewTexts = () =>
 // What the exam page shows only once the sitting asks for it (the server's answers after the first render: the
 // wider view's steps, the phone camera, a recording under way) and the wider view's dialogs: their code and
 // texts load right after the first render.
-const WiderViewSteps = deferredPart(() =>
-  withTexts(
-    import('../../features/wider-view/components/wider-view-steps').then((m) => m.WiderViewSteps),
-    widerViewTexts(),
-  ),
-).Part;
-const RoomScanDialog = deferredPart(() =>
-  withTexts(
-    import('../../features/wider-view/components/room-scan-dialog').then((m) => m.RoomScanDialog),
-    widerViewTexts(),
-  ),
-).Part;
-const ScreenShareBlock = deferredPart(() =>
-  withTexts(
-    import('../../features/wider-view/components/screen-share-block').then((m) => m.ScreenShareBlock),
-    widerViewTexts(),
-  ),
-).Part;
+/** A part of the wider view, with the wider view's texts. */
+const widerViewPart = <P extends object>(load: () => Promise<ComponentType<P>>) =>
+  deferredPart(() => withTexts(load(), widerViewTexts())).Part;
+const WiderViewSteps = widerViewPart(() =>
+  import('../../features/wider-view/components/wider-view-steps').then((m) => m.WiderViewSteps),
+);
+const RoomScanDialog = widerViewPart(() =>
+  import('../../features/wider-view/components/room-scan-dialog').then((m) => m.RoomScanDialog),
+);
+const ScreenShareBlock = widerViewPart(() =>
+  import('../../features/wider-view/components/screen-share-block').then((m) => m.ScreenShareBlock),
+);
 const PhonePairingPanel = deferredPart(() =>
   withTexts(
     import('../../features/phone-pairing/components/phone-pairing-panel').then((m) => m.PhonePairingPanel),
