@@ -8,21 +8,39 @@
 export class BatchQueue<T, R> {
   private queue: { item: T; done: (r: R) => void; failed: (e: unknown) => void }[] = [];
   private inFlight = 0;
+  private pumpScheduled = false;
 
   /**
    * @param run answers a batch: one result per item, in the items' order.
    * @param maxInFlight batches under way at once (1 where two batches could lock the same rows in turn).
    * @param maxBatch the most items in one statement.
+   * @param gather `'turn'`: a batch starts after the event loop's current turn, so that every request read in
+   *   that turn joins it. For a database that runs statements on this thread (PGlite): there a statement is
+   *   over before the next request's socket is even read, so batches that start at once are each of one item,
+   *   and the per-statement cost is paid per request. `'at-once'` (a database across a connection): the first
+   *   request goes at once and those arriving while it runs go together next.
    */
   constructor(
     private readonly run: (items: T[]) => Promise<R[]>,
     private readonly maxInFlight = 1,
     private readonly maxBatch = 500,
+    private readonly gather: 'at-once' | 'turn' = 'at-once',
   ) {}
 
   submit(item: T): Promise<R> {
     return new Promise<R>((done, failed) => {
       this.queue.push({ item, done, failed });
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.queue.length === 0) return;
+    if (this.gather === 'at-once') return this.pump();
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
       this.pump();
     });
   }
@@ -48,8 +66,13 @@ export class BatchQueue<T, R> {
         })
         .finally(() => {
           this.inFlight--;
-          this.pump();
+          this.schedule();
         });
     }
   }
+}
+
+/** How a batch for `db` gathers its items (BatchQueue's `gather`). */
+export function gatherFor(db: { readonly kind: 'pglite' | 'postgres' }): 'at-once' | 'turn' {
+  return db.kind === 'pglite' ? 'turn' : 'at-once';
 }

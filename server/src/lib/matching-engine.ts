@@ -32,7 +32,7 @@ import {
   type MatchingRow,
   type PollSnapshot,
 } from './matching-rows';
-import { BatchQueue } from './batch-queue';
+import { BatchQueue, gatherFor } from './batch-queue';
 import { ClusterLag, LagMeter } from './matching-lag';
 import { LivenessWriter } from './matching-liveness';
 import { MatchingQueue, type OpenedMatching } from './matching-queue';
@@ -307,7 +307,7 @@ export class MatchingEngine {
         this.noRoomUntil = Date.now() + NO_ROOM_REUSE_MS;
       const byUser = new Map(rows.map((r) => [r.user_id, r]));
       return userIds.map((id) => byUser.get(id));
-    }, 2);
+    }, 2, undefined, gatherFor(app.db));
   }
 
   private get db(): Db {

@@ -1,5 +1,5 @@
 import type { Db } from '../db/db';
-import { BatchQueue } from './batch-queue';
+import { BatchQueue, gatherFor } from './batch-queue';
 import { CONNECTION_GAP_POLLS, EXCUSE_GAP_MARKINGS_CTES } from './live-captures';
 
 /** One examinee poll's liveness: it polled now, is stale after `staleSeconds`, and reported this. */
@@ -80,7 +80,7 @@ export class LivenessWriter {
       );
       const excused = new Set(rows.map((r) => Number(r.id)));
       return batch.map((b) => ({ excused: excused.has(b.matchingId) }));
-    });
+    }, 1, undefined, gatherFor(db));
   }
 
   /** Resolves when this poll's liveness (and any connection gap before it) is stored. */

@@ -1,6 +1,6 @@
 import { MAX_TESTERS_PER_CHECKER } from '../../../contract/matching';
 import type { Db } from '../db/db';
-import { BatchQueue } from './batch-queue';
+import { BatchQueue, gatherFor } from './batch-queue';
 import { CONNECTION_GAP_POLLS, EXCUSE_GAP_MARKINGS_CTES } from './live-captures';
 import { NEW_VIEWER_CLIENT_ID_SQL, newChannelName } from './matching-channels';
 import { ASSIGNABLE_SQL } from './matching-rows';
@@ -194,7 +194,7 @@ export class MatchingQueue {
         const r = byTester.get(b.testerId);
         return r ? { id: Number(r.id), channelName: r.channel_name, excused: r.excused } : null;
       });
-    });
+    }, 1, undefined, gatherFor(db));
     this.dealer = new BatchQueue(async (ids) => {
       const rows = await db.transaction(async (tx) => {
         await tx.query('SELECT pg_advisory_xact_lock($1)', [ASSIGN_LOCK_KEY]);
@@ -217,7 +217,7 @@ export class MatchingQueue {
         checker_id: r.checker_id === null ? null : Number(r.checker_id),
         viewer_client_id: r.viewer_client_id,
       }));
-    }, 1);
+    }, 1, undefined, gatherFor(db));
   }
 
   /** Opens a waiting matching for an examinee's poll; null when the examinee has one already. */

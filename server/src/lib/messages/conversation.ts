@@ -2,7 +2,7 @@ import { ACTOR } from '../../../../contract/common';
 import type { WebrtcMessage } from '../../../../contract/messages';
 import type { Db } from '../../db/db';
 import { ApiError } from '../api-error';
-import { BatchQueue } from '../batch-queue';
+import { BatchQueue, gatherFor } from '../batch-queue';
 import { sqlWireTime } from '../management-time';
 
 /**
@@ -70,7 +70,7 @@ function queueOf(db: Db): BatchQueue<ConversationRead, ConversationRow> {
         { genericPlan: true },
       );
       return rows;
-    }, 2);
+    }, 2, undefined, gatherFor(db));
     queues.set(db, q);
   }
   return q;
