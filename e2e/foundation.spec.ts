@@ -150,6 +150,29 @@ test('logout ends the session on the server and returns to /login', async ({ pag
   expect(status).toBe(401);
 });
 
+test('an examinee who leaves at once after pressing logout is logged out on the server all the same', async ({
+  page,
+  request,
+}) => {
+  await page.goto('/s/demo-tester');
+  await expect(page).toHaveURL(/\/login$/);
+  await new LoginPage(page).login('tester01');
+  await expect(page).toHaveURL(/\/env-setting$/);
+  const token = await page.evaluate(
+    () => JSON.parse(sessionStorage.getItem('session') ?? '{}').accessToken as string,
+  );
+  const status = async () =>
+    (
+      await request.get('/api/v1/admin_permission.php', { headers: { Authorization: `Bearer ${token}` } })
+    ).status();
+  // Alive: an examinee may not read the administrators' permissions.
+  expect(await status()).toBe(403);
+  // The exit first tells the checker and waits up to 2 s for the answer; the examinee does not wait.
+  await page.getByRole('button', { name: 'ログアウト' }).click();
+  await page.goto('about:blank');
+  await expect.poll(status, { timeout: 10_000 }).toBe(401);
+});
+
 test('a JT start-up (login_id in the query) logs the examinee in directly', async ({ page }) => {
   await page.goto('/?actor=1&is_mc_startup=1&login_id=tester02&password=demo-pass&lang=ja');
   await expect(page).toHaveURL(/\/env-setting$/);

@@ -1,5 +1,5 @@
 import type { LoginResult } from '@contract/auth';
-import { call } from './client';
+import { call, sendOnUnload } from './client';
 import { camelize, type Camelize } from '../lib/case';
 
 export type Login = Camelize<LoginResult>;
@@ -19,4 +19,9 @@ export async function login(loginId: string, password: string, urlKey?: string):
 /** POST logout with query p=self (spec §7). */
 export async function logout(): Promise<void> {
   await call<null>('logout', { method: 'POST', params: { p: 'self' }, data: {} });
+}
+
+/** The same logout from a page that is going away (fetch keepalive; nothing waited for). */
+export function logoutOnUnload(): void {
+  sendOnUnload('logout', {}, undefined, { p: 'self' });
 }

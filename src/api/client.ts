@@ -169,11 +169,17 @@ export async function call<T>(endpoint: string, opts: CallOptions = {}): Promise
  * browser delivers it after the document is gone; nothing is waited for and a failure is ignored (the server's
  * timeouts cover a request that never arrives).
  */
-export function sendOnUnload(endpoint: string, data: Record<string, unknown>, bearer?: string): void {
+export function sendOnUnload(
+  endpoint: string,
+  data: Record<string, unknown>,
+  bearer?: string,
+  query?: Record<string, string>,
+): void {
   const token = bearer ?? tokenProvider();
   if (!token || typeof fetch !== 'function') return;
+  const search = query ? `?${new URLSearchParams(query).toString()}` : '';
   try {
-    void fetch(endpointUrl(endpoint, false), {
+    void fetch(endpointUrl(endpoint, false) + search, {
       method: 'POST',
       keepalive: true,
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },

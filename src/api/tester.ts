@@ -77,6 +77,11 @@ export function disconnectOnUnload(): void {
   sendOnUnload('tester/kick_out', { method: 'DISCONNECT' });
 }
 
+/** kick_out.php PUT_MYSELF / PUT_MYSELF_AI from a page that is going away (fetch keepalive; nothing waited for). */
+export function kickOutOnUnload(method: 'PUT_MYSELF' | 'PUT_MYSELF_AI'): void {
+  sendOnUnload('tester/kick_out', { method });
+}
+
 /** POST tester/head_shot.php with a JPEG photo (base64); returns the stored image URL. */
 export async function postHeadShot(image: string, contentType: string): Promise<{ url: string }> {
   return call<{ url: string }>('tester/head_shot', { data: { image, content_type: contentType } });

@@ -2,6 +2,7 @@ import type { AppThunk, RootState } from '../../app/store';
 import { navigateTo } from '../../app/navigation';
 import { isApiError, NETWORK_ERROR_STATUS } from '../../api/api-error';
 import * as testerApi from '../../api/tester';
+import { logoutOnUnload } from '../../api/auth';
 import type { TesterDetail } from '../../api/tester';
 import { getMessages, postMessage } from '../../api/messages';
 import { MESSAGE_COMMANDS, parseCommand } from '@contract/constants/messages';
@@ -233,6 +234,19 @@ const finishRecordingBeforeExit = (): AppThunk<Promise<void>> => async (dispatch
 
 let exiting = false;
 
+/**
+ * What ends the session if the page goes away while an exit runs its first steps (the checker is told and the
+ * recording sent first, which takes about 2 s): the same request, sent with keepalive as the page goes, so
+ * that leaving or pressing Back at once on a shared computer does not leave the session alive. Nothing for an
+ * exit that keeps the session.
+ */
+function endSessionOnLeave(mode: ExitMode): (() => void) | null {
+  if (mode === 'logout') return logoutOnUnload;
+  if (mode === 'kickOutMyself') return () => testerApi.kickOutOnUnload('PUT_MYSELF');
+  if (mode === 'kickOutMyselfAi') return () => testerApi.kickOutOnUnload('PUT_MYSELF_AI');
+  return null;
+}
+
 /** The examinee's login id (the session's, else the start-up's). */
 export function loginIdOf(state: RootState): string {
   return state.session.login?.loginId ?? state.startup.params.loginId;
@@ -279,6 +293,11 @@ export const exitRequested =
     if (exiting) return;
     exiting = true;
     dispatch(headerLogoutDisabledChanged(true));
+    const onLeave = endSessionOnLeave(mode);
+    if (onLeave) window.addEventListener('pagehide', onLeave);
+    const sessionEnded = () => {
+      if (onLeave) window.removeEventListener('pagehide', onLeave);
+    };
     try {
       const s = getState();
       const isJt = s.startup.params.loginId !== '';
@@ -293,9 +312,11 @@ export const exitRequested =
         } catch {
           // The session ends locally either way.
         }
+        sessionEnded();
         dispatch(loggedOut(after ? { reasonKey: after.messageKey } : undefined));
       } else if (mode === 'logout') {
         await dispatch(logoutRequested());
+        sessionEnded();
       }
       stopUnloadWarning();
       dispatch(messagePollStopped());
@@ -307,6 +328,7 @@ export const exitRequested =
       else if (raw) window.location.assign(raw);
       else navigateTo(href('login'), { replace: true });
     } finally {
+      sessionEnded();
       exiting = false;
       dispatch(headerLogoutDisabledChanged(false));
     }
