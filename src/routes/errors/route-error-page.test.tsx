@@ -1,4 +1,4 @@
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { AppProviders } from '../../app/app';
 import { setupStore } from '../../app/store';
@@ -74,10 +74,25 @@ describe('RouteErrorPage', () => {
     expect(sessionStorage.getItem(CHUNK_RELOAD_KEY)).not.toBeNull();
   });
 
-  it('does not reload again within 60 s, and shows the error instead', async () => {
+  it('does not reload again within 60 s: says the page could not be loaded and offers a retry', async () => {
     sessionStorage.setItem(CHUNK_RELOAD_KEY, String(Date.now() - 10_000));
     renderThrowing(new TypeError('Failed to fetch dynamically imported module: /assets/p.js'));
-    expect(await screen.findByText('エラーが発生しました（ステータス 500）。')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'ページを読み込めませんでした' })).toBeInTheDocument();
+    expect(
+      screen.getByText('通信状態を確認して、もう一度お試しください。ログインしたままです。'),
+    ).toBeInTheDocument();
+    // Neither the browser's English message nor a status the examinee cannot act on.
+    expect(screen.queryByText(/dynamically imported module/)).toBeNull();
+    expect(screen.queryByText(/ステータス/)).toBeNull();
     expect(reload).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: 'もう一度読み込む' }));
+    expect(reload).toHaveBeenCalledTimes(1);
+  });
+
+  it('says the same in English', async () => {
+    sessionStorage.setItem(CHUNK_RELOAD_KEY, String(Date.now() - 10_000));
+    renderThrowing(new TypeError('Failed to fetch dynamically imported module: /assets/p.js'), 'en');
+    expect(await screen.findByRole('heading', { name: 'The page could not be loaded' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 });

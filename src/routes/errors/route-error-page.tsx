@@ -24,6 +24,26 @@ function GenericError({ status, detail }: { status: number; detail: string | nul
   );
 }
 
+/**
+ * A page's code that could not be loaded even after the automatic reload (a network that keeps failing): what
+ * to do, in the user's language, and a retry that keeps the login (the session survives a reload).
+ */
+function ChunkLoadFailed() {
+  const { t } = useTranslation('layout');
+  return (
+    <section data-status={500} data-error="chunk-load">
+      <PageTitle>{t('errorPage.chunkFailedTitle')}</PageTitle>
+      <p>{t('errorPage.chunkFailed')}</p>
+      <p>
+        <button type="button" className="btn btn-primary" onClick={() => window.location.reload()}>
+          {t('errorPage.retry')}
+        </button>
+      </p>
+      <Link to="/">{t('errorPage.toTop')}</Link>
+    </section>
+  );
+}
+
 /** One reload decision per error object, so a re-render (or StrictMode's double render) does not claim twice. */
 const reloadDecisions = new WeakMap<object, boolean>();
 
@@ -47,7 +67,10 @@ function useChunkReload(error: unknown): boolean {
   return reload;
 }
 
-/** What a page that failed to render shows: 403, 404, chunk-load reload, or a generic error with its status. */
+/**
+ * What a page that failed to render shows: 403, 404, chunk-load reload (then, within its 60 s guard, a retry), or
+ * a generic error with its status.
+ */
 export function RouteErrorPage({ error }: { error: unknown }) {
   const { t } = useTranslation('layout');
   const reloading = useChunkReload(error);
@@ -59,6 +82,7 @@ export function RouteErrorPage({ error }: { error: unknown }) {
       </p>
     );
   }
+  if (isChunkLoadError(error)) return <ChunkLoadFailed />;
   const status = errorStatus(error);
   if (status === 403) return <ForbiddenContent />;
   if (status === 404) return <NotFoundContent />;
