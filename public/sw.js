@@ -12,10 +12,25 @@ const ASSET_CACHE = `assets-${VERSION}`;
 const SHELL_KEY = '/';
 const NEVER = ['/api/', '/s3/', '/kvs', '/s/', '/config.json', '/demo-exam'];
 
+/**
+ * What the worker never answers does not reach it at all where the browser has static routing (Chromium 123+):
+ * no worker start-up on an API call's path, and a request a page sends with keepalive as it goes away (logout,
+ * kick_out DISCONNECT, phone/leave) is not lost: dispatched to a worker that was still starting, Chromium
+ * dropped such requests once the page was gone. Elsewhere the fetch handler below lets them through as before.
+ */
+function bypassRoutes(event) {
+  if (typeof event.addRoutes !== 'function') return Promise.resolve();
+  return Promise.resolve()
+    .then(() =>
+      event.addRoutes(NEVER.map((p) => ({ condition: { urlPattern: `${p}*` }, source: 'network' }))),
+    )
+    .catch(() => undefined);
+}
+
 self.addEventListener('install', (event) => {
   event.waitUntil(
-    caches
-      .open(SHELL_CACHE)
+    bypassRoutes(event)
+      .then(() => caches.open(SHELL_CACHE))
       .then((cache) => cache.add(SHELL_KEY))
       // The shell is also cached on the first navigation; an install must not fail because of it.
       .catch(() => undefined)
