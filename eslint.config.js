@@ -16,6 +16,8 @@ const FEATURE_PUBLIC = [
   'layout/layout-thunks.ts',
   'session/session-thunks.ts',
   'live/components/live-status.tsx',
+  // The wider view's state and selectors without its slice: the exam page reads them before the slice loads.
+  'wider-view/wider-view-selectors.ts',
 ];
 
 /**

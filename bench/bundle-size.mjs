@@ -107,6 +107,22 @@ const WHEN = [
   ],
   [/(^|\/)live-stills/, "with the sitting's first live still (capture_interval)"],
   [
+    /examining-machinery/,
+    "fetched as /examining's module runs, beside its first render; the sitting's opening waits for it (the exam's effects, the recording and the wider view)",
+  ],
+  [
+    /exam-thunks/,
+    "with /examining's machinery (its exam-listeners import them); the login and finish buttons",
+  ],
+  [
+    /monitor-pane/,
+    "from the console's first render, while the first matching poll is on its way (the panes show its answer)",
+  ],
+  [
+    /chat-items/,
+    "right after the first render of a page with the examinee's chat (before a message can arrive)",
+  ],
+  [
     /(^|[_/])devices[-.]/,
     'when the live channel starts without the camera, or the identity check sends its head shot',
   ],

@@ -8,14 +8,26 @@ interface Http {
   http: AxiosInstance;
 }
 let httpLoad: Promise<Http> | null = null;
+let alongside: () => Promise<unknown> = () => Promise.resolve();
+
+/**
+ * What loads with axios, before any response is handled (the app: the texts of the server's error codes, so a
+ * failure's message key always has its text, and no page waits for them before its first render).
+ */
+export function loadWithHttp(load: () => Promise<unknown>): void {
+  alongside = load;
+}
 
 /**
  * The single axios instance (STYLE habit 3). Nothing else in src/ imports axios. It is loaded by the first
  * request, not with the entry: no page needs it to render (FE-1), and a failed load is retried next time.
  */
 function loadHttp(): Promise<Http> {
-  httpLoad ??= import('axios').then(
-    ({ default: axios }) => ({ axios, http: axios.create({ timeout: 30_000, validateStatus: () => true }) }),
+  httpLoad ??= Promise.all([import('axios'), alongside()]).then(
+    ([{ default: axios }]) => ({
+      axios,
+      http: axios.create({ timeout: 30_000, validateStatus: () => true }),
+    }),
     (e: unknown) => {
       httpLoad = null;
       throw e;

@@ -1,6 +1,6 @@
 import type { RuntimeConfig } from '../lib/runtime-config';
 import { setLogLevel, setLogSink } from '../lib/logger';
-import { initI18n } from '../i18n';
+import { addTexts, initI18n } from '../i18n';
 import { setupStore } from './store';
 import { preloadRoute } from '../routes/router';
 import { navigateBeforeRender, setNavigator } from './navigation';
@@ -14,7 +14,7 @@ import {
 import { startupParamsLoaded } from '../features/startup/startup-slice';
 import { runStartupChecks, applyStartupOutcome } from './startup';
 import { sendClientLog } from '../api/logs';
-import { preloadHttp } from '../api/client';
+import { loadWithHttp, preloadHttp } from '../api/client';
 import { syncServerClock } from '../features/startup/server-clock';
 import { ACTOR } from '@contract/constants/common';
 
@@ -34,11 +34,19 @@ export async function bootstrapApp(config: RuntimeConfig, opened: OpenedAddress)
     window.location.origin,
   );
   store.dispatch(startupParamsLoaded(params));
-  // A JT start-up (spec §2) logs in during the checks: the API client's axios chunk loads meanwhile.
-  if (params.actor === ACTOR.tester && params.loginId !== '') preloadHttp();
   // The texts of the start-up language load while the first page loads and the checks run (the page's
   // feature texts wait for them); the first render comes after all three.
   const i18nReady = initI18n(params.lang);
+  // The texts of the server's error codes (errors:code.*) come with the API client's axios chunk: an ApiError
+  // carrying one exists only after a response, and the client's own codes (network, timeout, parse) are core
+  // texts. English ones that fail to load fall back to Japanese.
+  loadWithHttp(() =>
+    Promise.all([import('../i18n/locales/ja/errors/code.json'), i18nReady]).then(([m]) =>
+      addTexts({ 'errors/code': m.default }).catch(() => undefined),
+    ),
+  );
+  // A JT start-up (spec §2) logs in during the checks: the API client's axios chunk loads meanwhile.
+  if (params.actor === ACTOR.tester && params.loginId !== '') preloadHttp();
   // Until the router mounts (app.tsx), navigations change the history entry it will read.
   setNavigator(navigateBeforeRender);
   void preloadRoute(store, window.location.pathname);

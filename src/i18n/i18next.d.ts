@@ -1,6 +1,7 @@
 import 'i18next';
 import type common from './locales/ja/common.json';
 import type errors from './locales/ja/errors.json';
+import type errorsCode from './locales/ja/errors/code.json';
 import type layout from './locales/ja/layout.json';
 import type login from './locales/ja/login.json';
 import type alerting from './locales/ja/alerting.json';
@@ -53,7 +54,7 @@ declare module 'i18next' {
     defaultNS: 'common';
     resources: {
       common: typeof common;
-      errors: typeof errors;
+      errors: typeof errors & { code: typeof errorsCode };
       layout: typeof layout;
       login: typeof login;
       alerting: typeof alerting;

@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '@contract/constants/common';
-import ja from '../../src/i18n/locales/ja/errors.json';
-import en from '../../src/i18n/locales/en/errors.json';
+import jaCore from '../../src/i18n/locales/ja/errors.json';
+import enCore from '../../src/i18n/locales/en/errors.json';
+import jaCodes from '../../src/i18n/locales/ja/errors/code.json';
+import enCodes from '../../src/i18n/locales/en/errors/code.json';
 import { CLIENT_ERROR_CODES, isKnownErrorCode, messageKeyFor } from '../../src/api/api-error';
+
+// The server's codes are a part of the namespace (errors/code.json, loaded with the API client); the client's
+// own (network, timeout, parse) are core texts.
+const ja = { ...jaCore, code: { ...jaCore.code, ...jaCodes } };
+const en = { ...enCore, code: { ...enCore.code, ...enCodes } };
 
 describe('error codes (README "Error codes")', () => {
   it.each([...ERROR_CODES, ...CLIENT_ERROR_CODES])('%s has its own Japanese and English text', (code) => {

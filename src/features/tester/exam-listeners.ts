@@ -21,7 +21,7 @@ import {
 import { closeExamWindow, examWindowClosed, stopUnloadWarning } from './exam-window';
 import { notifyDesktopApp } from './desktop-app-bridge';
 import { examInterrupted, recordingDeadlineFrom, stopWakeLock } from './tester-thunks';
-import { recordingTimeExceeded } from './examining-thunks';
+import { recordingTimeExceeded } from './exam-thunks';
 
 /** Reasons a 401 gives for the session's end (app-listeners.ts) that end monitoring on the exam page. */
 const SESSION_LOSS_REASONS = new Set([

@@ -1,25 +1,35 @@
-import type { ComponentType } from 'react';
+import { useCallback, type ComponentType } from 'react';
 import type { FeatureDef, JapaneseTexts } from '../../app/features';
 import examiningJa from '../../i18n/locales/ja/examining.json';
 import { testerFeature } from '../../features/tester/tester-feature';
-import { examFeature } from '../../features/tester/exam-feature';
 import { identificationFeature } from '../../features/identification/identification-feature';
 import { liveFeature } from '../../features/live/live-feature';
-import { recordingFeature } from '../../features/recording/recording-feature';
-import { widerViewFeature } from '../../features/wider-view/wider-view-feature';
 import { phonePairingFeature } from '../../features/phone-pairing/phone-pairing-feature';
 import { ExaminingView } from '../../features/tester/components/examining-view';
 import { CameraPreview } from '../../features/tester/components/camera-preview';
-import { useAppSelector } from '../../app/hooks';
+import { useAppSelector, useAppStore } from '../../app/hooks';
+import { registerFeatures } from '../../app/store';
 import { selectTester } from '../../features/tester/tester-slice';
 import {
   selectRoomScanOpen,
   selectScreenShareHeld,
   selectWiderView,
-} from '../../features/wider-view/wider-view-slice';
+} from '../../features/wider-view/wider-view-selectors';
 import { selectPhonePairing } from '../../features/phone-pairing/phone-pairing-slice';
-import { selectRecording } from '../../features/recording/recording-slice';
 import { deferredPart, withTexts } from '../../components/ui/deferred-part';
+
+let machinery: Promise<readonly FeatureDef[]> | null = null;
+/** The exam's machinery (examining-machinery.ts); a load that failed is tried again by the next call. */
+const loadMachinery = () =>
+  (machinery ??= import('./examining-machinery').then(
+    (m) => m.features,
+    (e: unknown) => {
+      machinery = null;
+      throw e;
+    },
+  ));
+// Fetched from the moment this module runs: the first render does not wait for it, the sitting's opening does.
+loadMachinery().catch(() => undefined);
 
 const widerViewTexts = () =>
   import('../../i18n/locales/ja/widerView.json').then((m) => ({ widerView: m.default }));
@@ -57,6 +67,11 @@ const RecordingStatus = deferredPart(() =>
  * camera, the recording state); the page holds no logic.
  */
 export default function ExaminingPage() {
+  const store = useAppStore();
+  const machineryReady = useCallback(
+    () => loadMachinery().then((defs) => registerFeatures(store, defs)),
+    [store],
+  );
   const beforeExam = useAppSelector((s) => !selectTester(s).loggedInToTestSystem);
   const widerViewAsked = useAppSelector((s) => {
     const { required } = selectWiderView(s);
@@ -66,15 +81,19 @@ export default function ExaminingPage() {
     const p = selectPhonePairing(s);
     return p.enabled && p.state !== null;
   });
+  // No recording before the machinery is registered (s.recording absent).
   const recordingShown = useAppSelector((s) => {
-    const r = selectRecording(s);
-    return r.phase !== 'idle' || r.backlog.partsTotal > r.backlog.partsDone || r.backlog.bytesPending > 0;
+    const r = s.recording;
+    return (
+      !!r && (r.phase !== 'idle' || r.backlog.partsTotal > r.backlog.partsDone || r.backlog.bytesPending > 0)
+    );
   });
   const roomScanOpen = useAppSelector(selectRoomScanOpen);
   const screenShareHeld = useAppSelector((s) => selectScreenShareHeld(s, selectTester(s).examPhase));
   return (
     <>
       <ExaminingView
+        ready={machineryReady}
         phonePanel={<PhonePairingPanel needed={phoneAsked} />}
         steps={<WiderViewSteps needed={widerViewAsked} beforeExam={beforeExam} />}
       />
@@ -85,14 +104,15 @@ export default function ExaminingPage() {
   );
 }
 
-/** Everything of the examinee runs here: every examinee feature registers, and the exam's own effects. */
+/**
+ * Everything of the examinee runs here: every examinee feature registers, and the exam's own effects. These
+ * before the first render; the exam's effects, the recording and the wider view with the exam's machinery
+ * (examining-machinery.ts), before the sitting is opened.
+ */
 export const features: readonly FeatureDef[] = [
   testerFeature,
-  examFeature,
   identificationFeature,
   liveFeature,
-  recordingFeature,
-  widerViewFeature,
   phonePairingFeature,
 ];
 

@@ -20,7 +20,6 @@ import { activationToggled, historyModalOpened } from '../monitoring-thunks';
 import { AlertControls, AlertList } from './console-alerts';
 import { useConsoleShortcuts } from './console-shortcuts';
 import { EndedExaminees } from './ended-examinees';
-import { MonitorPane } from './monitor-pane';
 import { deferredPart } from '../../../components/ui/deferred-part';
 import { addTexts } from '../../../i18n';
 import type { RootState } from '../../../app/store';
@@ -36,6 +35,10 @@ const MarkingModal = deferredPart(() => dialogs().then((m) => m.MarkingModal)).P
 const HistoryModal = deferredPart(() => dialogs().then((m) => m.HistoryModal)).Part;
 const ChatPanel = deferredPart(() => dialogs().then((m) => m.ChatPanel)).Part;
 const HelpOverlay = deferredPart(() => dialogs().then((m) => m.HelpOverlay)).Part;
+// The panes show once the first matching poll has answered: their code loads while that poll is on its way
+// (from the console's first render), so the checker rarely sees a pane's loading status.
+const panes = deferredPart(() => import('./monitor-pane').then((m) => m.MonitorPane));
+const MonitorPane = panes.Part;
 
 /** Whether a dialog that belongs to one examinee's pane is open (its pane is still there). */
 const paneDialogOpen = (s: RootState, testerId: number | null) =>
@@ -65,6 +68,7 @@ export function MonitoringConsole() {
   const helpOpen = useAppSelector(selectHelpOpen);
 
   useEffect(() => {
+    panes.preload().catch(() => undefined);
     dispatch(monitoringStarted());
     return () => {
       dispatch(monitoringStopped());
@@ -120,6 +124,7 @@ export function MonitoringConsole() {
           {ids.map((id, i) => (
             <div key={id} className={`console-pane-slot${id === large ? ' is-enlarged' : ''}`}>
               <MonitorPane
+                needed
                 testerId={id}
                 number={i + 1}
                 variant={large === null ? 'normal' : id === large ? 'large' : 'mini'}

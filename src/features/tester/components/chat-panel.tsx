@@ -2,14 +2,17 @@ import { useEffect, useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { formatDateTime } from '../../../lib/dates';
+import { deferredPart } from '../../../components/ui/deferred-part';
 import { setTitleCount, unlockSound } from '../../../platform/attention';
 import { chatRead, selectChatItems, selectChatUnread, selectNewestChatId } from '../tester-slice';
 import { chatSent } from '../tester-thunks';
 import { TOUCH } from '../../../components/ui/touch';
 
-/** The message's time as the deployment's wall clock (README "Times"). */
-const time = (iso: string) => formatDateTime(iso);
+/**
+ * The messages (and their times' code): loaded right after the first render, before the message poll's first
+ * answer can bring one; until then a message shows the loading status.
+ */
+const ChatItems = deferredPart(() => import('./chat-items').then((m) => m.ChatItems)).Part;
 
 /**
  * Chat with the monitor for the whole sitting (spec §2): messages newest first, a text box and Send, and how
@@ -102,13 +105,7 @@ export function ChatPanel({ messageType, disabled = false }: { messageType: 1 | 
         tabIndex={0}
       >
         {items.length === 0 && <li className="text-body-secondary">{t('chat.empty')}</li>}
-        {items.map((c) => (
-          <li key={c.id} className="mb-1">
-            <strong>{c.sendType === 0 ? t('chat.fromChecker') : t('chat.fromTester')}</strong>
-            <span className="text-body-secondary small ms-2">{time(c.createdAt)}</span>
-            <div style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{c.message}</div>
-          </li>
-        ))}
+        <ChatItems needed={items.length > 0} items={items} />
       </ul>
     </section>
   );

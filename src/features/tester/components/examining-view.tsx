@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
@@ -7,9 +7,10 @@ import { PageTitle } from '../../../components/layout/page-title';
 import { useText } from '../../../components/ui/use-text';
 import { LiveStatus } from '../../live/components/live-status';
 import { selectPhoneBlocksExamStart } from '../../phone-pairing/phone-pairing-slice';
-import { examTermAgreementChanged, selectTester } from '../tester-slice';
-import { selectExamBlocker } from '../../wider-view/wider-view-slice';
-import { examFinishRequested, examSystemLoginRequested, examiningEntered } from '../examining-thunks';
+import { examErrorOccurred, examTermAgreementChanged, selectTester } from '../tester-slice';
+import { selectExamBlocker } from '../../wider-view/wider-view-selectors';
+import { examiningEntered } from '../examining-thunks';
+import type { AppThunk } from '../../../app/store';
 import { stopWakeLock } from '../tester-thunks';
 import { ChatPanel } from './chat-panel';
 import { DisconnectBanner } from './disconnect-banner';
@@ -17,6 +18,12 @@ import { ExitNotice } from './exit-notice';
 import { StepBar } from './step-bar';
 import { TermsAgreement } from './terms-agreement';
 import { TOUCH } from '../../../components/ui/touch';
+
+/**
+ * The exam's actions (exam-thunks.ts) load with the exam's machinery, which is registered before the page opens
+ * the sitting, so a click finds them in memory; one whose code cannot be loaded shows the network error.
+ */
+const examThunks = () => import('../exam-thunks');
 
 /** The recording phase, or null while the recording feature is not registered with the store. */
 export function selectRecordingPhase(s: RootState): string | null {
@@ -46,9 +53,15 @@ export function selectRecordingText(s: RootState): 'recording' | 'idle' | 'stopp
  * /examining (PRE00004): exam notes, log in to the exam system, the exam's state, finish (spec §2). `steps`: what
  * the route adds before the exam (the wider view's screen share and room scan); logging in, and resuming an
  * interrupted exam, wait until they are done. `phonePanel`: the phone camera's pairing panel, composed by the route
- * (shown above the notes, since the exam cannot start before the phone camera publishes).
+ * (shown above the notes, since the exam cannot start before the phone camera publishes). `ready`: registers
+ * what the sitting's opening needs beyond the first render (the route's exam machinery); the page is opened
+ * once it resolves, and a failure to load it reaches the route's error boundary (the one-time reload).
  */
-export function ExaminingView({ steps, phonePanel }: { steps?: ReactNode; phonePanel?: ReactNode } = {}) {
+export function ExaminingView({
+  steps,
+  phonePanel,
+  ready = () => Promise.resolve(),
+}: { steps?: ReactNode; phonePanel?: ReactNode; ready?: () => Promise<void> } = {}) {
   const { t } = useTranslation('examining');
   const text = useText();
   const dispatch = useAppDispatch();
@@ -57,10 +70,29 @@ export function ExaminingView({ steps, phonePanel }: { steps?: ReactNode; phoneP
   const recordingText = useAppSelector(selectRecordingText);
   const blocker = useAppSelector(selectExamBlocker);
   const phoneBlocks = useAppSelector(selectPhoneBlocksExamStart);
+  const [machineryFailure, setMachineryFailure] = useState<{ error: unknown } | null>(null);
   useEffect(() => {
-    void dispatch(examiningEntered());
-    return () => stopWakeLock();
-  }, [dispatch]);
+    let live = true;
+    ready().then(
+      () => {
+        if (live) void dispatch(examiningEntered());
+      },
+      (error: unknown) => {
+        if (live) setMachineryFailure({ error });
+      },
+    );
+    return () => {
+      live = false;
+      stopWakeLock();
+    };
+  }, [dispatch, ready]);
+  if (machineryFailure) throw machineryFailure.error;
+
+  const act = (pick: (m: Awaited<ReturnType<typeof examThunks>>) => AppThunk<Promise<void>>) =>
+    void examThunks().then(
+      (m) => dispatch(pick(m)),
+      () => dispatch(examErrorOccurred('examining:errors.network')),
+    );
 
   const phase = tester.examPhase;
   const removed = tester.exit !== 'none';
@@ -156,7 +188,7 @@ export function ExaminingView({ steps, phonePanel }: { steps?: ReactNode; phoneP
                 .join(' ')
                 .trim() || undefined
             }
-            onClick={() => void dispatch(examSystemLoginRequested())}
+            onClick={() => act((m) => m.examSystemLoginRequested())}
             data-testid="exam-login"
           >
             {phase === 'opening' ? t('loginBusy') : t('login')}
@@ -177,7 +209,7 @@ export function ExaminingView({ steps, phonePanel }: { steps?: ReactNode; phoneP
               variant="outline-primary"
               style={TOUCH}
               aria-describedby="reopen-hint"
-              onClick={() => void dispatch(examSystemLoginRequested())}
+              onClick={() => act((m) => m.examSystemLoginRequested())}
               data-testid="exam-reopen"
             >
               {t('reopen')}
@@ -189,7 +221,7 @@ export function ExaminingView({ steps, phonePanel }: { steps?: ReactNode; phoneP
               style={TOUCH}
               disabled={blocker !== null}
               aria-describedby={blocker ? 'exam-blocked' : undefined}
-              onClick={() => void dispatch(examSystemLoginRequested())}
+              onClick={() => act((m) => m.examSystemLoginRequested())}
               data-testid="exam-resume"
             >
               {t('resume')}
@@ -200,7 +232,7 @@ export function ExaminingView({ steps, phonePanel }: { steps?: ReactNode; phoneP
             variant="danger"
             style={TOUCH}
             disabled={phase === 'finishing'}
-            onClick={() => void dispatch(examFinishRequested())}
+            onClick={() => act((m) => m.examFinishRequested())}
             data-testid="exam-finish"
           >
             {phase === 'finishing' ? t('finish.busy') : t('finish.button')}
