@@ -21,7 +21,8 @@
 // same run as the baseline. Instances log at LOG_LEVEL (default info, as deployed).
 //
 // Prints per scenario: req/s, p50/p99, errors, the ratio to the bare route, statements per request (PostgreSQL),
-// and the CPU of the database, the instances and the load generator per request. Goals: the matching poll
+// and the CPU of the database, the instances, the stand-ins service (PostgreSQL scenarios) and the load generator
+// per request. Goals: the matching poll
 // >= 5,000 req/s at p99 <= 50 ms on PostgreSQL with two instances, >= 2,000 req/s on PGlite, ratio >= 0.1; every
 // other live call >= 2,000 req/s on PostgreSQL. A missed goal is a figure, never a failure (exit 1 only when the
 // set-up broke). Everything shares this machine's cores (the load generator too), so figures are lower bounds.
@@ -468,11 +469,12 @@ try {
       },
     });
     const standins = `http://127.0.0.1:${standinsPort}`;
+    const credentialsCacheKey = randomBytes(32).toString('base64');
     const key = {
       id: `AKIABENCH${randomBytes(6).toString('hex').toUpperCase()}`,
       secret: randomBytes(30).toString('base64'),
     };
-    start('standins', ['--import', 'tsx', 'server/src/standins/main.ts'], {
+    const standinsProc = start('standins', ['--import', 'tsx', 'server/src/standins/main.ts'], {
       ...base,
       STANDINS_PORT: String(standinsPort),
       STANDINS_DATA_DIR: path.join(work, 'standins'),
@@ -495,6 +497,8 @@ try {
         AWS_ACCESS_KEY_ID: key.id,
         AWS_SECRET_ACCESS_KEY: key.secret,
         AWS_EC2_METADATA_DISABLED: 'true',
+        // Both instances seal and open the signaling credentials they share in the database with one key.
+        CREDENTIALS_CACHE_KEY: credentialsCacheKey,
       });
     await waitHttp(`${standins}/healthz`);
     const instA = onPg('a', aPort);
@@ -518,6 +522,7 @@ try {
     const groups = [
       { name: 'PostgreSQL', pids: [cluster.pid] },
       { name: 'instances', pids: [instA.pid, instB.pid] },
+      { name: 'stand-ins', pids: [standinsProc.pid] },
     ];
     const viaA = two.mix.map((t) => ({ ...t, url: t.url.replace(B, A) }));
     if (POLL) {

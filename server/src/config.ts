@@ -5,6 +5,7 @@ import {
   type CheatingLevelThresholds,
 } from './lib/cheating-level';
 import { MANAGEMENT_TIME_ZONE } from './lib/management-time';
+import { parseKey32 } from './lib/secrets';
 
 /** Extra allowed environment rows for the SPA's browser/OS check (spec §5 table format). */
 export interface AllowedEnvironment {
@@ -65,6 +66,12 @@ export interface ServerConfig {
   testHooks: boolean;
   /** AWS mode: set endpoints turn the matching stand-in off and send credentials through STS. */
   aws: AwsConfig;
+  /**
+   * CREDENTIALS_CACHE_KEY (32 bytes, base64 or hex): seals the signaling credentials the instances share in the
+   * database (lib/signaling-credentials.ts). Every instance on one database needs the same; unset, each process
+   * makes one of its own, so an instance can reuse only the credentials it issued itself.
+   */
+  credentialsCacheKey: Buffer | null;
 }
 
 /** Where the server reaches AWS (README "Pointing at AWS"); no endpoint = the local stand-in. */
@@ -171,6 +178,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       ),
     },
     testHooks: env.TEST_HOOKS === '1',
+    credentialsCacheKey: env.CREDENTIALS_CACHE_KEY
+      ? parseKey32('CREDENTIALS_CACHE_KEY', env.CREDENTIALS_CACHE_KEY)
+      : null,
     aws: {
       kvsEndpoint: env.KVS_ENDPOINT || undefined,
       s3Endpoint: env.S3_ENDPOINT || undefined,

@@ -28,6 +28,11 @@ export function productionProblems(
       `PUBLIC_ORIGIN is ${config.publicOrigin}: browsers give camera and microphone only to https:// origins ` +
         '(README "HTTPS and the camera").',
     );
+  if (config.databaseUrl && !config.credentialsCacheKey)
+    warnings.push(
+      'CREDENTIALS_CACHE_KEY is not set: each instance can reuse only the signaling credentials it issued itself, ' +
+        'so reconnects call STS more often. Give every instance the same 32-byte key (README "Running several instances").',
+    );
   if (!env.METRICS_TOKEN)
     warnings.push('METRICS_TOKEN is not set: /metrics answers anyone who can reach the server.');
   return { errors, warnings };

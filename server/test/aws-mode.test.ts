@@ -205,12 +205,74 @@ describe('AWS mode against the stand-ins', () => {
     expect(master.ok).toBe(true);
     if (master.ok) master.socket.close();
 
-    // kvs_reconnect: fresh credentials, and the channel is checked again (it exists: ResourceInUse).
-    const again = envelope<Matching>(
-      await injectAs(b.app, await token('tester01'), { method: 'GET', url: '/api/v1/kvs_reconnect.php' }),
-    ).result;
-    expect(again.signaling_channel?.access_key_id).not.toBe(ch.access_key_id);
-    expect(create).toHaveBeenCalledTimes(2);
+    // kvs_reconnect: what the poll was handed out for this matching is still good (not near expiry, the
+    // channel not deleted since): the same credentials again, without asking STS or KVS.
+    const reconnect = async (server: TestServer = b) =>
+      envelope<Matching>(
+        await injectAs(server.app, await token('tester01'), {
+          method: 'GET',
+          url: '/api/v1/kvs_reconnect.php',
+        }),
+      ).result.signaling_channel!;
+    const stsBefore = sts.calls.length;
+    const again = await reconnect();
+    expect(again).toMatchObject({
+      access_key_id: ch.access_key_id,
+      secret_access_key: ch.secret_access_key,
+      session_token: ch.session_token,
+      expiration: ch.expiration,
+    });
+    expect(sts.calls).toHaveLength(stsBefore);
+    expect(create).toHaveBeenCalledTimes(1);
+    // Stored sealed: neither the secret nor the session token is in the database in the clear.
+    const stored = await b.db.query<{ sealed: Buffer; access_key_id: string }>(
+      `SELECT sealed, access_key_id FROM signaling_credentials WHERE channel_name = $1 AND role = 'master'`,
+      [ch.channel_name],
+    );
+    expect(stored.rows).toHaveLength(1);
+    expect(stored.rows[0]!.access_key_id).toBe(ch.access_key_id);
+    const sealed = Buffer.from(stored.rows[0]!.sealed);
+    expect(sealed.includes(Buffer.from(ch.secret_access_key))).toBe(false);
+    expect(sealed.includes(Buffer.from(ch.session_token.slice(0, 40)))).toBe(false);
+
+    // Another instance on the same database (the same CREDENTIALS_CACHE_KEY) hands out the same.
+    const b2 = await build(
+      { aws: b.config.aws, credentialsCacheKey: b.config.credentialsCacheKey },
+      { sameDatabaseAs: b },
+    );
+    try {
+      expect((await reconnect(b2)).access_key_id).toBe(ch.access_key_id);
+      expect(sts.calls).toHaveLength(stsBefore);
+      expect(create).toHaveBeenCalledTimes(1);
+    } finally {
+      await b2.close();
+    }
+    // One without it cannot open them: it has new ones issued, and the channel checked.
+    const b3 = await build({ aws: b.config.aws, credentialsCacheKey: null }, { sameDatabaseAs: b });
+    try {
+      expect((await reconnect(b3)).access_key_id).not.toBe(ch.access_key_id);
+      expect(sts.calls).toHaveLength(stsBefore + 1);
+      expect(create).toHaveBeenCalledTimes(2);
+    } finally {
+      await b3.close();
+    }
+    // b3's row is sealed under b3's key: b has its own issued (and checks the channel) once, then reuses them.
+    const current = (await reconnect()).access_key_id;
+    expect(sts.calls).toHaveLength(stsBefore + 2);
+    expect(create).toHaveBeenCalledTimes(3);
+    expect((await reconnect()).access_key_id).toBe(current);
+    expect(sts.calls).toHaveLength(stsBefore + 2);
+
+    // The sweep deleted a channel of this name (on any instance) after it was last checked: the reconnect
+    // checks it on KVS again (it exists: ResourceInUse), and the credentials are still reused.
+    await b.db.query(`INSERT INTO kvs_channel_deletions (channel_name, deleted_at) VALUES ($1, now())`, [
+      ch.channel_name,
+    ]);
+    expect((await reconnect()).access_key_id).toBe(current);
+    expect(create).toHaveBeenCalledTimes(4);
+    expect((await reconnect()).access_key_id).toBe(current);
+    expect(create).toHaveBeenCalledTimes(4);
+    expect(sts.calls).toHaveLength(stsBefore + 2);
     expect(aKvs().find({ name: ch.channel_name })?.channelArn).toBe(arn);
     create.mockRestore();
   });
@@ -292,6 +354,14 @@ describe('AWS mode against the stand-ins', () => {
       expect(aKvs().find({ name: gone }), gone).toBeNull();
       expect(control.isEnsured(gone)).toBe(false);
     }
+    // Recorded for every instance: a reconnect re-checks (re-creates) these before handing them out again.
+    const recorded = await b.db.query<{ channel_name: string }>(
+      `SELECT channel_name FROM kvs_channel_deletions`,
+    );
+    expect(recorded.rows.map((r) => r.channel_name).sort()).toEqual(
+      expect.arrayContaining([c1, c3, c4].sort()),
+    );
+    expect(recorded.rows.map((r) => r.channel_name)).not.toContain(c2);
     for (const kept of [c2, c5, 'exam-999999-0123456789ab', 'exam-manual', 'other-app-1'])
       expect(aKvs().find({ name: kept }), kept).not.toBeNull();
     expect(log.info).toHaveBeenCalledTimes(1);

@@ -62,6 +62,8 @@ export function testConfig(overrides: ConfigOverrides = {}): ServerConfig {
     HOST: '127.0.0.1',
     PORT: '8080',
     DATA_DIR: '/nonexistent-test-data-dir',
+    // One key for every test server, as for every instance of a deployment (instances on one database share).
+    CREDENTIALS_CACHE_KEY: Buffer.alloc(32, 7).toString('base64'),
     STATIC_DIR: inject('staticDir') ?? process.env.PROCTOR_TEST_STATIC_DIR ?? './dist',
   });
   const { login, spa, ...rest } = overrides;

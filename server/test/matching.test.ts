@@ -498,15 +498,33 @@ describe('matching state', () => {
       holder: id('checker01'),
     });
 
+    // kvs_reconnect in the same matching: the credentials handed out are still good, so they are handed out
+    // again (shared through the database, sealed), not issued anew.
+    const same = envelope<Matching>(await get('tester01', '/api/v1/kvs_reconnect.php')).result;
+    expect(same.signaling_channel).toMatchObject({
+      access_key_id: ch.access_key_id,
+      secret_access_key: ch.secret_access_key,
+      session_token: ch.session_token,
+    });
+    // Once the issuer revoked them, never again: the reconnect has new ones issued, and shares those.
+    expect(s.app.localCredentials!.revoke(ch.access_key_id)).toBe(true);
+    const renewed = envelope<Matching>(await get('tester01', '/api/v1/kvs_reconnect.php')).result;
+    expect(renewed.signaling_channel!.access_key_id).not.toBe(ch.access_key_id);
+    expect(
+      envelope<Matching>(await get('tester01', '/api/v1/kvs_reconnect.php')).result.signaling_channel!
+        .access_key_id,
+    ).toBe(renewed.signaling_channel!.access_key_id);
+
     // The channel stays the sitting's across matchings.
     await post('tester01', '/api/v1/delete_matching.php', {});
     const next = await testerPoll('tester01');
     expect(next.monitor_id).not.toBe(m.monitor_id);
     expect(next.signaling_channel!.channel_name).toBe(ch.channel_name);
 
-    // kvs_reconnect gives fresh credentials.
+    // kvs_reconnect in the new matching: not what was handed out for the ended one.
     const r = envelope<Matching>(await get('tester01', '/api/v1/kvs_reconnect.php'));
     expect(r.result.signaling_channel!.access_key_id).not.toBe(ch.access_key_id);
+    expect(r.result.signaling_channel!.access_key_id).not.toBe(renewed.signaling_channel!.access_key_id);
     // Another reconnect moments later (a page in a reconnect loop) gets those same new ones, not another issue.
     const again = envelope<Matching>(await get('tester01', '/api/v1/kvs_reconnect.php'));
     expect(again.result.signaling_channel!.access_key_id).toBe(r.result.signaling_channel!.access_key_id);

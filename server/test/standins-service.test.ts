@@ -395,6 +395,59 @@ describe('the stand-ins as a service of their own', () => {
     }
   });
 
+  it('honours the credentials and channels it issued before a restart, and still refuses forged ones', async () => {
+    const master = (
+      await call<MatchingResult>(a, 'tester07', 'POST', '/matching.php', { channel_status: 'close' })
+    ).matchings[0]!.signaling_channel!;
+    const describe = (creds: TemporaryCredentials) =>
+      new KinesisVideoClient({
+        region: REGION,
+        endpoint: master.endpoint,
+        credentials: creds,
+        maxAttempts: 1,
+      }).send(new DescribeSignalingChannelCommand({ ChannelName: master.channel_name }));
+    const arn = (await describe(credsOf(master))).ChannelInfo!.ChannelARN!;
+
+    // The service restarts on its data directory (same port: the instances and browsers know only that).
+    const port = (standins.server.address() as AddressInfo).port;
+    await standins.close();
+    const env = { STANDINS_DATA_DIR: dataDir, KVS_REGION: REGION, LOG_LEVEL: 'silent' };
+    standins = await buildStandinsApp({ ...loadStandinsSettings(env), publicOrigin: base }, env);
+    await standins.listen({ host: '127.0.0.1', port });
+
+    // The browser's credentials from before work on the channel from before: HTTP and the WebSocket.
+    expect((await describe(credsOf(master))).ChannelInfo!.ChannelARN).toBe(arn);
+    const m = await rawConnect(await signedUrl(base, 'master', arn, credsOf(master), undefined, REGION));
+    expect(m.ok).toBe(true);
+    if (m.ok) m.socket.close();
+    // A reconnect through the other instance hands out those same credentials (shared, still good).
+    const res = await injectAs(b.app, await token(a, 'tester07'), {
+      method: 'GET',
+      url: '/api/v1/kvs_reconnect.php',
+    });
+    const again = envelope<Matching>(res).result.signaling_channel!;
+    expect(again.access_key_id).toBe(master.access_key_id);
+
+    // Forged: a wrong secret, a session token with its scope changed, another credential's token.
+    await expect(
+      describe({
+        ...credsOf(master),
+        secretAccessKey: master.secret_access_key.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')),
+      }),
+    ).rejects.toThrow();
+    const [version, payload, mac] = master.session_token.split('.') as [string, string, string];
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+      s: { role: string };
+    };
+    claims.s.role = 'viewer';
+    const forged = `${version}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${mac}`;
+    await expect(describe({ ...credsOf(master), sessionToken: forged })).rejects.toThrow();
+    const viewerWs = await rawConnect(
+      await signedUrl(base, 'viewer', arn, { ...credsOf(master), sessionToken: forged }, 'x-1', REGION),
+    );
+    expect(viewerWs).toMatchObject({ ok: false, status: 401 });
+  });
+
   it('keeps its key pair across restarts (generated once into its data directory)', () => {
     const again = loadStandinsSettings({ STANDINS_DATA_DIR: dataDir });
     expect(again.server).toEqual(settings.server);

@@ -5,6 +5,14 @@ import type { App } from './app-types';
 import type { KvsControl } from './aws/kvs-control';
 import type { KvsRole, TemporaryCredentials } from './credentials';
 import type { MatchingSettings } from './matching-settings';
+import {
+  CredentialSealer,
+  markChannelChecked,
+  pruneSharedCredentials,
+  saveSharedCredentials,
+  sealAad,
+  type SharedCredentialRow,
+} from './signaling-credentials';
 
 /** What the matching engine needs of the KVS stand-in (`app.kvs`, decorated only when the stand-in is on). */
 export interface KvsChannelRegistry {
@@ -114,20 +122,26 @@ interface CacheEntry {
 }
 
 /**
- * A reconnect gets credentials issued for a reconnect no longer ago than this: the first after a failure gets new
- * ones (the old may have died with a restarted stand-ins service), while a page in a reconnect loop, or a storm of
- * reconnects after a network cut, does not ask STS (which throttles) once per call. The channel's re-check on AWS
- * (KvsControl.ensure `fresh`) is reused for the same window, for the same reason.
+ * A reconnect that finds no shared credentials for its matching (lib/signaling-credentials.ts) has new ones
+ * issued; the reconnects of the same user on the same instance within this window reuse those, and the
+ * channel's re-check on AWS (KvsControl.ensure `fresh`) likewise, so that a burst of reconnects arriving before
+ * the first one's row is written (a storm after a network cut) does not ask STS (which throttles) once per call.
  */
 const RECONNECT_REUSE_MS = 15_000;
 
 // Sweep the cache of expired entries once it grows past this many, then again once it has doubled since.
 const CACHE_SWEEP_SIZE = 10_000;
+// Expired shared rows are deleted by each instance at most this often.
+const PRUNE_EVERY_MS = 10 * 60_000;
 
 /**
  * Signaling channels and their credentials. Credentials are cached per (user, role, channel) and reused until
  * shortly before expiry, because every poll (every few seconds, perf-reliability §4) carries them and an STS
- * call or a new stand-in entry per poll would not scale; kvs_reconnect asks for fresh ones.
+ * call or a new stand-in entry per poll would not scale. Those issued for a matching are also shared with the
+ * other instances through the database (lib/signaling-credentials.ts): kvs_reconnect hands them out again while
+ * they are good for that same matching — they outlive a restart of STS's stand-in as they outlive anything on
+ * AWS — and has new ones issued (and the channel checked on KVS) only when there are none, they are near expiry,
+ * the matching is another, the local issuer revoked them, or the sweep deleted the channel since it was checked.
  */
 export class MatchingChannels {
   private readonly cache = new Map<string, CacheEntry>();
@@ -137,29 +151,35 @@ export class MatchingChannels {
    * many, none expired) a fixed threshold scanned the whole cache on every credential issued.
    */
   private sweepAt = CACHE_SWEEP_SIZE;
+  private readonly sealer: CredentialSealer;
+  private prunedAt = Date.now();
 
   constructor(
     private readonly app: App,
     private readonly settings: MatchingSettings,
-  ) {}
+  ) {
+    this.sealer = new CredentialSealer(app.config.credentialsCacheKey ?? null);
+  }
 
   /**
    * Makes sure the channel exists: on the stand-in when it is on (idempotent, so a restarted stand-in is
    * refilled), else on AWS through `app.kvsControl` (remembered, so polls do not call AWS; `fresh` asks
    * again). Throws a 503 ApiError only when an AWS channel was never created and cannot be now.
    */
-  async ensure(channelName: string, fresh = false): Promise<void> {
+  async ensure(channelName: string, fresh = false, reuseMs = RECONNECT_REUSE_MS): Promise<void> {
     const kvs = kvsRegistry(this.app);
     if (kvs) {
       kvs.ensureChannel(channelName);
       return;
     }
-    await kvsControl(this.app)?.ensure(channelName, { fresh, reuseMs: RECONNECT_REUSE_MS });
+    await kvsControl(this.app)?.ensure(channelName, { fresh, reuseMs });
   }
 
   /**
    * The signaling_channel of spec §3 for one user on one channel. `endpointBase` is the origin the request
-   * came to; the stand-in lives at `<origin>/kvs`.
+   * came to; the stand-in lives at `<origin>/kvs`. `matchingId`: the matching it is handed out for, so that
+   * newly issued credentials are shared with the other instances; `shared`: the shared row a reconnect read
+   * with its matching (`fresh`), reused when good.
    */
   async signalingChannel(opts: {
     userId: number;
@@ -167,10 +187,16 @@ export class MatchingChannels {
     channelName: string;
     endpointBase: string;
     fresh?: boolean;
+    matchingId?: number;
+    shared?: SharedCredentialRow | null;
   }): Promise<SignalingChannel> {
-    await this.ensure(opts.channelName, opts.fresh ?? false);
+    const fresh = opts.fresh ?? false;
+    let creds = fresh && opts.shared ? await this.reuseShared(opts, opts.shared) : null;
+    if (!creds) {
+      await this.ensure(opts.channelName, fresh);
+      creds = await this.credentials(opts.userId, opts.role, opts.channelName, fresh, opts.matchingId);
+    }
     const kvs = kvsRegistry(this.app);
-    const creds = await this.credentials(opts.userId, opts.role, opts.channelName, opts.fresh ?? false);
     const channel: SignalingChannel = {
       region: kvs?.region ?? this.settings.region,
       access_key_id: creds.accessKeyId,
@@ -187,16 +213,57 @@ export class MatchingChannels {
     return channel;
   }
 
+  /**
+   * The shared credentials of a reconnect's matching when still good: they open under this instance's key and
+   * the local issuer (if any) has not revoked them. The channel is checked on KVS first only when the sweep
+   * deleted a channel of its name after it was last known to exist. Null: issue new ones.
+   */
+  private async reuseShared(
+    opts: { userId: number; role: ChannelRole; channelName: string },
+    row: SharedCredentialRow,
+  ): Promise<TemporaryCredentials | null> {
+    const secret = this.sealer.open(
+      row.sealed,
+      sealAad({
+        channelName: opts.channelName,
+        role: opts.role,
+        userId: opts.userId,
+        accessKeyId: row.access_key_id,
+      }),
+    );
+    if (!secret || this.revoked(row.access_key_id)) return null;
+    const kvs = kvsRegistry(this.app);
+    if (kvs)
+      kvs.ensureChannel(opts.channelName); // in this process: costs nothing
+    else if (!row.channel_ok) {
+      // Asked even if this instance checked it moments ago: the deletion may have come since.
+      await this.ensure(opts.channelName, true, 0);
+      await markChannelChecked(this.app.db, opts.channelName);
+    }
+    const creds: TemporaryCredentials = {
+      accessKeyId: row.access_key_id,
+      ...secret,
+      expiration: new Date(row.expires_at),
+    };
+    // This instance's polls hand out the same from now on.
+    this.remember(`${opts.userId}:${opts.role}:${opts.channelName}`, {
+      creds,
+      refreshAt: new Date(row.refresh_at).getTime(),
+    });
+    return creds;
+  }
+
   private async credentials(
     userId: number,
     role: ChannelRole,
     channelName: string,
     fresh: boolean,
+    matchingId: number | undefined,
   ): Promise<TemporaryCredentials> {
     const key = `${userId}:${role}:${channelName}`;
     const now = Date.now();
     const hit = this.cache.get(key);
-    const usable = hit && hit.refreshAt > now && !this.revoked(hit.creds);
+    const usable = hit && hit.refreshAt > now && !this.revoked(hit.creds.accessKeyId);
     if (usable && (!fresh || (hit.reconnectAt !== undefined && now - hit.reconnectAt < RECONNECT_REUSE_MS)))
       return hit.creds;
     const viewer = role === 'viewer';
@@ -209,18 +276,65 @@ export class MatchingChannels {
       ttl,
     );
     const refreshAt = Math.min(creds.expiration.getTime(), now + ttl * 1000) - margin * 1000;
-    if (this.cache.size >= this.sweepAt) {
-      this.sweep(now);
-      this.sweepAt = Math.max(CACHE_SWEEP_SIZE, this.cache.size * 2);
-    }
-    this.cache.set(key, { creds, refreshAt, ...(fresh ? { reconnectAt: now } : {}) });
+    this.remember(key, { creds, refreshAt, ...(fresh ? { reconnectAt: now } : {}) });
+    if (matchingId !== undefined) await this.share(channelName, role, userId, matchingId, creds, refreshAt);
     return creds;
   }
 
-  /** A cached credential the local issuer revoked (the holder's matching ended; it may be matched again). */
-  private revoked(creds: TemporaryCredentials): boolean {
+  /**
+   * Shares newly issued credentials through the database. A failure is logged and does not fail the call: the
+   * credentials are good, and without the row a reconnect only has new ones issued.
+   */
+  private async share(
+    channelName: string,
+    role: ChannelRole,
+    userId: number,
+    matchingId: number,
+    creds: TemporaryCredentials,
+    refreshAt: number,
+  ): Promise<void> {
+    const now = Date.now();
+    // When the channel was last known to exist: just now on the stand-in in this process (ensureChannel makes
+    // it), else when this instance last had KVS confirm it.
+    const checkedAt = kvsRegistry(this.app) ? now : (kvsControl(this.app)?.checkedAt(channelName) ?? now);
+    try {
+      await saveSharedCredentials(this.app.db, this.sealer, {
+        channelName,
+        role,
+        userId,
+        matchingId,
+        creds,
+        refreshAt,
+        channelCheckedAt: checkedAt,
+      });
+      if (now - this.prunedAt > PRUNE_EVERY_MS) {
+        this.prunedAt = now;
+        await pruneSharedCredentials(this.app.db);
+      }
+    } catch (err) {
+      this.app.log.warn(
+        { channel: channelName, role, err: (err as Error).message },
+        'Sharing signaling credentials failed; a reconnect will have new ones issued',
+      );
+    }
+  }
+
+  private remember(key: string, entry: CacheEntry): void {
+    if (this.cache.size >= this.sweepAt) {
+      this.sweep(Date.now());
+      this.sweepAt = Math.max(CACHE_SWEEP_SIZE, this.cache.size * 2);
+    }
+    this.cache.set(key, entry);
+  }
+
+  /**
+   * A credential the local issuer revoked (the holder's matching ended; it may be matched again), or no longer
+   * honours (its test hook expired it).
+   */
+  private revoked(accessKeyId: string): boolean {
     const local = this.app.localCredentials;
-    return !!local?.peek(creds.accessKeyId) && !local.lookup(creds.accessKeyId);
+    if (!local) return false;
+    return local.isRevoked(accessKeyId) || (!!local.peek(accessKeyId) && !local.lookup(accessKeyId));
   }
 
   private sweep(now: number): void {

@@ -20,6 +20,12 @@ import { ApiError, badRequest, forbidden } from './api-error';
 import type { App, AuthContext } from './app-types';
 import { MatchingChannels, newChannelName, revokeEndedSignaling } from './matching-channels';
 import {
+  sharedCredentialColumnsSql,
+  sharedCredentialJoinSql,
+  sharedRowOf,
+  type SharedCredentialRow,
+} from './signaling-credentials';
+import {
   ASSIGNABLE_SQL,
   closeConnectedSql,
   MATCHING_ROW_SQL,
@@ -977,10 +983,11 @@ export class MatchingEngine {
   async reconnect(auth: AuthContext, query: KvsReconnectQuery, ctx: PollContext): Promise<Matching | null> {
     const testerId = this.targetTester(auth, query.tester_id);
     const checker = auth.actor === 2;
-    // One statement: the live matching, and the command to the other side written only where the caller may
-    // reconnect it (a checker only its own matching; nothing is written for a refused one).
+    // One statement: the live matching, the command to the other side written only where the caller may
+    // reconnect it (a checker only its own matching; nothing is written for a refused one), and the caller's
+    // credentials for this matching if an instance issued some (reused while good: no STS or KVS call).
     const row = (
-      await this.db.query<MatchingRow>(
+      await this.db.query<MatchingRow & Record<string, unknown>>(
         `WITH r AS (${MATCHING_ROW_SQL} WHERE m.tester_id = $1 AND m.deleted_at IS NULL),
               told AS (
                 UPDATE matchings
@@ -989,7 +996,8 @@ export class MatchingEngine {
                        updated_at = now()
                  WHERE id IN (SELECT id FROM r
                                WHERE CASE WHEN $2::boolean THEN checker_id = $3::bigint ELSE checker_id IS NOT NULL END))
-         SELECT * FROM r`,
+         SELECT r.*, ${sharedCredentialColumnsSql()}
+           FROM r ${sharedCredentialJoinSql(`CASE WHEN $2::boolean THEN 'viewer' ELSE 'master' END`, `CASE WHEN $2::boolean THEN $3::bigint ELSE r.tester_id END`)}`,
         [testerId, checker, auth.userId],
       )
     ).rows[0];
@@ -1001,6 +1009,7 @@ export class MatchingEngine {
       command: 0,
       ctx,
       fresh: true,
+      shared: sharedRowOf(row),
     });
   }
 
@@ -1033,6 +1042,8 @@ export class MatchingEngine {
       command: number;
       ctx: PollContext;
       fresh?: boolean;
+      /** The caller's shared credentials for this matching, read by the reconnect. */
+      shared?: SharedCredentialRow | null;
     },
   ): Promise<Matching> {
     const needsChannel =
@@ -1045,7 +1056,8 @@ export class MatchingEngine {
           role: opts.side === 'tester' ? 'master' : 'viewer',
           channelName: row.channel_name,
           endpointBase: opts.ctx.endpointBase,
-          ...(opts.fresh ? { fresh: true } : {}),
+          matchingId: row.id,
+          ...(opts.fresh ? { fresh: true, shared: opts.shared ?? null } : {}),
         })
       : null;
     return {

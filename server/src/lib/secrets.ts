@@ -10,6 +10,18 @@ export function newKeyPair(prefix: string): { accessKeyId: string; secretAccessK
   };
 }
 
+/** A new key for the local issuer's credentials (`LOCAL_CREDENTIALS_KEY`, `STANDINS_CREDENTIALS_KEY`): 32 random bytes. */
+export function newCredentialsKey(): string {
+  return randomBytes(32).toString('base64');
+}
+
+/** A 32-byte key from its base64 (or 64 hex digits) form; throws naming `name` when it is not one. */
+export function parseKey32(name: string, raw: string): Buffer {
+  const key = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (key.length !== 32) throw new Error(`${name} must be 32 bytes, base64 (or 64 hex digits).`);
+  return key;
+}
+
 /**
  * Secrets a process needs that must survive restarts (signing keys): each environment variable in `wanted`
  * that is unset is read from `file` (JSON, mode 0600), or generated once and written there. Returns the
@@ -74,6 +86,12 @@ export function ensureEmbeddedSecrets(dataDir: string, env: NodeJS.ProcessEnv = 
   if (!env.KVS_ENDPOINT) {
     wanted.KVS_LOCAL_ACCESS_KEY_ID = () => pair('kvs').accessKeyId;
     wanted.KVS_LOCAL_SECRET_ACCESS_KEY = () => pair('kvs').secretAccessKey;
+  }
+  if (!env.S3_ENDPOINT || !env.KVS_ENDPOINT) {
+    // The key the local issuer derives and signs browser credentials with: they outlive a restart.
+    wanted.LOCAL_CREDENTIALS_KEY = newCredentialsKey;
+    // Where it keeps the revocations, for the same reason.
+    env.LOCAL_STANDINS_STATE_DIR ??= dataDir;
   }
   if (!Object.keys(wanted).length) return null;
   const file = path.join(dataDir, 'secrets.json');

@@ -1,10 +1,11 @@
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import websocket from '@fastify/websocket';
 import { loadConfig } from '../config';
 import { LocalCredentialIssuer } from '../lib/credentials';
 import { withRedaction } from '../lib/log-redact';
-import { loadOrCreateSecrets, newKeyPair } from '../lib/secrets';
+import { loadOrCreateSecrets, newCredentialsKey, newKeyPair, parseKey32 } from '../lib/secrets';
 import kvsStandin from './kvs/plugin';
 import s3Standin from './s3/plugin';
 import stsStandin from './sts/sts-standin';
@@ -19,6 +20,11 @@ export interface StandinsSettings {
   dataDir: string;
   /** The app instances' own key pair (their AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY). */
   server: { accessKeyId: string; secretAccessKey: string };
+  /**
+   * The key browser credentials are derived from and signed with (STANDINS_CREDENTIALS_KEY, default generated
+   * once into `<dataDir>/secrets.json`): credentials issued before a restart stay valid after it, as on AWS.
+   */
+  credentialsKey: Buffer;
   /** Set when the key pair was read from or generated into this file. */
   secretsFile: string | null;
   /** The role browsers' credentials are assumed from (the app's AWS_ROLE_ARN). */
@@ -46,6 +52,7 @@ export function loadStandinsSettings(env: NodeJS.ProcessEnv = process.env): Stan
     {
       STANDINS_ACCESS_KEY_ID: () => (pair ??= newKeyPair('AKIASTANDINS')).accessKeyId,
       STANDINS_SECRET_ACCESS_KEY: () => (pair ??= newKeyPair('AKIASTANDINS')).secretAccessKey,
+      STANDINS_CREDENTIALS_KEY: newCredentialsKey,
     },
     env,
   );
@@ -59,6 +66,7 @@ export function loadStandinsSettings(env: NodeJS.ProcessEnv = process.env): Stan
       accessKeyId: values.STANDINS_ACCESS_KEY_ID!,
       secretAccessKey: values.STANDINS_SECRET_ACCESS_KEY!,
     },
+    credentialsKey: parseKey32('STANDINS_CREDENTIALS_KEY', values.STANDINS_CREDENTIALS_KEY!),
     secretsFile: usedFile ? path.join(dataDir, 'secrets.json') : null,
     roleArn: env.STANDINS_ROLE_ARN || DEFAULT_STANDINS_ROLE_ARN,
     kvsRegion,
@@ -90,7 +98,12 @@ export async function buildStandinsApp(
   config.dataDir = settings.dataDir;
   config.testHooks = settings.testHooks;
   app.decorate('config', config);
-  const issuer = new LocalCredentialIssuer();
+  // Credentials and channels are kept in the data directory: a restart of this service loses neither.
+  mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 });
+  const issuer = new LocalCredentialIssuer({
+    key: settings.credentialsKey,
+    revocationsFile: path.join(settings.dataDir, 'revoked-credentials'),
+  });
   app.decorate('localCredentials', issuer);
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(kvsStandin, {
@@ -100,6 +113,7 @@ export async function buildStandinsApp(
       KVS_REGION: settings.kvsRegion,
       KVS_LOCAL_ACCESS_KEY_ID: settings.server.accessKeyId,
       KVS_LOCAL_SECRET_ACCESS_KEY: settings.server.secretAccessKey,
+      KVS_LOCAL_CHANNELS_FILE: path.join(settings.dataDir, 'kvs-channels.jsonl'),
     },
   });
   await app.register(s3Standin, { enabled: true, serverCredentials: settings.server });

@@ -1,6 +1,13 @@
 import type { ServerConfig } from '../../config';
 import type { App } from '../app-types';
-import { LocalCredentialIssuer, ServiceCredentialIssuer, type CredentialIssuer } from '../credentials';
+import path from 'node:path';
+import {
+  LocalCredentialIssuer,
+  ServiceCredentialIssuer,
+  type CredentialIssuer,
+  type LocalIssuerOptions,
+} from '../credentials';
+import { parseKey32 } from '../secrets';
 import { loadChannelSweepSettings, startChannelSweeper, type ChannelSweepReport } from './channel-sweep';
 import { KvsControl } from './kvs-control';
 import { parseRoleArn } from './session-policy';
@@ -16,17 +23,37 @@ declare module 'fastify' {
 }
 
 /**
+ * The embedded stand-ins' issuer settings: its key (LOCAL_CREDENTIALS_KEY, which `npm start` keeps in
+ * DATA_DIR/secrets.json) and its revocations file (in LOCAL_STANDINS_STATE_DIR), so that credentials handed
+ * out before a restart are honoured after it, and revoked ones stay refused. Neither: a key of this process.
+ */
+export function localIssuerOptions(env: NodeJS.ProcessEnv): LocalIssuerOptions {
+  return {
+    ...(env.LOCAL_CREDENTIALS_KEY
+      ? { key: parseKey32('LOCAL_CREDENTIALS_KEY', env.LOCAL_CREDENTIALS_KEY) }
+      : {}),
+    ...(env.LOCAL_STANDINS_STATE_DIR
+      ? { revocationsFile: path.join(env.LOCAL_STANDINS_STATE_DIR, 'revoked-credentials') }
+      : {}),
+  };
+}
+
+/**
  * Decorates how the server reaches KVS and S3 for the browsers (call before routes and stand-ins):
  * - neither KVS_ENDPOINT nor S3_ENDPOINT: the local issuer for both stand-ins (`localCredentials`);
  * - either set (AWS mode): STS AssumeRole of AWS_ROLE_ARN for the service on AWS, the local issuer for a
  *   service still on its stand-in; with KVS on AWS also `kvsControl` and the channel sweep.
  * Throws, so the server refuses to start, when AWS mode lacks a valid AWS_ROLE_ARN.
  */
-export function decorateCloudAccess(app: App, config: ServerConfig): void {
+export function decorateCloudAccess(
+  app: App,
+  config: ServerConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): void {
   const aws = config.aws;
   const kvsOnAws = Boolean(aws.kvsEndpoint);
   const s3OnAws = Boolean(aws.s3Endpoint);
-  const local = kvsOnAws && s3OnAws ? null : new LocalCredentialIssuer();
+  const local = kvsOnAws && s3OnAws ? null : new LocalCredentialIssuer(localIssuerOptions(env));
   let sts: StsCredentialIssuer | null = null;
   let control: KvsControl | null = null;
   let sweeper: ReturnType<typeof startChannelSweeper> | null = null;

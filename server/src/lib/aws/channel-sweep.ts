@@ -2,6 +2,7 @@ import type { Db } from '../../db/db';
 import type { App } from '../app-types';
 import { ClusterSchedule } from '../cluster-schedule';
 import { CHANNEL_PREFIX, baseChannelName, testIdOfChannel } from '../matching-channels';
+import { recordChannelDeletions } from '../signaling-credentials';
 import type { ChannelSummary, KvsControl } from './kvs-control';
 
 /** The sweep's job in `scheduler_runs` (one run per interval across instances). */
@@ -142,6 +143,16 @@ export async function sweepChannels(
         'KVS channel deletion failed; the next sweep retries',
       );
       report.failed.push(ch.name);
+      continue;
+    }
+    // Every instance's reconnects learn it: credentials shared for this channel no longer vouch for it.
+    try {
+      await recordChannelDeletions(db, [ch.name]);
+    } catch (err) {
+      log.warn(
+        { channel: ch.name, err: (err as Error).message },
+        'Recording a KVS channel deletion failed; reconnects may hand out the channel until it is re-created',
+      );
     }
   }
   if (report.deleted.length || report.failed.length) {

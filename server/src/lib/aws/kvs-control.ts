@@ -146,6 +146,11 @@ export class KvsControl {
     return this.ensured.has(name);
   }
 
+  /** When AWS last confirmed the remembered channel (created it or found it existing), or null. */
+  checkedAt(name: string): number | null {
+    return this.ensured.get(name)?.checkedAt ?? null;
+  }
+
   /** Forgets an ensured name, so the next ensure creates it again. */
   forget(name: string): void {
     this.ensured.delete(name);

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { KvsError, invalidArgument } from './errors';
 import { CLIENT_ID_PATTERN, SignalingHub, type KvsConnectionState } from './signaling-hub';
 import type { KvsSettings } from './settings';
@@ -38,8 +40,24 @@ export function channelNameFromArn(arn: string): string | null {
   return ARN.exec(arn)?.[3] ?? null;
 }
 
+/** One line of the channels file: a channel created, or one deleted. */
+type ChannelRecord =
+  | {
+      op: 'create';
+      name: string;
+      arn: string;
+      at: number;
+      version: string;
+      ttl: number | null;
+      tags: KvsTag[];
+    }
+  | { op: 'delete'; name: string };
+
 /**
- * The in-memory channel registry of the KVS stand-in, decorated as `app.kvs`. With the stand-in on, the app
+ * The channel registry of the KVS stand-in, decorated as `app.kvs`. With `settings.channelsFile` every creation
+ * and deletion is appended to that file and read back at start (then rewritten with the channels alone), so
+ * channels outlive a restart of the stand-ins as AWS's outlive anything: a server that created a channel before
+ * the restart need not check it again after. With the stand-in on, the app
  * server creates a channel per exam session with `ensureChannel`; a server in AWS mode pointed at this
  * stand-in calls CreateSignalingChannel, served by `createChannel`. The browsers then find it through
  * DescribeSignalingChannel.
@@ -51,6 +69,7 @@ export class KvsChannels {
 
   constructor(readonly settings: KvsSettings) {
     this.hub = new SignalingHub(settings);
+    if (settings.channelsFile) this.load(settings.channelsFile);
   }
 
   /** The region in ARNs and the one clients must sign for. */
@@ -84,7 +103,9 @@ export class KvsChannels {
   /** Deletes a channel and closes its connections; true if it existed. */
   deleteChannel(name: string): boolean {
     this.hub.closeChannel(name);
-    return this.byName.delete(name);
+    const existed = this.byName.delete(name);
+    if (existed) this.record({ op: 'delete', name });
+    return existed;
   }
 
   /** Channels in name order, optionally only those whose name starts with `prefix`. */
@@ -106,7 +127,61 @@ export class KvsChannels {
       tags,
     };
     this.byName.set(name, ch);
+    this.record({
+      op: 'create',
+      name,
+      arn: ch.channelArn,
+      at: creationTime.getTime(),
+      version: ch.version,
+      ttl: messageTtlSeconds,
+      tags,
+    });
     return ch;
+  }
+
+  /** Appends a change to the channels file, if there is one (synchronously: a handful of lines per sitting). */
+  private record(r: ChannelRecord): void {
+    if (this.settings.channelsFile) appendFileSync(this.settings.channelsFile, JSON.stringify(r) + '\n');
+  }
+
+  /** Replays the channels file, then rewrites it with the live channels alone (so deletions do not pile up). */
+  private load(file: string): void {
+    mkdirSync(path.dirname(file), { recursive: true });
+    if (existsSync(file)) {
+      for (const line of readFileSync(file, 'utf8').split('\n')) {
+        if (!line.trim()) continue;
+        let r: ChannelRecord;
+        try {
+          r = JSON.parse(line) as ChannelRecord;
+        } catch {
+          continue; // a line cut short by a crash
+        }
+        if (r.op === 'delete') this.byName.delete(r.name);
+        else if (r.op === 'create' && CHANNEL_NAME.test(r.name))
+          this.byName.set(r.name, {
+            channelName: r.name,
+            channelArn: r.arn,
+            creationTime: new Date(r.at),
+            version: r.version,
+            messageTtlSeconds: r.ttl,
+            tags: r.tags,
+          });
+      }
+    }
+    const tmp = `${file}.tmp-${process.pid}`;
+    const lines = [...this.byName.values()].map((ch) =>
+      JSON.stringify({
+        op: 'create',
+        name: ch.channelName,
+        arn: ch.channelArn,
+        at: ch.creationTime.getTime(),
+        version: ch.version,
+        ttl: ch.messageTtlSeconds,
+        tags: ch.tags,
+      } satisfies ChannelRecord),
+    );
+    writeFileSync(tmp, lines.map((l) => l + '\n').join(''));
+    renameSync(tmp, file);
   }
 
   /** Looks a channel up by name or by its exact ARN (a stale ARN of a re-created channel does not match). */

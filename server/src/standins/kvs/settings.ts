@@ -51,6 +51,12 @@ export interface KvsSettings {
   serverCredentials: KvsServerCredentials;
   /** What GetIceServerConfig hands out (ICE_SERVERS, TURN_URLS + TURN_SECRET); nothing by default. */
   ice: IceSettings;
+  /**
+   * The file the channels are kept in (KVS_LOCAL_CHANNELS_FILE; the stand-ins service's
+   * `STANDINS_DATA_DIR/kvs-channels.jsonl`), so that they outlive a restart as AWS's do. None (in memory only)
+   * for the embedded stand-in, which the server fills again as it hands channels out and which no sweep empties.
+   */
+  channelsFile: string | null;
 }
 
 /** The AWS defaults (media-stack.md §6). */
@@ -94,6 +100,7 @@ export function loadKvsSettings(env: NodeJS.ProcessEnv = process.env): KvsSettin
       messageTtlMs: ms(env, 'KVS_MESSAGE_TTL_MS', DEFAULT_TIMEOUTS.messageTtlMs),
     },
     ice: loadIceSettings(env),
+    channelsFile: env.KVS_LOCAL_CHANNELS_FILE || null,
     serverCredentials: keyId
       ? { accessKeyId: keyId, secretAccessKey: secret }
       : {

@@ -27,8 +27,12 @@ interface IssuedEntry {
  * An issued credential by key id, expired or not: S3 answers an expired one with ExpiredToken (400) rather
  * than InvalidAccessKeyId (403), and the app's retry policy depends on telling the two apart.
  */
-function findIssued(issuer: LocalCredentialIssuer, accessKeyId: string): IssuedEntry | null {
-  return issuer.peek(accessKeyId);
+function findIssued(
+  issuer: LocalCredentialIssuer,
+  accessKeyId: string,
+  sessionToken: string | undefined,
+): IssuedEntry | null {
+  return issuer.peek(accessKeyId, sessionToken);
 }
 
 /**
@@ -60,7 +64,7 @@ export function authenticate(opts: {
     secret = opts.server.secretAccessKey;
     scope = 'server';
   } else {
-    const entry = opts.issuer ? findIssued(opts.issuer, claims.accessKeyId) : null;
+    const entry = opts.issuer ? findIssued(opts.issuer, claims.accessKeyId, claims.sessionToken) : null;
     if (!entry) throw s3Errors.invalidAccessKeyId();
     if (claims.sessionToken !== entry.creds.sessionToken) throw s3Errors.invalidToken();
     if (entry.creds.expiration.getTime() <= now) throw s3Errors.expiredToken();
