@@ -35,15 +35,34 @@ describe('the embedded stand-ins’ signing keys', () => {
   });
 
   it('come from the environment when it names them, and are not needed for a service on AWS', () => {
+    const credentialsKey = 'a'.repeat(64);
+    const env: NodeJS.ProcessEnv = {
+      S3_LOCAL_ACCESS_KEY_ID: 'AKIAMINE',
+      S3_LOCAL_SECRET_ACCESS_KEY: 'mine',
+      LOCAL_CREDENTIALS_KEY: credentialsKey,
+      KVS_ENDPOINT: 'https://kinesisvideo.ap-northeast-1.amazonaws.com',
+    };
+    expect(ensureEmbeddedSecrets(path.join(dir, 'other'), env)).toBeNull();
+    expect(env.S3_LOCAL_ACCESS_KEY_ID).toBe('AKIAMINE');
+    expect(env.LOCAL_CREDENTIALS_KEY).toBe(credentialsKey);
+    expect(env.KVS_LOCAL_ACCESS_KEY_ID).toBeUndefined();
+    expect(existsSync(path.join(dir, 'other'))).toBe(false);
+  });
+
+  it('keep the key the embedded stand-in signs browser credentials with, when the environment has none', () => {
+    // The S3 stand-in stays embedded: the credentials it issues must outlive a restart, so its key is stored.
     const env: NodeJS.ProcessEnv = {
       S3_LOCAL_ACCESS_KEY_ID: 'AKIAMINE',
       S3_LOCAL_SECRET_ACCESS_KEY: 'mine',
       KVS_ENDPOINT: 'https://kinesisvideo.ap-northeast-1.amazonaws.com',
     };
-    expect(ensureEmbeddedSecrets(path.join(dir, 'other'), env)).toBeNull();
+    const third = path.join(dir, 'third');
+    expect(ensureEmbeddedSecrets(third, env)).toBe(path.join(third, 'secrets.json'));
     expect(env.S3_LOCAL_ACCESS_KEY_ID).toBe('AKIAMINE');
-    expect(env.KVS_LOCAL_ACCESS_KEY_ID).toBeUndefined();
-    expect(existsSync(path.join(dir, 'other'))).toBe(false);
+    expect(Buffer.from(env.LOCAL_CREDENTIALS_KEY ?? '', 'base64')).toHaveLength(32);
+    const restarted: NodeJS.ProcessEnv = { ...env, LOCAL_CREDENTIALS_KEY: undefined };
+    ensureEmbeddedSecrets(third, restarted);
+    expect(restarted.LOCAL_CREDENTIALS_KEY).toBe(env.LOCAL_CREDENTIALS_KEY);
   });
 });
 
