@@ -124,38 +124,38 @@ describe('BatchQueue (group commit)', () => {
   });
 });
 
-  it("gathers the requests of one event-loop turn into one batch for a database on this thread ('turn')", async () => {
-    // A statement of a database on this thread (PGlite) is over within the callback that asked for it, so the
-    // requests read in one turn (one callback each, like sockets read in one poll phase) each ran alone.
-    const arrive = (q: BatchQueue<number, number>) =>
-      Promise.all(
-        Array.from({ length: 20 }, (_, i) => new Promise<number>((r) => setImmediate(() => r(q.submit(i))))),
-      );
-    const sizes = (gather: 'at-once' | 'turn') => {
-      const seen: number[] = [];
-      const q = new BatchQueue<number, number>(
-        (items) => {
-          seen.push(items.length);
-          return Promise.resolve(items.map((i) => i * 10));
-        },
-        1,
-        500,
-        gather,
-      );
-      return { q, seen };
-    };
-    const atOnce = sizes('at-once');
-    expect(await arrive(atOnce.q)).toEqual(Array.from({ length: 20 }, (_, i) => i * 10));
-    expect(atOnce.seen).toEqual(Array.from({ length: 20 }, () => 1));
-    const turn = sizes('turn');
-    expect(await arrive(turn.q)).toEqual(Array.from({ length: 20 }, (_, i) => i * 10));
-    expect(turn.seen).toEqual([20]);
-  });
+it("gathers the requests of one event-loop turn into one batch for a database on this thread ('turn')", async () => {
+  // A statement of a database on this thread (PGlite) is over within the callback that asked for it, so the
+  // requests read in one turn (one callback each, like sockets read in one poll phase) each ran alone.
+  const arrive = (q: BatchQueue<number, number>) =>
+    Promise.all(
+      Array.from({ length: 20 }, (_, i) => new Promise<number>((r) => setImmediate(() => r(q.submit(i))))),
+    );
+  const sizes = (gather: 'at-once' | 'turn') => {
+    const seen: number[] = [];
+    const q = new BatchQueue<number, number>(
+      (items) => {
+        seen.push(items.length);
+        return Promise.resolve(items.map((i) => i * 10));
+      },
+      1,
+      500,
+      gather,
+    );
+    return { q, seen };
+  };
+  const atOnce = sizes('at-once');
+  expect(await arrive(atOnce.q)).toEqual(Array.from({ length: 20 }, (_, i) => i * 10));
+  expect(atOnce.seen).toEqual(Array.from({ length: 20 }, () => 1));
+  const turn = sizes('turn');
+  expect(await arrive(turn.q)).toEqual(Array.from({ length: 20 }, (_, i) => i * 10));
+  expect(turn.seen).toEqual([20]);
+});
 
-  it('says which way a batch gathers for each database', () => {
-    expect(gatherFor({ kind: 'pglite' })).toBe('turn');
-    expect(gatherFor({ kind: 'postgres' })).toBe('at-once');
-  });
+it('says which way a batch gathers for each database', () => {
+  expect(gatherFor({ kind: 'pglite' })).toBe('turn');
+  expect(gatherFor({ kind: 'postgres' })).toBe('at-once');
+});
 
 describe('steady examinee polls against the real server', () => {
   let s: TestServer;

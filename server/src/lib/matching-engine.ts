@@ -298,22 +298,27 @@ export class MatchingEngine {
     this.liveness = new LivenessWriter(app.db);
     this.queue = new MatchingQueue(app.db);
     this.lag = new ClusterLag(app.db, new LagMeter({ off: !settings.measureLag }));
-    this.snapshots = new BatchQueue(async (userIds) => {
-      // On the generic plan: planning this statement for each batch cost about a third of the database's CPU per
-      // poll (BENCH_TOP, 1,000 examinees: 0.16-0.25 ms per poll planned per batch, 0.12 generic). It was planned
-      // per batch while the room question ran in every batch, when the generic plan cost about three times the
-      // database time of the custom one; with the question asked at most once a second it costs the same.
-      const asked = Date.now() >= this.noRoomUntil;
-      const { rows } = await this.db.query<PollSnapshot>(
-        POLL_SNAPSHOT_SQL,
-        [userIds, MAX_TESTERS_PER_CHECKER, asked],
-        { genericPlan: true },
-      );
-      if (asked && rows.some((r) => waitsForChecker(r) && !r.room))
-        this.noRoomUntil = Date.now() + NO_ROOM_REUSE_MS;
-      const byUser = new Map(rows.map((r) => [r.user_id, r]));
-      return userIds.map((id) => byUser.get(id));
-    }, 2, undefined, gatherFor(app.db));
+    this.snapshots = new BatchQueue(
+      async (userIds) => {
+        // On the generic plan: planning this statement for each batch cost about a third of the database's CPU per
+        // poll (BENCH_TOP, 1,000 examinees: 0.16-0.25 ms per poll planned per batch, 0.12 generic). It was planned
+        // per batch while the room question ran in every batch, when the generic plan cost about three times the
+        // database time of the custom one; with the question asked at most once a second it costs the same.
+        const asked = Date.now() >= this.noRoomUntil;
+        const { rows } = await this.db.query<PollSnapshot>(
+          POLL_SNAPSHOT_SQL,
+          [userIds, MAX_TESTERS_PER_CHECKER, asked],
+          { genericPlan: true },
+        );
+        if (asked && rows.some((r) => waitsForChecker(r) && !r.room))
+          this.noRoomUntil = Date.now() + NO_ROOM_REUSE_MS;
+        const byUser = new Map(rows.map((r) => [r.user_id, r]));
+        return userIds.map((id) => byUser.get(id));
+      },
+      2,
+      undefined,
+      gatherFor(app.db),
+    );
   }
 
   private get db(): Db {

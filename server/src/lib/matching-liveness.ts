@@ -36,12 +36,13 @@ export class LivenessWriter {
   private readonly queue: BatchQueue<Liveness & { at: number }, LivenessResult>;
 
   constructor(db: Db) {
-    this.queue = new BatchQueue<Liveness & { at: number }, LivenessResult>(async (batch) => {
-      const t = performance.now();
-      // `prev` locks each matching and keeps its previous poll time; `upd` joins it, so a row is locked
-      // before it is updated, and the gap is measured from the time the poll found.
-      const { rows } = await db.query<{ id: string | number }>(
-        `WITH v AS (
+    this.queue = new BatchQueue<Liveness & { at: number }, LivenessResult>(
+      async (batch) => {
+        const t = performance.now();
+        // `prev` locks each matching and keeps its previous poll time; `upd` joins it, so a row is locked
+        // before it is updated, and the gap is measured from the time the poll found.
+        const { rows } = await db.query<{ id: string | number }>(
+          `WITH v AS (
            SELECT id, now() - age_ms * interval '1 millisecond' AS at, stale, timeout, stats, cs
              FROM unnest($1::bigint[], $2::float8[], $3::int[], $4::int[], $5::jsonb[], $6::text[])
                   AS u(id, age_ms, stale, timeout, stats, cs)),
@@ -67,20 +68,24 @@ export class LivenessWriter {
            RETURNING test_id, started_at, ended_at),
          ${EXCUSE_GAP_MARKINGS_CTES}
          SELECT p.id FROM prev p JOIN bumped b ON b.id = p.test_id`,
-        [
-          batch.map((b) => b.matchingId),
-          batch.map((b) => Math.max(0, t - b.at)),
-          batch.map((b) => b.staleSeconds),
-          batch.map((b) => b.timeoutSeconds),
-          batch.map((b) => b.stats),
-          batch.map((b) => b.channelStatus),
-          CONNECTION_GAP_POLLS,
-        ],
-        { genericPlan: true },
-      );
-      const excused = new Set(rows.map((r) => Number(r.id)));
-      return batch.map((b) => ({ excused: excused.has(b.matchingId) }));
-    }, 1, undefined, gatherFor(db));
+          [
+            batch.map((b) => b.matchingId),
+            batch.map((b) => Math.max(0, t - b.at)),
+            batch.map((b) => b.staleSeconds),
+            batch.map((b) => b.timeoutSeconds),
+            batch.map((b) => b.stats),
+            batch.map((b) => b.channelStatus),
+            CONNECTION_GAP_POLLS,
+          ],
+          { genericPlan: true },
+        );
+        const excused = new Set(rows.map((r) => Number(r.id)));
+        return batch.map((b) => ({ excused: excused.has(b.matchingId) }));
+      },
+      1,
+      undefined,
+      gatherFor(db),
+    );
   }
 
   /** Resolves when this poll's liveness (and any connection gap before it) is stored. */

@@ -167,57 +167,67 @@ export class MatchingQueue {
   private readonly dealer: BatchQueue<number, Assignment>;
 
   constructor(private readonly db: Db) {
-    this.opener = new BatchQueue(async (batch) => {
-      const t = performance.now();
-      const { rows } = await db.query<{
-        id: number | string;
-        tester_id: number | string;
-        channel_name: string;
-        excused: boolean;
-      }>(
-        OPEN_WAITING_SQL,
-        [
-          batch.map((b) => b.testerId),
-          batch.map((b) => b.testId),
-          batch.map((b) => Math.max(0, t - b.at)),
-          batch.map((b) => b.staleSeconds),
-          batch.map((b) => b.timeoutSeconds),
-          batch.map((b) => b.stats),
-          batch.map((b) => b.channelStatus),
-          batch.map((b) => b.channel),
-          CONNECTION_GAP_POLLS,
-        ],
-        { genericPlan: true },
-      );
-      const byTester = new Map(rows.map((r) => [Number(r.tester_id), r]));
-      return batch.map((b) => {
-        const r = byTester.get(b.testerId);
-        return r ? { id: Number(r.id), channelName: r.channel_name, excused: r.excused } : null;
-      });
-    }, 1, undefined, gatherFor(db));
-    this.dealer = new BatchQueue(async (ids) => {
-      const rows = await db.transaction(async (tx) => {
-        await tx.query('SELECT pg_advisory_xact_lock($1)', [ASSIGN_LOCK_KEY]);
-        const r = await tx.query<{
+    this.opener = new BatchQueue(
+      async (batch) => {
+        const t = performance.now();
+        const { rows } = await db.query<{
           id: number | string;
-          checker_id: number | string | null;
-          viewer_client_id: string | null;
-          dealt_to: (number | string)[];
-        }>(ASSIGN_SQL, [MAX_TESTERS_PER_CHECKER, PREVIOUS_CHECKER_MINUTES, ids], { genericPlan: true });
-        // The cap of spec §9 is an invariant: roll back rather than ever commit a sixth examinee.
-        const over = await tx.query<{ checker_id: number }>(
-          `SELECT checker_id FROM matchings WHERE deleted_at IS NULL AND checker_id = ANY($1::bigint[])
-            GROUP BY checker_id HAVING count(*) > $2 LIMIT 1`,
-          [r.rows[0]?.dealt_to ?? [], MAX_TESTERS_PER_CHECKER],
+          tester_id: number | string;
+          channel_name: string;
+          excused: boolean;
+        }>(
+          OPEN_WAITING_SQL,
+          [
+            batch.map((b) => b.testerId),
+            batch.map((b) => b.testId),
+            batch.map((b) => Math.max(0, t - b.at)),
+            batch.map((b) => b.staleSeconds),
+            batch.map((b) => b.timeoutSeconds),
+            batch.map((b) => b.stats),
+            batch.map((b) => b.channelStatus),
+            batch.map((b) => b.channel),
+            CONNECTION_GAP_POLLS,
+          ],
+          { genericPlan: true },
         );
-        if (over.rows[0]) throw new Error(`assignment overran checker ${over.rows[0].checker_id}'s room`);
-        return r.rows;
-      });
-      return rows.map((r) => ({
-        checker_id: r.checker_id === null ? null : Number(r.checker_id),
-        viewer_client_id: r.viewer_client_id,
-      }));
-    }, 1, undefined, gatherFor(db));
+        const byTester = new Map(rows.map((r) => [Number(r.tester_id), r]));
+        return batch.map((b) => {
+          const r = byTester.get(b.testerId);
+          return r ? { id: Number(r.id), channelName: r.channel_name, excused: r.excused } : null;
+        });
+      },
+      1,
+      undefined,
+      gatherFor(db),
+    );
+    this.dealer = new BatchQueue(
+      async (ids) => {
+        const rows = await db.transaction(async (tx) => {
+          await tx.query('SELECT pg_advisory_xact_lock($1)', [ASSIGN_LOCK_KEY]);
+          const r = await tx.query<{
+            id: number | string;
+            checker_id: number | string | null;
+            viewer_client_id: string | null;
+            dealt_to: (number | string)[];
+          }>(ASSIGN_SQL, [MAX_TESTERS_PER_CHECKER, PREVIOUS_CHECKER_MINUTES, ids], { genericPlan: true });
+          // The cap of spec §9 is an invariant: roll back rather than ever commit a sixth examinee.
+          const over = await tx.query<{ checker_id: number }>(
+            `SELECT checker_id FROM matchings WHERE deleted_at IS NULL AND checker_id = ANY($1::bigint[])
+            GROUP BY checker_id HAVING count(*) > $2 LIMIT 1`,
+            [r.rows[0]?.dealt_to ?? [], MAX_TESTERS_PER_CHECKER],
+          );
+          if (over.rows[0]) throw new Error(`assignment overran checker ${over.rows[0].checker_id}'s room`);
+          return r.rows;
+        });
+        return rows.map((r) => ({
+          checker_id: r.checker_id === null ? null : Number(r.checker_id),
+          viewer_client_id: r.viewer_client_id,
+        }));
+      },
+      1,
+      undefined,
+      gatherFor(db),
+    );
   }
 
   /** Opens a waiting matching for an examinee's poll; null when the examinee has one already. */

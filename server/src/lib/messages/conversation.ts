@@ -57,20 +57,25 @@ const queues = new WeakMap<Db, BatchQueue<ConversationRead, ConversationRow>>();
 function queueOf(db: Db): BatchQueue<ConversationRead, ConversationRow> {
   let q = queues.get(db);
   if (!q) {
-    q = new BatchQueue(async (reads) => {
-      const { rows } = await db.query<ConversationRow>(
-        CONVERSATION_SQL,
-        [
-          reads.map((r) => r.actor),
-          reads.map((r) => r.callerId),
-          reads.map((r) => r.testerId),
-          reads.map((r) => r.sinceId),
-          reads.map((r) => r.limit),
-        ],
-        { genericPlan: true },
-      );
-      return rows;
-    }, 2, undefined, gatherFor(db));
+    q = new BatchQueue(
+      async (reads) => {
+        const { rows } = await db.query<ConversationRow>(
+          CONVERSATION_SQL,
+          [
+            reads.map((r) => r.actor),
+            reads.map((r) => r.callerId),
+            reads.map((r) => r.testerId),
+            reads.map((r) => r.sinceId),
+            reads.map((r) => r.limit),
+          ],
+          { genericPlan: true },
+        );
+        return rows;
+      },
+      2,
+      undefined,
+      gatherFor(db),
+    );
     queues.set(db, q);
   }
   return q;
