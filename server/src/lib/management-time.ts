@@ -22,6 +22,78 @@ export function resolveTimeZone(name: string | undefined): string {
  */
 export const MANAGEMENT_TIME_ZONE = resolveTimeZone(process.env.TIME_ZONE);
 
+const WIRE_PATTERN = "yyyy-MM-dd'T'HH:mm:ss.SSSxxx";
+/** How long a stretch of time one looked-up offset serves (zones change offset on quarter hours at most). */
+const OFFSET_SPAN_MS = 15 * 60_000;
+const OFFSET_CACHE_MAX = 4096;
+const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/**
+ * The wire format of instants in one zone (`toWireTime` for the deployment's): ISO 8601 with milliseconds and
+ * the zone's offset then. The same text as date-fns `format(new TZDate(ms, zone), "yyyy-MM-dd'T'HH:mm:ss.SSSxxx")`,
+ * which costs a zone lookup per field; here the zone's offset is looked up once per quarter hour (kept for the
+ * quarter hours asked for, at most 4,096 of them) and the fields are read off the shifted instant. A quarter hour
+ * whose offset is not the same whole minutes at its start and its end (a zone's change of offset inside it, or
+ * a local mean time of the 19th century) and years outside 1000–9999 go to date-fns, which is exact.
+ */
+export function wireTimeFormatter(zone: string): (ms: number) => string {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+    era: 'short',
+  });
+  /** The zone's offset from UTC at a whole second, in seconds. */
+  const offsetSecondsAt = (ms: number): number => {
+    const p: Record<string, number> = {};
+    let bc = false;
+    for (const x of parts.formatToParts(ms)) {
+      if (x.type === 'era') bc = x.value === 'BC';
+      else if (x.type !== 'literal') p[x.type] = Number(x.value);
+    }
+    const year = bc ? 1 - p.year! : p.year!;
+    const wall = Date.UTC(year, p.month! - 1, p.day!, p.hour! % 24, p.minute!, p.second!);
+    // Date.UTC reads years 0–99 as 1900–1999.
+    const fixed = year >= 0 && year < 100 ? new Date(wall).setUTCFullYear(year) : wall;
+    return Math.round((fixed - ms) / 1000);
+  };
+  /** Offset in minutes for the quarter hour, or NaN when it changes inside it or is not whole minutes. */
+  const spans = new Map<number, number>();
+  const offsetMinutes = (ms: number): number => {
+    const span = Math.floor(ms / OFFSET_SPAN_MS);
+    let minutes = spans.get(span);
+    if (minutes === undefined) {
+      const start = span * OFFSET_SPAN_MS;
+      const a = offsetSecondsAt(start);
+      const b = offsetSecondsAt(start + OFFSET_SPAN_MS - 1000);
+      minutes = a === b && a % 60 === 0 ? a / 60 : Number.NaN;
+      if (spans.size >= OFFSET_CACHE_MAX) spans.clear();
+      spans.set(span, minutes);
+    }
+    return minutes;
+  };
+  return (ms) => {
+    const minutes = offsetMinutes(ms);
+    const d = new Date(ms + minutes * 60_000);
+    const y = d.getUTCFullYear();
+    if (!Number.isFinite(minutes) || y < 1000 || y > 9999) return format(new TZDate(ms, zone), WIRE_PATTERN);
+    const abs = Math.abs(minutes);
+    const msPart = d.getUTCMilliseconds();
+    return (
+      `${y}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}T${pad2(d.getUTCHours())}:` +
+      `${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}.${msPart < 10 ? '00' : msPart < 100 ? '0' : ''}${msPart}` +
+      `${minutes < 0 ? '-' : '+'}${pad2(Math.floor(abs / 60))}:${pad2(abs % 60)}`
+    );
+  };
+}
+
+const wireTime = wireTimeFormatter(MANAGEMENT_TIME_ZONE);
+
 /**
  * The one wire format of a timestamp (README "Times"): ISO 8601 with milliseconds and the offset of the
  * deployment's zone, e.g. `2026-11-25T08:19:42.435+09:00`. Null stays null.
@@ -30,7 +102,7 @@ export function toWireTime(v: Date | string | number | null | undefined): string
   if (v === null || v === undefined) return null;
   const ms = v instanceof Date ? v.getTime() : typeof v === 'number' ? v : Date.parse(v);
   if (!Number.isFinite(ms)) return null;
-  return format(new TZDate(ms, MANAGEMENT_TIME_ZONE), "yyyy-MM-dd'T'HH:mm:ss.SSSxxx");
+  return wireTime(ms);
 }
 
 /**
