@@ -285,7 +285,7 @@ describe('tester/detail.php', () => {
   });
 });
 
-describe('tester/detail.php in two statements', () => {
+describe('tester/detail.php in one statement', () => {
   it('builds every list of the detail as the lists alone read them (times, numbers, order)', async () => {
     const tid = await examinee('lists01');
     const uid = ids.lists01!;
@@ -388,6 +388,56 @@ describe('tester/detail.php in two statements', () => {
     const own = envelope<TesterDetail>(await get('lists01', '/tester/detail.php')).result;
     expect(own).not.toHaveProperty('ai_auth');
     expect(own.markings).toEqual(d.markings);
+  });
+
+  it('reads the whole detail in one statement for each caller that may see it, and refuses in that one statement', async () => {
+    const tid = await examinee('count01');
+    const uid = ids.count01!;
+    await s.db.query(
+      `INSERT INTO matchings (test_id, tester_id, checker_id, matching_status, channel_name) VALUES ($1, $2, $3, 2, 'ch-count01')`,
+      [tid, uid, ids.checker02],
+    );
+    await s.db.query(
+      `INSERT INTO messages (test_id, tester_id, send_type, message_type, message) VALUES ($1, $2, 0, 1, 'hi')`,
+      [tid, uid],
+    );
+    // Every caller logged in first, so only the detail's own statements are counted.
+    const callers = [
+      'count01',
+      'checker02',
+      'manager01',
+      'sysadmin01',
+      'supervisor01',
+      'checker01',
+      'other01',
+    ];
+    for (const who of callers) await token(who);
+    const spy = vi.spyOn(s.db, 'query');
+    const statements = async (who: string, q: string) => {
+      spy.mockClear();
+      const res = await get(who, `/tester/detail.php?${q}`);
+      const sql = spy.mock.calls.map((c) => String(c[0]));
+      return {
+        status: res.statusCode,
+        messages: res.statusCode === 200 ? envelope<TesterDetail>(res).result.messages.length : null,
+        statements: sql.filter((t) => !/\bsessions\b/.test(t) || /markings_json/.test(t)).length,
+        lists: sql.filter((t) => /markings_json/.test(t)).length,
+      };
+    };
+    try {
+      for (const who of ['count01', 'checker02', 'manager01', 'sysadmin01', 'supervisor01'])
+        expect(await statements(who, who === 'count01' ? '' : `tester_id=${uid}`), who).toEqual({
+          status: 200,
+          messages: 1,
+          statements: 1,
+          lists: 1,
+        });
+      // Refused by what the statement read, or (another tester's id) before any.
+      expect(await statements('checker01', `tester_id=${uid}`)).toMatchObject({ status: 403, statements: 1 });
+      expect(await statements('other01', `tester_id=${uid}`)).toMatchObject({ status: 403, statements: 0 });
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('keeps a checker to the sittings it monitored, and says nothing of the others', async () => {

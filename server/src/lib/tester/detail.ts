@@ -476,23 +476,22 @@ interface DetailBuildRow extends DetailTestRow {
   }[];
 }
 
-/** Whom and which sitting a detail request is about, once the caller may see them. */
-export interface DetailTarget {
-  tester: TesterUser;
-  testId: number;
-  /** Which related sittings the caller may see (`buildTesterDetail`). */
-  relatedScope: RelatedScope | null;
-}
-
-interface DetailTargetRow extends Omit<TesterUser, 'id'> {
+interface DetailTargetRow {
   /** The tester the request names (by tester_id, or the owner of test_id); null: no such sitting. */
   target_id: number | null;
-  /** The tester (users row of actor 1); null: no such tester. */
-  id: number | null;
+  /** The tester (users row of actor 1); all null: no such tester. */
+  who_id: number | null;
+  who_login_id: string;
+  who_ex_login_id: string | null;
+  who_name: string;
+  who_group_id: number | null;
+  who_group_code: string | null;
+  who_kicked: number;
+  who_rejected: number;
   /** The sitting picked by the request's mode, whoever's it is. */
-  test_id: number | null;
-  test_user_id: number | null;
-  test_group_id: number | null;
+  pick_id: number | null;
+  pick_user_id: number | null;
+  pick_group_id: number | null;
   /** The examinee's own call: its current sitting's login and logout (spec §8 405). */
   current_login_at?: Date | string | null;
   current_logout_at?: Date | string | null;
@@ -502,9 +501,9 @@ interface DetailTargetRow extends Omit<TesterUser, 'id'> {
 }
 
 /**
- * tester/detail before its entity is built, in one statement: the tester, the sitting the request is about
- * (spec §3 latest modes), and what the caller may see of them, with the checks and their answers in the order
- * they always had:
+ * A tester/detail request whole, in one statement: the tester, the sitting the request is about (spec §3
+ * latest modes), what the caller may see of them, and the detail of that sitting (detailColumnsSql), with the
+ * checks and their answers in the order they always had:
  * 1. the examinee's own call: 405 `tester_logged_out` when its current sitting was logged out after its last
  *    login; another tester's id is a 403 before any query; a call of anyone else naming neither tester_id nor
  *    test_id a 400;
@@ -516,14 +515,20 @@ interface DetailTargetRow extends Omit<TesterUser, 'id'> {
  * 4. no such sitting of this tester: 404 `sitting_not_found`;
  * 5. may it see that sitting (spec §6 per sitting, the rule of `assertCanViewSitting`): 403
  *    `tester_not_visible`.
+ * These decisions are made here, on what the statement read. The statement reads the detail's lists only where
+ * the same rules, written in SQL, let the caller see the sitting, so a refused call does not cost them; a call
+ * allowed here whose detail the statement did not read (the two would have to disagree) reads it with one
+ * statement more (buildTesterDetail), never answering with less.
  */
-export async function resolveDetailTarget(
+export async function loadTesterDetail(
   db: Db,
   auth: AuthContext,
   q: { tester_id?: number | undefined; test_id?: number | undefined; latest?: number | undefined },
-): Promise<DetailTarget> {
+  opts: Omit<DetailOptions, 'relatedScope'>,
+): Promise<TesterDetail> {
   const self = auth.actor === ACTOR.tester;
   const checker = auth.actor === ACTOR.checker;
+  const manager = auth.actor === ACTOR.testManager;
   let testerId: number | null;
   if (self) testerId = targetTesterId(auth, q.tester_id);
   else if (q.tester_id !== undefined) testerId = q.tester_id;
@@ -548,29 +553,62 @@ export async function resolveDetailTarget(
       ? `id = ${testIdArg()}`
       : `user_id = x.tester_id ORDER BY (status < 7) DESC, id DESC LIMIT 1`;
   const caller = checker ? arg(auth.userId, 'bigint') : '';
-  const { rows } = await db.query<DetailTargetRow>(
+  const monitoredSql = checker
+    ? `EXISTS (SELECT 1 FROM matchings WHERE checker_id = ${caller} AND tester_id = tu.id AND test_id = p.id)`
+    : '';
+  // The related sittings a caller may see: a checker those it monitored, a test manager its group's (the scope
+  // sittingScope gives when the caller may see the sitting at all).
+  const scope: RelatedScope | null = checker
+    ? { checkerId: auth.userId }
+    : manager
+      ? { groupId: auth.groupId }
+      : null;
+  const scopeArg = checker ? caller : manager ? arg(auth.groupId, 'bigint') : 'NULL';
+  // Steps 3 and 5 in SQL, for whether the lists are read (the decisions themselves are below).
+  const maySee = self
+    ? 'true'
+    : checker
+      ? monitoredSql
+      : manager
+        ? `tu.group_id = ${scopeArg} AND coalesce(p.group_id, tu.group_id) = ${scopeArg}`
+        : auth.actor === ACTOR.systemManager || auth.actor === ACTOR.supervisor
+          ? 'true'
+          : 'false';
+  const withAiAuth = opts.withAiAuth === true;
+  const { rows } = await db.query<DetailTargetRow & Partial<DetailBuildRow>>(
     `SELECT x.tester_id AS target_id,
-            u.id, u.login_id, u.ex_login_id, u.name, u.group_id, g.code AS group_code, u.kicked, u.rejected,
-            p.id AS test_id, p.user_id AS test_user_id, p.group_id AS test_group_id
+            tu.id AS who_id, tu.login_id AS who_login_id, tu.ex_login_id AS who_ex_login_id, tu.name AS who_name,
+            tu.group_id AS who_group_id, tg.code AS who_group_code, tu.kicked AS who_kicked,
+            tu.rejected AS who_rejected,
+            p.id AS pick_id, p.user_id AS pick_user_id, p.group_id AS pick_group_id
             ${self ? ', c.login_at AS current_login_at, c.logout_at AS current_logout_at' : ''}
             ${
               checker
-                ? `, EXISTS (SELECT 1 FROM matchings WHERE checker_id = ${caller} AND tester_id = u.id) AS looked_up,
-                   EXISTS (SELECT 1 FROM matchings
-                            WHERE checker_id = ${caller} AND tester_id = u.id AND test_id = p.id) AS monitored`
+                ? `, EXISTS (SELECT 1 FROM matchings WHERE checker_id = ${caller} AND tester_id = tu.id) AS looked_up,
+                   ${monitoredSql} AS monitored`
                 : ''
-            }
+            },
+            d.*
        FROM (SELECT ${target} AS tester_id) x
-       LEFT JOIN users u ON u.id = x.tester_id AND u.actor = 1
-       LEFT JOIN exam_groups g ON g.id = u.group_id
+       LEFT JOIN users tu ON tu.id = x.tester_id AND tu.actor = 1
+       LEFT JOIN exam_groups tg ON tg.id = tu.group_id
        LEFT JOIN LATERAL (SELECT id, user_id, group_id FROM tests WHERE ${pick}) p ON true
        ${
          self
            ? `LEFT JOIN LATERAL (SELECT login_at, logout_at FROM tests WHERE user_id = x.tester_id
                                   ORDER BY (status < 7) DESC, id DESC LIMIT 1) c ON true`
            : ''
-       }`,
+       }
+       LEFT JOIN LATERAL (
+         SELECT ${detailColumnsSql(withAiAuth, scope, 'tu.id', 'tu.ex_login_id', scopeArg)}
+           FROM tests t
+           ${DETAIL_GROUP_JOIN}
+          WHERE t.id = p.id AND tu.id IS NOT NULL AND p.user_id = tu.id AND (${maySee})
+       ) d ON true`,
     params,
+    // Every parameter is an id (or a flag): the plan is the same for any of them, and planning this statement's
+    // ten subqueries for each call cost more than running them.
+    { genericPlan: true },
   );
   const r = rows[0]!;
   // spec §8 "405 on tester detail: tester logged out": this session is alive but the sitting was logged out
@@ -582,16 +620,16 @@ export async function resolveDetailTarget(
   )
     throw new ApiError(405, 'tester_logged_out', 'The tester has logged out.');
   if (r.target_id === null) throw new ApiError(404, 'sitting_not_found', 'No such sitting.');
-  if (r.id === null) throw new ApiError(404, 'tester_not_found', 'No such tester.');
+  if (r.who_id === null) throw new ApiError(404, 'tester_not_found', 'No such tester.');
   const tester: TesterUser = {
-    id: r.id,
-    login_id: r.login_id,
-    ex_login_id: r.ex_login_id,
-    name: r.name,
-    group_id: r.group_id,
-    group_code: r.group_code,
-    kicked: r.kicked,
-    rejected: r.rejected,
+    id: r.who_id,
+    login_id: r.who_login_id,
+    ex_login_id: r.who_ex_login_id,
+    name: r.who_name,
+    group_id: r.who_group_id,
+    group_code: r.who_group_code,
+    kicked: r.who_kicked,
+    rejected: r.who_rejected,
   };
   // 3. Whether the caller may look the examinee up at all.
   const mayLookUp =
@@ -599,9 +637,9 @@ export async function resolveDetailTarget(
     auth.actor === ACTOR.supervisor ||
     (self && auth.userId === tester.id) ||
     (checker && r.looked_up === true) ||
-    (auth.actor === ACTOR.testManager && auth.groupId !== null && auth.groupId === tester.group_id);
+    (manager && auth.groupId !== null && auth.groupId === tester.group_id);
   if (!mayLookUp) throw refuseTester();
-  if (r.test_id === null || (byId && r.test_user_id !== tester.id))
+  if (r.pick_id === null || (byId && r.pick_user_id !== tester.id))
     throw new ApiError(
       404,
       'sitting_not_found',
@@ -610,45 +648,74 @@ export async function resolveDetailTarget(
   // 5. spec §6 per sitting.
   const relatedScope = sittingScope(auth, tester, {
     monitored: r.monitored === true,
-    sittingGroupId: r.test_group_id ?? tester.group_id,
+    sittingGroupId: r.pick_group_id ?? tester.group_id,
   });
-  return { tester, testId: r.test_id, relatedScope };
+  const detailOpts = { ...opts, relatedScope };
+  const read = r.id !== null && r.id !== undefined && JSON.stringify(relatedScope) === JSON.stringify(scope);
+  if (!read) return buildTesterDetail(db, tester, r.pick_id, detailOpts);
+  return detailOf(tester, r as DetailBuildRow, detailOpts);
 }
+
+/** How the detail of a sitting is built (buildTesterDetail, loadTesterDetail). */
+export interface DetailOptions {
+  /** Presigned URLs of the sitting's stored images (the app's image store). */
+  imageUrl: ImageUrl;
+  withAiAuth?: boolean;
+  /** Which related sittings the caller may see (a checker: those it monitored); null: all. */
+  relatedScope?: RelatedScope | null;
+  /** Presigns the stills of AI markings from live captures (without it their url is null). */
+  presignCapture?: CapturePresigner;
+}
+
+/**
+ * The select list of a detail row for the sitting `t` (its columns, its group, every list as a json column).
+ * `testerId`, `exLoginId` and `scopeArg` are SQL expressions for the tester's id, its ex_login_id and the scope's
+ * id (see relatedTestersSql; they must not name the aliases the lists use inside: u, t, m, k, r, c, l, a, x).
+ */
+function detailColumnsSql(
+  withAiAuth: boolean,
+  scope: RelatedScope | null,
+  testerId: string,
+  exLoginId: string,
+  scopeArg: string,
+): string {
+  return `t.*, g.code AS group_code, g.name AS group_name,
+            ${jsonListSql(MARKINGS, 't.id')} AS markings_json,
+            ${jsonListSql(RECORDS, 't.id')} AS records_json,
+            ${jsonListSql(AI_MARKINGS, 't.id')} AS ai_markings_json,
+            ${jsonListSql(MESSAGES, 't.id')} AS messages_json,
+            ${relatedTestersSql(scope, testerId, exLoginId, scopeArg)} AS testers_json,
+            ${withAiAuth ? aiAuthSql('t.id') : 'NULL::json'} AS ai_auth_json,
+            ${jsonListSql(EXAMINEE_LOGS, 't.id')} AS examinee_logs_json,
+            ${jsonListSql(RECORD_STATUS_LOGS, 't.id')} AS record_status_logs_json`;
+}
+
+/** The sitting `t`'s group: its own, else its tester's. */
+const DETAIL_GROUP_JOIN =
+  'LEFT JOIN exam_groups g ON g.id = coalesce(t.group_id, (SELECT u.group_id FROM users u WHERE u.id = t.user_id))';
 
 /** The Tester detail entity (spec §3) of one sitting. */
 export async function buildTesterDetail(
   db: Db,
   tester: TesterUser,
   testId: number,
-  opts: {
-    /** Presigned URLs of the sitting's stored images (the app's image store). */
-    imageUrl: ImageUrl;
-    withAiAuth?: boolean;
-    /** Which related sittings the caller may see (a checker: those it monitored); null: all. */
-    relatedScope?: RelatedScope | null;
-    /** Presigns the stills of AI markings from live captures (without it their url is null). */
-    presignCapture?: CapturePresigner;
-  },
+  opts: DetailOptions,
 ): Promise<TesterDetail> {
-  const imageUrl = opts.imageUrl;
   const scope = opts.relatedScope ?? null;
   // One statement: the sitting and every list of its detail, each list a json column.
   const { rows } = await db.query<DetailBuildRow>(
-    `SELECT t.*, g.code AS group_code, g.name AS group_name,
-            ${jsonListSql(MARKINGS, 't.id')} AS markings_json,
-            ${jsonListSql(RECORDS, 't.id')} AS records_json,
-            ${jsonListSql(AI_MARKINGS, 't.id')} AS ai_markings_json,
-            ${jsonListSql(MESSAGES, 't.id')} AS messages_json,
-            ${relatedTestersSql(scope, '$2', '$3', '$4')} AS testers_json,
-            ${opts.withAiAuth ? aiAuthSql('t.id') : 'NULL::json'} AS ai_auth_json,
-            ${jsonListSql(EXAMINEE_LOGS, 't.id')} AS examinee_logs_json,
-            ${jsonListSql(RECORD_STATUS_LOGS, 't.id')} AS record_status_logs_json
+    `SELECT ${detailColumnsSql(opts.withAiAuth === true, scope, '$2', '$3', '$4')}
        FROM tests t
-       LEFT JOIN exam_groups g ON g.id = coalesce(t.group_id, (SELECT u.group_id FROM users u WHERE u.id = t.user_id))
+       ${DETAIL_GROUP_JOIN}
       WHERE t.id = $1`,
     [testId, tester.id, tester.ex_login_id, ...relatedScopeArg(scope)],
   );
-  const t = rows[0]!;
+  return detailOf(tester, rows[0]!, opts);
+}
+
+/** The Tester detail entity of a detail row (detailColumnsSql). */
+async function detailOf(tester: TesterUser, t: DetailBuildRow, opts: DetailOptions): Promise<TesterDetail> {
+  const imageUrl = opts.imageUrl;
   const [markings, aiMarkings, aiAuth] = await Promise.all([
     markingsOut(t.markings_json, imageUrl),
     aiMarkingsOut(t.ai_markings_json, imageUrl, opts.presignCapture ?? null),

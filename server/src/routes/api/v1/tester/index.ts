@@ -45,7 +45,7 @@ import {
   targetTesterId,
 } from '../../../../lib/sittings/sittings';
 import type { StatusChanger } from '../../../../lib/sittings/state';
-import { buildTesterDetail, resolveDetailTarget } from '../../../../lib/tester/detail';
+import { loadTesterDetail } from '../../../../lib/tester/detail';
 import { kickOut } from '../../../../lib/tester/kick-out';
 import { saveMarking } from '../../../../lib/tester/markings';
 import {
@@ -114,15 +114,13 @@ export default async function testerRoutes(app: App): Promise<void> {
     },
     async (request, reply) => {
       const auth = request.auth!;
-      // Authorisation (actor, group, own data, spec §6 per sitting, the 405 of a logged-out examinee) and the
-      // sitting, in one statement; then the detail in one more.
-      const { tester, testId, relatedScope } = await resolveDetailTarget(app.db, auth, request.query);
-      // The AI identity decisions are for monitors and managers, not for the examinee's own detail.
+      // Authorisation (actor, group, own data, spec §6 per sitting, the 405 of a logged-out examinee), the
+      // sitting and its detail, in one statement. The AI identity decisions are for monitors and managers, not
+      // for the examinee's own detail.
       return reply.ok(
-        await buildTesterDetail(app.db, tester, testId, {
+        await loadTesterDetail(app.db, auth, request.query, {
           imageUrl: (key) => images.url(key),
           withAiAuth: auth.actor !== ACTOR.tester,
-          relatedScope,
           presignCapture: (ref) => appObjectStorage(app).presignGet(ref, IMAGE_URL_TTL_SECONDS),
         }),
       );
