@@ -1,6 +1,7 @@
 import { logger } from '../lib/logger';
 import type * as ViewerSdkModule from './viewer-sdk';
 import { getRuntimeConfig } from '../lib/runtime-config';
+import { isResourceNotFound } from './kvs-errors';
 
 /**
  * A KVS WebRTC VIEWER for one examinee's signaling channel (spec §4: only the tester publishes; checkers are
@@ -79,8 +80,20 @@ export function loadViewerSdk(): Promise<ViewerSdk> {
   return sdkPromise;
 }
 
-/** Endpoints per channel (KVS DescribeSignalingChannel is limited to 5 TPS per channel: media-stack.md §8.18). */
+/**
+ * Endpoints per channel (KVS DescribeSignalingChannel is limited to 5 TPS per channel: media-stack.md §8.18).
+ * A channel's are forgotten when KVS says it does not know them (ResourceNotFoundException: the channel was
+ * deleted or made again with a new ARN) or signaling fails on them, so the next attempt describes it again.
+ */
 const endpointCache = new Map<string, Promise<ChannelEndpoints>>();
+
+const endpointKey = (c: ViewerCredentials) => `${c.region}|${c.endpoint ?? ''}|${c.channelName}`;
+
+/** Forgets the endpoints `used` came from, unless another attempt resolved them anew meanwhile. */
+function forgetEndpoints(c: ViewerCredentials, used: Promise<ChannelEndpoints>): void {
+  const key = endpointKey(c);
+  if (endpointCache.get(key) === used) endpointCache.delete(key);
+}
 
 /** Forgets the cached endpoints (all, or one channel's, e.g. after the channel was re-created). */
 export function clearViewerEndpointCache(channelName?: string): void {
@@ -104,8 +117,8 @@ function awsCredentials(c: ViewerCredentials) {
   return { accessKeyId: c.accessKeyId, secretAccessKey: c.secretAccessKey, sessionToken: c.sessionToken };
 }
 
-async function resolveEndpoints(sdk: ViewerSdk, c: ViewerCredentials): Promise<ChannelEndpoints> {
-  const key = `${c.region}|${c.endpoint ?? ''}|${c.channelName}`;
+function resolveEndpoints(sdk: ViewerSdk, c: ViewerCredentials): Promise<ChannelEndpoints> {
+  const key = endpointKey(c);
   let p = endpointCache.get(key);
   if (!p) {
     p = (async () => {
@@ -219,8 +232,12 @@ export async function openViewer(opts: ViewerOptions): Promise<ViewerConnection>
   emit('connecting');
 
   const sdk = await loadViewerSdk();
-  const ep = await resolveEndpoints(sdk, creds);
-  const servers = await iceServers(sdk, creds, ep, clientId);
+  const endpoints = resolveEndpoints(sdk, creds);
+  const ep = await endpoints;
+  const servers = await iceServers(sdk, creds, ep, clientId).catch((e: unknown) => {
+    if (isResourceNotFound(e)) forgetEndpoints(creds, endpoints);
+    throw e;
+  });
 
   const pc = new RTCPeerConnection({
     iceServers: servers,
@@ -301,8 +318,12 @@ export async function openViewer(opts: ViewerOptions): Promise<ViewerConnection>
   });
   events.on('close', () => {
     // The SDK never reconnects (media-stack.md §8.3). Once media flows the peer connection survives a closed
-    // socket; before that, the attempt has failed and the caller decides (spec §4 lifecycle).
-    if (!closed && pc.connectionState !== 'connected') emit('failed');
+    // socket; before that, the attempt has failed and the caller decides (spec §4 lifecycle). The socket may
+    // have been refused for an ARN KVS no longer knows: the next attempt describes the channel again.
+    if (!closed && pc.connectionState !== 'connected') {
+      forgetEndpoints(creds, endpoints);
+      emit('failed');
+    }
   });
   events.on('error', (e: unknown) => logger.error('viewer', `signaling error: ${String(e)}`));
 
