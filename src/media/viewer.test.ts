@@ -337,6 +337,56 @@ describe('openViewer (KVS VIEWER with the SDK mocked)', () => {
     expect(states).toEqual(['connecting', 'failed']);
   });
 
+  it('watches the camera’s frames while connected: stalled when they stop, not stalled when they come again', async () => {
+    const stalls: boolean[] = [];
+    const conn = await openViewer({
+      credentials: CREDS,
+      onStateChange: () => undefined,
+      onStream: () => undefined,
+      onVideoStalled: (s) => stalls.push(s),
+    });
+    const pc = FakePc.all[0]!;
+    let frames = 0;
+    let moving = true;
+    const getStats = vi.fn(async () => {
+      if (moving) frames += 30;
+      return new Map([
+        ['v', { type: 'inbound-rtp', kind: 'video', framesDecoded: frames }],
+        // The microphone goes on: it must not keep a frozen picture "live".
+        ['a', { type: 'inbound-rtp', kind: 'audio', packetsReceived: frames * 2 }],
+      ]);
+    });
+    // Only the camera's receiver (the first video transceiver) is read.
+    (pc.transceivers[0] as { receiver: Record<string, unknown> }).receiver.getStats = getStats;
+    vi.useFakeTimers();
+    try {
+      pc.setState('connecting');
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(getStats).not.toHaveBeenCalled();
+      pc.setState('connected');
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(stalls).toEqual([]);
+      moving = false;
+      await vi.advanceTimersByTimeAsync(3000);
+      expect(stalls).toEqual([true]);
+      moving = true;
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(stalls).toEqual([true, false]);
+      // Not connected any more (the lost path takes over), and nothing after close().
+      pc.setState('disconnected');
+      const reads = getStats.mock.calls.length;
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(getStats).toHaveBeenCalledTimes(reads);
+      pc.setState('connected');
+      conn.close();
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(getStats).toHaveBeenCalledTimes(reads + 1);
+      expect(stalls).toEqual([true, false]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   const describes = () => sdk.sent.filter((c) => c.name === 'DescribeSignalingChannelCommand').length;
   const open = () =>
     openViewer({ credentials: CREDS, onStateChange: () => undefined, onStream: () => undefined });

@@ -2,6 +2,7 @@ import { logger } from '../lib/logger';
 import type * as ViewerSdkModule from './viewer-sdk';
 import { getRuntimeConfig } from '../lib/runtime-config';
 import { isResourceNotFound } from './kvs-errors';
+import { inboundVideoProgress, watchVideoStall, type VideoStallWatch } from './video-stall';
 
 /**
  * A KVS WebRTC VIEWER for one examinee's signaling channel (spec §4: only the tester publishes; checkers are
@@ -39,6 +40,12 @@ export interface ViewerOptions {
   extraViews?: readonly string[];
   /** A track arrived for one of `extraViews` (its own stream, video only). */
   onViewStream?: (view: string, stream: MediaStream, receiver?: RTCRtpReceiver) => void;
+  /**
+   * While connected, whether the camera's video has stopped: true once no new frame was decoded for
+   * VIDEO_STALL_MS (video-stall.ts; the connection stays 'connected' meanwhile), false when frames come again.
+   * Not called where the receiver has no statistics.
+   */
+  onVideoStalled?: (stalled: boolean) => void;
 }
 
 /** An open viewer. */
@@ -288,7 +295,25 @@ export async function openViewer(opts: ViewerOptions): Promise<ViewerConnection>
       logger.error('viewer', `sendIceCandidate failed: ${String(e)}`);
     }
   };
-  pc.onconnectionstatechange = () => emit(mapState(pc.connectionState));
+  // The camera's frames are watched while connected (one getStats of its receiver a second).
+  let stallWatch: VideoStallWatch | null = null;
+  const watchCamera = (connected: boolean) => {
+    stallWatch?.stop();
+    stallWatch = null;
+    const receiver = camera.receiver as RTCRtpReceiver | undefined;
+    if (!connected || !opts.onVideoStalled || typeof receiver?.getStats !== 'function') return;
+    stallWatch = watchVideoStall(
+      () => inboundVideoProgress(receiver),
+      (stalled) => {
+        if (!closed) opts.onVideoStalled?.(stalled);
+      },
+    );
+  };
+  pc.onconnectionstatechange = () => {
+    const state = mapState(pc.connectionState);
+    if (state !== last) watchCamera(state === 'connected');
+    emit(state);
+  };
 
   events.on('open', () => {
     if (closed) return;
@@ -333,6 +358,7 @@ export async function openViewer(opts: ViewerOptions): Promise<ViewerConnection>
     close() {
       if (closed) return;
       closed = true;
+      watchCamera(false);
       pc.ontrack = null;
       pc.onicecandidate = null;
       pc.onconnectionstatechange = null;
