@@ -9,7 +9,8 @@ const dataDir = process.env.PROCTOR_E2E_DATA_DIR ?? path.join(os.tmpdir(), `proc
 const liveDataDir = `${dataDir}-live`;
 // Workers load this file again: they must see the same directory as the runner that started the server.
 process.env.PROCTOR_E2E_DATA_DIR = dataDir;
-const LIVE_SPECS = /(checker-monitoring|live-sitting|checker-console|wider-view|phone-camera)\.spec\.ts/;
+const LIVE_SPECS =
+  /(checker-monitoring|live-sitting|checker-console|wider-view|phone-camera|server-restart)\.spec\.ts/;
 
 /** The server under test, started fresh (new database, demo data) on `port`. */
 function server(port: number, dir: string) {

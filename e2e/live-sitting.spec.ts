@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { LiveChecker } from './pages/live-checker';
+import { MonitoringConsolePage } from './pages/monitoring-console';
 import { LoginPage } from './pages/login-page';
 import { RealExaminee } from './pages/monitoring-examinee';
 import { TesterExaminingPage } from './pages/tester-pages';
@@ -17,7 +18,7 @@ const apiToken = (request: APIRequestContext, loginId: string, password = PASSWO
 
 const PASSWORD = 'live-Pass-2026';
 const CHECKER = 'live-checker';
-const EXAMINEES = ['live-a', 'live-b', 'live-c', 'live-d'] as const;
+const EXAMINEES = ['live-a', 'live-b', 'live-c', 'live-d', 'live-e'] as const;
 
 /** The accounts of this spec. */
 const importLiveAccounts = (request: APIRequestContext) =>
@@ -271,6 +272,84 @@ test.describe('a live sitting off the happy path', () => {
           .catch(() => undefined);
       await first.close();
       await second.close();
+      await checker.close();
+    }
+  });
+
+  test('a frozen camera: the pane stops saying live while the examinee sends no frames, and says it again when they come', async ({
+    browser,
+    request,
+  }) => {
+    test.setTimeout(180_000);
+    const checker = new LiveChecker(CHECKER, PASSWORD);
+    const e = new RealExaminee(EXAMINEES[4]);
+    try {
+      await checker.open(browser, request);
+      await e.beforeNavigation(browser);
+      await MonitoringConsolePage.hookPeerConnections(e.page);
+      await e.openToEnvSetting(browser, PASSWORD);
+      await checker.alone(async () => {
+        await e.startTransmission();
+        await expect(checker.console_.paneOf(e.loginId)).toBeVisible({ timeout: 30_000 });
+      });
+      const testerId = await checker.console_.testerIdOf(e.loginId);
+      const pane = checker.console_.pane(testerId);
+      const badge = pane.getByTestId('pane-connection');
+      await expect(badge).toHaveAttribute('data-connection', 'live', { timeout: 30_000 });
+      await expect.poll(() => checker.console_.videoWidth(testerId), { timeout: 30_000 }).toBeGreaterThan(0);
+      // Moving video stays live (the frames are read once a second; a moving camera is never "stalled").
+      await checker.page.waitForTimeout(5_000);
+      await expect(badge).toHaveAttribute('data-connection', 'live');
+
+      // The examinee's outgoing camera stalls: its sender sends no track (the connection and the microphone go on).
+      const camera = (track: 'off' | 'on') =>
+        e.page.evaluate(async (turn) => {
+          const w = window as unknown as {
+            __pcs: RTCPeerConnection[];
+            __camera?: [RTCRtpSender, MediaStreamTrack][];
+          };
+          if (turn === 'off') {
+            w.__camera = w.__pcs
+              .filter((pc) => pc.connectionState === 'connected')
+              .flatMap((pc) => pc.getSenders())
+              .filter((sender) => sender.track?.kind === 'video')
+              .map((sender) => [sender, sender.track!] as [RTCRtpSender, MediaStreamTrack]);
+            await Promise.all(w.__camera.map(([sender]) => sender.replaceTrack(null)));
+            return w.__camera.length;
+          }
+          await Promise.all((w.__camera ?? []).map(([sender, t]) => sender.replaceTrack(t)));
+          return w.__camera?.length ?? 0;
+        }, track);
+      expect(await camera('off')).toBe(1);
+      // Within a couple of seconds (the allowance is for a busy machine).
+      await expect(badge).toHaveAttribute('data-connection', 'stalled', { timeout: 8_000 });
+      await expect(badge).toContainText('映像が届いていません');
+      // Not a lost connection: the pane stays, and it stays "no video" while nothing comes.
+      await checker.page.waitForTimeout(4_000);
+      await expect(badge).toHaveAttribute('data-connection', 'stalled');
+
+      await camera('on');
+      await expect(badge).toHaveAttribute('data-connection', 'live', { timeout: 10_000 });
+      await expect(badge).toContainText('ライブ');
+      const frames = () =>
+        pane
+          .getByTestId('pane-video')
+          .evaluate((v) => (v as HTMLVideoElement).getVideoPlaybackQuality().totalVideoFrames);
+      const f0 = await frames();
+      await expect.poll(frames, { timeout: 10_000 }).toBeGreaterThan(f0 + 10);
+    } finally {
+      const token = await e.page
+        ?.evaluate(
+          () =>
+            (JSON.parse(sessionStorage.getItem('session') ?? 'null') as { accessToken?: string } | null)
+              ?.accessToken ?? null,
+        )
+        .catch(() => null);
+      if (token)
+        await request
+          .post('/api/v1/logout.php', { headers: { Authorization: `Bearer ${token}` } })
+          .catch(() => undefined);
+      await e.close();
       await checker.close();
     }
   });

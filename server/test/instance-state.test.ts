@@ -7,6 +7,8 @@ import { loadConfig } from '../src/config';
 import { appImageStore, moveLocalImages } from '../src/lib/images';
 import { appObjectStorage } from '../src/lib/object-storage';
 import { ensureEmbeddedSecrets } from '../src/lib/secrets';
+import { KvsChannels } from '../src/standins/kvs/channels';
+import { loadKvsSettings } from '../src/standins/kvs/settings';
 import { build, type TestServer } from './helper';
 
 /** What the embedded default keeps on its machine, so that a restart (or an upgrade) loses nothing. */
@@ -63,6 +65,23 @@ describe('the embedded stand-ins’ signing keys', () => {
     const restarted: NodeJS.ProcessEnv = { ...env, LOCAL_CREDENTIALS_KEY: undefined };
     ensureEmbeddedSecrets(third, restarted);
     expect(restarted.LOCAL_CREDENTIALS_KEY).toBe(env.LOCAL_CREDENTIALS_KEY);
+  });
+});
+
+describe('the embedded KVS stand-in’s channels', () => {
+  it('are kept in DATA_DIR, so a channel keeps its ARN across a restart (the browsers hold on to it)', () => {
+    const dataDir = path.join(dir, 'channels');
+    const env: NodeJS.ProcessEnv = {};
+    ensureEmbeddedSecrets(dataDir, env);
+    const name = 'exam-3-cccccccccccc';
+    const before = new KvsChannels(loadKvsSettings(env));
+    const { channelArn } = before.ensureChannel(name);
+    before.close();
+    const after = new KvsChannels(loadKvsSettings({ ...env }));
+    expect(after.find({ arn: channelArn })?.channelName).toBe(name);
+    expect(after.ensureChannel(name).channelArn).toBe(channelArn);
+    after.close();
+    expect(existsSync(path.join(dataDir, 'kvs-channels.jsonl'))).toBe(true);
   });
 });
 

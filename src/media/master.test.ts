@@ -50,13 +50,26 @@ const fake = vi.hoisted(() => {
   class GetSignalingChannelEndpointCommand extends Cmd {}
   class GetIceServerConfigCommand extends Cmd {}
   const controlCalls: { region: unknown; credentials: unknown }[] = [];
+  /**
+   * The channels as KVS knows them: `generation` is in each ARN (a channel made again gets a new ARN), and
+   * ARNs of an older generation are not found.
+   */
+  const kvs = { generation: 1, described: 0 };
+  const arnOf = (name: unknown, generation = kvs.generation) => `arn:${String(name)}/${generation}`;
+  const notFound = () =>
+    Object.assign(new Error('The requested channel is not found or not active.'), {
+      name: 'ResourceNotFoundException',
+    });
   class KinesisVideoClient {
     constructor(readonly config: { region: unknown; credentials: unknown }) {
       controlCalls.push(config);
     }
     async send(cmd: Cmd) {
-      if (cmd instanceof DescribeSignalingChannelCommand)
-        return { ChannelInfo: { ChannelARN: `arn:${String(cmd.input.ChannelName)}` } };
+      if (cmd instanceof DescribeSignalingChannelCommand) {
+        kvs.described += 1;
+        return { ChannelInfo: { ChannelARN: arnOf(cmd.input.ChannelName) } };
+      }
+      if (!String(cmd.input.ChannelARN).endsWith(`/${kvs.generation}`)) throw notFound();
       return {
         ResourceEndpointList: [
           { Protocol: 'WSS', ResourceEndpoint: 'ws://127.0.0.1/kvs-ws' },
@@ -66,7 +79,8 @@ const fake = vi.hoisted(() => {
     }
   }
   class KinesisVideoSignalingClient {
-    async send() {
+    async send(cmd: Cmd) {
+      if (!String(cmd.input.ChannelARN).endsWith(`/${kvs.generation}`)) throw notFound();
       return { IceServerList: [{ Uris: ['turn:turn.example:443'], Username: 'u', Password: 'p' }] };
     }
   }
@@ -163,6 +177,8 @@ const fake = vi.hoisted(() => {
     FakePc,
     peers,
     controlCalls,
+    kvs,
+    arnOf,
     signerCreds: [] as (() => Promise<unknown>)[],
   };
 });
@@ -237,6 +253,8 @@ beforeEach(() => {
   fake.FakeSignalingClient.outcomes = [];
   fake.peers.length = 0;
   fake.controlCalls.length = 0;
+  fake.kvs.generation = 1;
+  fake.kvs.described = 0;
   fake.signerCreds.length = 0;
   clearEndpointCache();
   vi.stubGlobal('RTCPeerConnection', fake.FakePc);
@@ -259,7 +277,7 @@ describe('startMaster (mocked SDK)', () => {
     const sc = fake.FakeSignalingClient.instances[0]!;
     expect(sc.config).toMatchObject({
       role: 'MASTER',
-      channelARN: 'arn:exam-7',
+      channelARN: 'arn:exam-7/1',
       channelEndpoint: 'ws://127.0.0.1/kvs-ws',
       region: 'ap-northeast-1',
     });
@@ -527,5 +545,93 @@ describe('startMaster (mocked SDK)', () => {
     expect(cb.statuses.at(-1)).toBe('lost');
     expect(cb.lost).toHaveLength(1);
     await m.stop(100);
+  });
+});
+
+describe('startMaster after signaling was lost', () => {
+  it('keeps its peers while lost, and goes live again on the next reconnect (the server is back)', async () => {
+    const cb = callbacks();
+    const m = await startMaster({
+      channel: channel(),
+      streamId: 'local',
+      refreshCredentials: async () => null,
+      callbacks: cb,
+      retryDelayMs: 0,
+    });
+    const sc = fake.FakeSignalingClient.instances[0]!;
+    sc.emit('sdpOffer', { type: 'offer', sdp: 'o' }, 'viewer-a');
+    await flush();
+    fake.FakeSignalingClient.outcomes = ['close', 'close', 'close'];
+    await m.reconnect();
+    expect(cb.statuses.at(-1)).toBe('lost');
+    // Media does not need signaling: the checker still receives while the server is away.
+    expect(fake.peers[0]!.closed).toBe(false);
+    expect(m.stats().viewers).toBe(1);
+    await m.reconnect();
+    expect(cb.statuses.slice(-2)).toEqual(['reconnecting', 'live']);
+    expect(m.stats()).toMatchObject({ status: 'live', viewers: 1 });
+    await m.stop(0);
+    expect(fake.peers[0]!.closed).toBe(true);
+  });
+});
+
+describe('startMaster when the channel was made again (a new ARN under the same name)', () => {
+  const start = (cb = callbacks()) =>
+    startMaster({
+      channel: channel(),
+      streamId: 'local',
+      refreshCredentials: async () => null,
+      callbacks: cb,
+      retryDelayMs: 0,
+    });
+
+  it('starts: the cached ARN is not found, so the next attempt describes the channel again and signals on its new ARN', async () => {
+    await (await start()).stop(0);
+    expect(fake.kvs.described).toBe(1);
+    // The channel is deleted and made again (the AWS sweep; a stand-in that lost it): the old ARN is gone.
+    fake.kvs.generation = 2;
+    const cb = callbacks();
+    const m = await start(cb);
+    expect(fake.kvs.described).toBe(2);
+    expect(fake.FakeSignalingClient.instances.at(-1)!.config).toMatchObject({
+      channelARN: fake.arnOf('exam-7', 2),
+    });
+    expect(cb.statuses).toEqual(['connecting', 'live']);
+    await m.stop(0);
+  });
+
+  it('reconnects: after the socket closed, a new signaling client on the new ARN (not the old one reopened)', async () => {
+    const cb = callbacks();
+    const m = await start(cb);
+    const first = fake.FakeSignalingClient.instances[0]!;
+    fake.kvs.generation = 2;
+    first.emit('close');
+    await vi.waitFor(() => expect(cb.statuses.at(-1)).toBe('live'));
+    expect(cb.statuses).toEqual(['connecting', 'live', 'reconnecting', 'live']);
+    expect(cb.lost).toEqual([]);
+    const second = fake.FakeSignalingClient.instances.at(-1)!;
+    expect(second).not.toBe(first);
+    expect(second.config).toMatchObject({ channelARN: fake.arnOf('exam-7', 2) });
+    // The old client is let go: its events no longer reach the master.
+    expect(first.handlers.size).toBe(0);
+    // Offers arrive on the new client and are answered there.
+    second.emit('sdpOffer', { type: 'offer', sdp: 'o' }, 'viewer-a');
+    await flush();
+    expect(second.sentAnswers).toHaveLength(1);
+    await m.stop(0);
+  });
+
+  it('describes the channel again after signaling would not open on the cached endpoints', async () => {
+    await (await start()).stop(0);
+    fake.FakeSignalingClient.outcomes = ['close', 'open'];
+    const m = await start();
+    expect(fake.kvs.described).toBe(2);
+    await m.stop(0);
+  });
+
+  it('keeps using the cached endpoints while the channel is there', async () => {
+    await (await start()).stop(0);
+    await (await start()).stop(0);
+    expect(fake.kvs.described).toBe(1);
   });
 });

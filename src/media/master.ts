@@ -7,6 +7,7 @@ import type {
   MasterStatus,
   VideoLimits,
 } from './master-types';
+import { isResourceNotFound } from './kvs-errors';
 import { getStream, onStreamChange } from './stream-registry';
 import { getRuntimeConfig } from '../lib/runtime-config';
 
@@ -35,12 +36,30 @@ interface Endpoints {
   https: string;
 }
 
-/** DescribeSignalingChannel is 5 TPS per channel (media-stack.md §8.18): endpoints are cached per channel. */
+/**
+ * DescribeSignalingChannel is 5 TPS per channel (media-stack.md §8.18): endpoints are cached per channel, and
+ * a channel's are forgotten when an attempt on them fails in a way that says they may be stale
+ * (`staleEndpoints`).
+ */
 const endpointCache = new Map<string, Endpoints>();
 
-/** Forgets cached endpoints (tests; a channel reset). */
+const endpointKey = (c: KvsChannel) => `${c.endpoint ?? ''}|${c.region}|${c.channelName}`;
+
+/** Forgets cached endpoints (tests). */
 export function clearEndpointCache(): void {
   endpointCache.clear();
+}
+
+/** The signaling socket could not be opened (refused, closed or timed out while opening). */
+class SignalingOpenError extends Error {}
+
+/**
+ * Whether a failed attempt says the cached endpoints may be stale: KVS does not know the channel or its ARN
+ * (ResourceNotFoundException), or the signaling socket would not open on them. The next attempt then
+ * describes the channel again instead of failing on an old ARN for good.
+ */
+function staleEndpoints(e: unknown): boolean {
+  return e instanceof SignalingOpenError || isResourceNotFound(e);
 }
 
 /** The KVS/AWS code, loaded on first use so the login route never downloads it. */
@@ -60,7 +79,7 @@ function credsOf(c: KvsChannel) {
 }
 
 async function resolveEndpoints(sdk: Sdk, c: KvsChannel): Promise<Endpoints> {
-  const key = `${c.endpoint ?? ''}|${c.region}|${c.channelName}`;
+  const key = endpointKey(c);
   const hit = endpointCache.get(key);
   if (hit) return hit;
   const client = new sdk.cp.KinesisVideoClient({
@@ -173,6 +192,8 @@ export async function startMaster(opts: MasterOptions): Promise<MasterHandle> {
   let status: MasterStatus = 'connecting';
   let stopping = false;
   let signaling: Emitting | null = null;
+  /** The endpoints `signaling` was made for (a channel made again has a new ARN: a new client then). */
+  let signalingEndpoints: Endpoints | null = null;
   let ice: RTCIceServer[] = [];
   let capTimer: ReturnType<typeof setTimeout> | null = null;
   let reconnecting: Promise<void> | null = null;
@@ -300,7 +321,15 @@ export async function startMaster(opts: MasterOptions): Promise<MasterHandle> {
   const build = async () => {
     const ep = await resolveEndpoints(sdk, channel);
     ice = await iceServers(sdk, channel, ep);
-    if (signaling) return;
+    if (signaling && signalingEndpoints?.channelARN === ep.channelARN && signalingEndpoints.wss === ep.wss)
+      return;
+    if (signaling) {
+      // Made for endpoints KVS no longer knows (closed already: the attempt that found out failed).
+      const stale = signaling;
+      signaling = null;
+      stale.removeAllListeners();
+      stale.close();
+    }
     const client = new sdk.kvs.SignalingClient({
       role: sdk.kvs.Role.MASTER,
       channelARN: ep.channelARN,
@@ -318,6 +347,7 @@ export async function startMaster(opts: MasterOptions): Promise<MasterHandle> {
     emitter.on('sdpOffer', onSdpOffer);
     emitter.on('iceCandidate', onIceCandidate);
     signaling = emitter;
+    signalingEndpoints = ep;
   };
 
   const openOnce = () =>
@@ -327,7 +357,7 @@ export async function startMaster(opts: MasterOptions): Promise<MasterHandle> {
         // The close this causes belongs to the failed attempt, not to a live connection.
         onCloseDuringOpen = () => undefined;
         signaling?.close();
-        reject(new Error('signaling open timed out'));
+        reject(new SignalingOpenError('signaling open timed out'));
       }, openTimeoutMs);
       onOpen = () => {
         clearTimeout(timer);
@@ -338,7 +368,7 @@ export async function startMaster(opts: MasterOptions): Promise<MasterHandle> {
       onCloseDuringOpen = () => {
         clearTimeout(timer);
         onOpen = null;
-        reject(new Error('signaling closed while opening'));
+        reject(new SignalingOpenError('signaling closed while opening'));
       };
       signaling!.open();
     });
@@ -361,6 +391,7 @@ export async function startMaster(opts: MasterOptions): Promise<MasterHandle> {
         return;
       } catch (e) {
         last = e;
+        if (staleEndpoints(e)) endpointCache.delete(endpointKey(channel));
         if (attempt < retries) await sleep(retryDelayMs);
       }
     }

@@ -3,6 +3,16 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 const sdk = vi.hoisted(() => {
   const signalers: FakeSignaling[] = [];
   const sent: Record<string, unknown>[] = [];
+  /** KVS's channels: a channel made again has a new ARN (`arn:<name>` then `arn:<name>@2`), the old one is gone. */
+  const kvs = { generation: 1 };
+  const arnOf = (name: unknown) => `arn:${String(name)}${kvs.generation > 1 ? `@${kvs.generation}` : ''}`;
+  const check = (cmd: Cmd) => {
+    const arn = cmd.input.ChannelARN;
+    if (arn !== undefined && arn !== arnOf(String(arn).replace(/^arn:|@\d+$/g, '')))
+      throw Object.assign(new Error('The requested channel is not found or not active.'), {
+        name: 'ResourceNotFoundException',
+      });
+  };
   class FakeSignaling {
     handlers = new Map<string, ((...a: unknown[]) => void)[]>();
     offers: unknown[] = [];
@@ -46,7 +56,12 @@ const sdk = vi.hoisted(() => {
     send(cmd: Cmd) {
       sent.push({ name: cmd.constructor.name, ...cmd.input });
       if (cmd instanceof DescribeSignalingChannelCommand)
-        return Promise.resolve({ ChannelInfo: { ChannelARN: `arn:${String(cmd.input.ChannelName)}` } });
+        return Promise.resolve({ ChannelInfo: { ChannelARN: arnOf(cmd.input.ChannelName) } });
+      try {
+        check(cmd);
+      } catch (e) {
+        return Promise.reject(e);
+      }
       return Promise.resolve({
         ResourceEndpointList: [
           { Protocol: 'WSS', ResourceEndpoint: 'ws://127.0.0.1/kvs-ws' },
@@ -59,6 +74,11 @@ const sdk = vi.hoisted(() => {
     constructor(public cfg: Record<string, unknown>) {}
     send(cmd: Cmd) {
       sent.push({ name: cmd.constructor.name, ...cmd.input });
+      try {
+        check(cmd);
+      } catch (e) {
+        return Promise.reject(e);
+      }
       return Promise.resolve({
         IceServerList: [{ Uris: ['turn:127.0.0.1:3478'], Username: 'u', Password: 'p' }],
       });
@@ -67,6 +87,7 @@ const sdk = vi.hoisted(() => {
   return {
     signalers,
     sent,
+    kvs,
     module: {
       Role: { MASTER: 'MASTER', VIEWER: 'VIEWER' },
       SignalingClient: FakeSignaling,
@@ -181,6 +202,7 @@ describe('openViewer (KVS VIEWER with the SDK mocked)', () => {
     FakePc.all = [];
     sdk.signalers.length = 0;
     sdk.sent.length = 0;
+    sdk.kvs.generation = 1;
     clearViewerEndpointCache();
   });
   afterEach(() => vi.unstubAllGlobals());
@@ -313,5 +335,89 @@ describe('openViewer (KVS VIEWER with the SDK mocked)', () => {
     conn.close();
     FakePc.all[0]!.setState('connected');
     expect(states).toEqual(['connecting', 'failed']);
+  });
+
+  it('watches the camera’s frames while connected: stalled when they stop, not stalled when they come again', async () => {
+    const stalls: boolean[] = [];
+    const conn = await openViewer({
+      credentials: CREDS,
+      onStateChange: () => undefined,
+      onStream: () => undefined,
+      onVideoStalled: (s) => stalls.push(s),
+    });
+    const pc = FakePc.all[0]!;
+    let frames = 0;
+    let moving = true;
+    const getStats = vi.fn(async () => {
+      if (moving) frames += 30;
+      return new Map([
+        ['v', { type: 'inbound-rtp', kind: 'video', framesDecoded: frames }],
+        // The microphone goes on: it must not keep a frozen picture "live".
+        ['a', { type: 'inbound-rtp', kind: 'audio', packetsReceived: frames * 2 }],
+      ]);
+    });
+    // Only the camera's receiver (the first video transceiver) is read.
+    (pc.transceivers[0] as { receiver: Record<string, unknown> }).receiver.getStats = getStats;
+    vi.useFakeTimers();
+    try {
+      pc.setState('connecting');
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(getStats).not.toHaveBeenCalled();
+      pc.setState('connected');
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(stalls).toEqual([]);
+      moving = false;
+      await vi.advanceTimersByTimeAsync(3000);
+      expect(stalls).toEqual([true]);
+      moving = true;
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(stalls).toEqual([true, false]);
+      // Not connected any more (the lost path takes over), and nothing after close().
+      pc.setState('disconnected');
+      const reads = getStats.mock.calls.length;
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(getStats).toHaveBeenCalledTimes(reads);
+      pc.setState('connected');
+      conn.close();
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(getStats).toHaveBeenCalledTimes(reads + 1);
+      expect(stalls).toEqual([true, false]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  const describes = () => sdk.sent.filter((c) => c.name === 'DescribeSignalingChannelCommand').length;
+  const open = () =>
+    openViewer({ credentials: CREDS, onStateChange: () => undefined, onStream: () => undefined });
+
+  it('describes the channel again once KVS says its cached ARN is not found (the channel was made again)', async () => {
+    (await open()).close();
+    // The channel is deleted and made again under its name (the AWS sweep; a stand-in that lost it).
+    sdk.kvs.generation = 2;
+    await expect(open()).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
+    expect(describes()).toBe(1);
+    // The next attempt (the pane's retry) finds the new ARN.
+    const conn = await open();
+    expect(describes()).toBe(2);
+    expect(sdk.signalers.at(-1)!.config).toMatchObject({ channelARN: 'arn:exam-1@2' });
+    conn.close();
+  });
+
+  it('describes the channel again after signaling failed on the cached endpoints', async () => {
+    const states: ViewerConnectionState[] = [];
+    (await open()).close();
+    const failing = await openViewer({
+      credentials: CREDS,
+      onStateChange: (s) => states.push(s),
+      onStream: () => undefined,
+    });
+    // The socket is refused (e.g. for an ARN the channel no longer has) before any media flowed.
+    sdk.signalers.at(-1)!.emit('close');
+    expect(states.at(-1)).toBe('failed');
+    failing.close();
+    expect(describes()).toBe(1);
+    (await open()).close();
+    expect(describes()).toBe(2);
   });
 });

@@ -1,6 +1,8 @@
 import { logger } from '../lib/logger';
 import type * as ViewerSdkModule from './viewer-sdk';
 import { getRuntimeConfig } from '../lib/runtime-config';
+import { isResourceNotFound } from './kvs-errors';
+import { inboundVideoProgress, watchVideoStall, type VideoStallWatch } from './video-stall';
 
 /**
  * A KVS WebRTC VIEWER for one examinee's signaling channel (spec §4: only the tester publishes; checkers are
@@ -38,6 +40,12 @@ export interface ViewerOptions {
   extraViews?: readonly string[];
   /** A track arrived for one of `extraViews` (its own stream, video only). */
   onViewStream?: (view: string, stream: MediaStream, receiver?: RTCRtpReceiver) => void;
+  /**
+   * While connected, whether the camera's video has stopped: true once no new frame was decoded for
+   * VIDEO_STALL_MS (video-stall.ts; the connection stays 'connected' meanwhile), false when frames come again.
+   * Not called where the receiver has no statistics.
+   */
+  onVideoStalled?: (stalled: boolean) => void;
 }
 
 /** An open viewer. */
@@ -79,8 +87,20 @@ export function loadViewerSdk(): Promise<ViewerSdk> {
   return sdkPromise;
 }
 
-/** Endpoints per channel (KVS DescribeSignalingChannel is limited to 5 TPS per channel: media-stack.md §8.18). */
+/**
+ * Endpoints per channel (KVS DescribeSignalingChannel is limited to 5 TPS per channel: media-stack.md §8.18).
+ * A channel's are forgotten when KVS says it does not know them (ResourceNotFoundException: the channel was
+ * deleted or made again with a new ARN) or signaling fails on them, so the next attempt describes it again.
+ */
 const endpointCache = new Map<string, Promise<ChannelEndpoints>>();
+
+const endpointKey = (c: ViewerCredentials) => `${c.region}|${c.endpoint ?? ''}|${c.channelName}`;
+
+/** Forgets the endpoints `used` came from, unless another attempt resolved them anew meanwhile. */
+function forgetEndpoints(c: ViewerCredentials, used: Promise<ChannelEndpoints>): void {
+  const key = endpointKey(c);
+  if (endpointCache.get(key) === used) endpointCache.delete(key);
+}
 
 /** Forgets the cached endpoints (all, or one channel's, e.g. after the channel was re-created). */
 export function clearViewerEndpointCache(channelName?: string): void {
@@ -104,8 +124,8 @@ function awsCredentials(c: ViewerCredentials) {
   return { accessKeyId: c.accessKeyId, secretAccessKey: c.secretAccessKey, sessionToken: c.sessionToken };
 }
 
-async function resolveEndpoints(sdk: ViewerSdk, c: ViewerCredentials): Promise<ChannelEndpoints> {
-  const key = `${c.region}|${c.endpoint ?? ''}|${c.channelName}`;
+function resolveEndpoints(sdk: ViewerSdk, c: ViewerCredentials): Promise<ChannelEndpoints> {
+  const key = endpointKey(c);
   let p = endpointCache.get(key);
   if (!p) {
     p = (async () => {
@@ -219,8 +239,12 @@ export async function openViewer(opts: ViewerOptions): Promise<ViewerConnection>
   emit('connecting');
 
   const sdk = await loadViewerSdk();
-  const ep = await resolveEndpoints(sdk, creds);
-  const servers = await iceServers(sdk, creds, ep, clientId);
+  const endpoints = resolveEndpoints(sdk, creds);
+  const ep = await endpoints;
+  const servers = await iceServers(sdk, creds, ep, clientId).catch((e: unknown) => {
+    if (isResourceNotFound(e)) forgetEndpoints(creds, endpoints);
+    throw e;
+  });
 
   const pc = new RTCPeerConnection({
     iceServers: servers,
@@ -271,7 +295,25 @@ export async function openViewer(opts: ViewerOptions): Promise<ViewerConnection>
       logger.error('viewer', `sendIceCandidate failed: ${String(e)}`);
     }
   };
-  pc.onconnectionstatechange = () => emit(mapState(pc.connectionState));
+  // The camera's frames are watched while connected (one getStats of its receiver a second).
+  let stallWatch: VideoStallWatch | null = null;
+  const watchCamera = (connected: boolean) => {
+    stallWatch?.stop();
+    stallWatch = null;
+    const receiver = camera.receiver as RTCRtpReceiver | undefined;
+    if (!connected || !opts.onVideoStalled || typeof receiver?.getStats !== 'function') return;
+    stallWatch = watchVideoStall(
+      () => inboundVideoProgress(receiver),
+      (stalled) => {
+        if (!closed) opts.onVideoStalled?.(stalled);
+      },
+    );
+  };
+  pc.onconnectionstatechange = () => {
+    const state = mapState(pc.connectionState);
+    if (state !== last) watchCamera(state === 'connected');
+    emit(state);
+  };
 
   events.on('open', () => {
     if (closed) return;
@@ -301,8 +343,12 @@ export async function openViewer(opts: ViewerOptions): Promise<ViewerConnection>
   });
   events.on('close', () => {
     // The SDK never reconnects (media-stack.md §8.3). Once media flows the peer connection survives a closed
-    // socket; before that, the attempt has failed and the caller decides (spec §4 lifecycle).
-    if (!closed && pc.connectionState !== 'connected') emit('failed');
+    // socket; before that, the attempt has failed and the caller decides (spec §4 lifecycle). The socket may
+    // have been refused for an ARN KVS no longer knows: the next attempt describes the channel again.
+    if (!closed && pc.connectionState !== 'connected') {
+      forgetEndpoints(creds, endpoints);
+      emit('failed');
+    }
   });
   events.on('error', (e: unknown) => logger.error('viewer', `signaling error: ${String(e)}`));
 
@@ -312,6 +358,7 @@ export async function openViewer(opts: ViewerOptions): Promise<ViewerConnection>
     close() {
       if (closed) return;
       closed = true;
+      watchCamera(false);
       pc.ontrack = null;
       pc.onicecandidate = null;
       pc.onconnectionstatechange = null;

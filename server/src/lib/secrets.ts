@@ -90,7 +90,7 @@ export function ensureEmbeddedSecrets(dataDir: string, env: NodeJS.ProcessEnv = 
   if (!env.S3_ENDPOINT || !env.KVS_ENDPOINT) {
     // The key the local issuer derives and signs browser credentials with: they outlive a restart.
     wanted.LOCAL_CREDENTIALS_KEY = newCredentialsKey;
-    // Where it keeps the revocations, for the same reason.
+    // Where it keeps the revocations, and the KVS stand-in its channels (their ARNs), for the same reason.
     env.LOCAL_STANDINS_STATE_DIR ??= dataDir;
   }
   if (!Object.keys(wanted).length) return null;

@@ -137,6 +137,32 @@ describe('live channel listeners', () => {
     await vi.advanceTimersByTimeAsync(20_000);
   });
 
+  it('keeps a master whose signaling was lost (its peers still send) and reconnects it once a poll brings the channel', async () => {
+    let status: 'live' | 'lost' = 'live';
+    const m = { ...fakeMaster(), stats: () => ({ status, viewers: 1, peers: {} }) };
+    api.startMaster.mockResolvedValue(m);
+    api.pollMatching.mockResolvedValue({ matchings: [matching()], matchingTimeout: 5 });
+    const s = store();
+    s.dispatch(liveStartRequested({ testerId: 7, matchingTimeout: 5 }));
+    await vi.advanceTimersByTimeAsync(10);
+    // The server went away: the master's reconnect failed every attempt (spec §4: the matching is deleted).
+    status = 'lost';
+    api.startMaster.mock.calls[0]![0].callbacks.onLost('signaling closed while opening');
+    await vi.advanceTimersByTimeAsync(10);
+    expect(api.deleteMatching).toHaveBeenCalledWith(7);
+    expect(selectLive(s.getState()).status).toBe('lost');
+    // Not let go: it alone can close the peer of a checker the next matching no longer names.
+    expect(m.stop).not.toHaveBeenCalled();
+    // The server answers again: the same master reopens its signaling; no second master beside it.
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(m.reconnect).toHaveBeenCalledTimes(1);
+    expect(m.matchedViewerChanged).toHaveBeenCalled();
+    expect(api.startMaster).toHaveBeenCalledTimes(1);
+    s.dispatch(liveStopRequested());
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(m.stop).toHaveBeenCalled();
+  });
+
   it('matching command 1 resets the signaling channel and acknowledges it on the next poll', async () => {
     const first = fakeMaster();
     const second = fakeMaster();

@@ -82,9 +82,10 @@ export function addLiveListeners(startListening: AppStartListening): void {
       let allowedViewer: string | null | undefined = null;
       const timeoutMs = () => selectLive(api.getState()).matchingTimeout * 1000;
 
+      // Signaling could not be (re)opened. A master that lost it after being live is kept, peers and all (media
+      // flows without signaling, and only it can close a removed checker's peer): the next poll that brings a
+      // channel reconnects it (below). Dropping it would leave its peers sending to the checker, unmanaged.
       const handleLost = async () => {
-        master = null;
-        dropObject(MASTER_KEY);
         if (stopped) return;
         api.dispatch(signalingLost());
         // spec §4: signaling start-up retried 3 times, then the matching is deleted.
@@ -188,7 +189,9 @@ export function addLiveListeners(startListening: AppStartListening): void {
             master = null;
             await old.stop(timeoutMs());
           }
-          if (!master && !starting) void start(channel);
+          // The server answers again after signaling was lost (a restart, a network cut): reopen it.
+          if (master && master.stats().status === 'lost') void master.reconnect();
+          else if (!master && !starting) void start(channel);
         } else if (master && (!m || !channel)) {
           // No channel any more (kicked, not proctored, sitting closed): stop publishing.
           const old = master as MasterHandle;

@@ -21,8 +21,11 @@ import { viewsOf, type PaneViewId, type PaneViewStatus } from './pane-views';
 import { WIDER_VIEW_COMMANDS } from '@contract/constants/wider-view';
 import type { PhoneLostReason, PhoneState } from '@contract/constants/phone';
 
-/** What a person reads at a glance on a pane: the connection in words, not only a colour. */
-export type PaneConnection = 'connecting' | 'live' | 'reconnecting' | 'lost';
+/**
+ * What a person reads at a glance on a pane: the connection in words, not only a colour. `stalled`: connected,
+ * but no new camera frame for a couple of seconds (the picture shown is frozen).
+ */
+export type PaneConnection = 'connecting' | 'live' | 'stalled' | 'reconnecting' | 'lost';
 
 /** A room scan as the checker follows it (README "The wider view"). */
 export type PaneRoomScan = 'none' | 'requested' | 'scanning' | 'done';

@@ -281,6 +281,18 @@ async function attemptConnect(
         ...(which === 'camera'
           ? {
               extraViews: CHANNEL_EXTRA_VIEWS,
+              // The connection stays 'connected' on a frozen picture: the pane says so while no frame comes.
+              onVideoStalled: (stalled: boolean) => {
+                if (!current()) return;
+                store.dispatch(
+                  paneConnectionChanged({
+                    testerId,
+                    monitorId,
+                    connection: stalled ? 'stalled' : 'live',
+                    at: Date.now(),
+                  }),
+                );
+              },
               onViewStream: (view: string, stream: MediaStream, receiver?: RTCRtpReceiver) => {
                 if (!current()) return;
                 const v = view as PaneViewId;

@@ -11,9 +11,10 @@ export type PaneViewId = (typeof PANE_VIEWS)[number];
 
 /**
  * What a view shows now: `waiting` (nothing sent yet: not shared, not paired), `connecting`, `live` (frames
- * arrive), `ended` (the examinee stopped it: the share ended), `lost` (its connection is gone).
+ * arrive), `stalled` (the camera: connected, but its frames stopped), `ended` (the examinee stopped it: the
+ * share ended), `lost` (its connection is gone).
  */
-export type PaneViewStatus = 'waiting' | 'connecting' | 'live' | 'ended' | 'lost';
+export type PaneViewStatus = 'waiting' | 'connecting' | 'live' | 'stalled' | 'ended' | 'lost';
 
 /** The extra views carried on the examinee's own channel after the camera (viewer.ts `extraViews`). */
 export const CHANNEL_EXTRA_VIEWS: readonly PaneViewId[] = ['screen'];

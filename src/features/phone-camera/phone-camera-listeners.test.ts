@@ -82,7 +82,7 @@ function openedWithCode(code = CODE): void {
   );
 }
 
-function fakeMaster(status: 'live' | 'connecting' = 'live', viewers = 1) {
+function fakeMaster(status: 'live' | 'connecting' | 'lost' = 'live', viewers = 1) {
   return {
     channelName: CHANNEL.channel_name,
     stop: vi.fn(async () => undefined),
@@ -213,6 +213,31 @@ describe('the phone camera’s page', () => {
     await until(() => m.replaceVideoTrack.mock.calls.length === 1);
     expect(media.startMaster).toHaveBeenCalledTimes(1);
     expect(selectPhoneCamera(s.getState())).toMatchObject({ step: 'running', camera: 'user' });
+    s.dispatch(phoneStopRequested());
+    await until(() => selectPhoneCamera(s.getState()).step === 'ended');
+  }, 20_000);
+
+  it('keeps a publisher whose signaling was lost (its peers still send) and reopens it at the next poll', async () => {
+    server.use(ok('phone/pair', PAIRED));
+    const m = fakeMaster();
+    let status: 'live' | 'lost' = 'live';
+    const master = { ...m, stats: () => ({ status, viewers: 1, peers: {} }) };
+    media.startMaster.mockResolvedValue(master);
+    answerPolls(poll());
+    openedWithCode();
+    const s = pageStore();
+    s.dispatch(phonePageOpened());
+    await until(() => selectPhoneCamera(s.getState()).step === 'choose');
+    s.dispatch(phoneCameraChosen('environment'));
+    await until(() => media.startMaster.mock.calls.length === 1);
+    await until(() => selectPhoneCamera(s.getState()).connection === 'connected');
+    // The server went away long enough for every reconnect attempt to fail.
+    status = 'lost';
+    media.startMaster.mock.calls[0]![0].callbacks.onLost('signaling closed while opening');
+    expect(selectPhoneCamera(s.getState()).connection).toBe('reconnecting');
+    await until(() => master.reconnect.mock.calls.length === 1);
+    expect(master.stop).not.toHaveBeenCalled();
+    expect(media.startMaster).toHaveBeenCalledTimes(1);
     s.dispatch(phoneStopRequested());
     await until(() => selectPhoneCamera(s.getState()).step === 'ended');
   }, 20_000);

@@ -266,9 +266,9 @@ export function addPhoneCameraListeners(startListening: AppStartListening): void
               onStatus: () => api.dispatch(phoneConnectionChanged(connection())),
               onViewers: () => api.dispatch(phoneConnectionChanged(connection())),
               onLost: () => {
-                // Signaling could not be reopened: the next poll starts it again with fresh credentials.
-                master = null;
-                fresh = true;
+                // Signaling could not be reopened (the server away, a network cut). The master is kept, peers and
+                // all: media flows without signaling, and only it can close the peer of a checker the matching no
+                // longer names. The next poll with a channel reopens it (with fresh credentials).
                 api.dispatch(phoneConnectionChanged({ connection: 'reconnecting', watched: false }));
               },
             },
@@ -300,7 +300,8 @@ export function addPhoneCameraListeners(startListening: AppStartListening): void
         const channel = r.signalingChannel;
         if (isValidChannel(channel)) {
           if (master && master.channelName !== channel.channelName) await stopMaster();
-          if (!master && !starting) void start(channel);
+          if (master && master.stats().status === 'lost') void master.reconnect();
+          else if (!master && !starting) void start(channel);
         } else if (master) {
           await stopMaster();
         }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { loadIceSettings, type IceSettings } from './ice';
 
 /** Connection timeouts of the signaling stand-in (media-stack.md §6: 10 min idle, 1 h max, 60 s message TTL). */
@@ -52,9 +53,11 @@ export interface KvsSettings {
   /** What GetIceServerConfig hands out (ICE_SERVERS, TURN_URLS + TURN_SECRET); nothing by default. */
   ice: IceSettings;
   /**
-   * The file the channels are kept in (KVS_LOCAL_CHANNELS_FILE; the stand-ins service's
-   * `STANDINS_DATA_DIR/kvs-channels.jsonl`), so that they outlive a restart as AWS's do. None (in memory only)
-   * for the embedded stand-in, which the server fills again as it hands channels out and which no sweep empties.
+   * The file the channels are kept in, so that they outlive a restart as AWS's do: KVS_LOCAL_CHANNELS_FILE
+   * (the stand-ins service's `STANDINS_DATA_DIR/kvs-channels.jsonl`), else `kvs-channels.jsonl` in
+   * LOCAL_STANDINS_STATE_DIR (the embedded stand-in of `npm start`: DATA_DIR). A channel made again after a
+   * restart would have a new ARN, and the browsers, which keep the ARN they resolved, would be refused with it.
+   * None (in memory only) when neither is set (tests).
    */
   channelsFile: string | null;
 }
@@ -76,7 +79,8 @@ function ms(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
 
 /**
  * Reads KVS_REGION, KVS_VERIFY_SIGNATURE, KVS_IDLE_TIMEOUT_MS, KVS_MAX_DURATION_MS, KVS_MESSAGE_TTL_MS,
- * KVS_LOCAL_ACCESS_KEY_ID / KVS_LOCAL_SECRET_ACCESS_KEY (both or neither) and the ICE servers (`ice.ts`).
+ * KVS_LOCAL_ACCESS_KEY_ID / KVS_LOCAL_SECRET_ACCESS_KEY (both or neither), where the channels are kept
+ * (KVS_LOCAL_CHANNELS_FILE, LOCAL_STANDINS_STATE_DIR) and the ICE servers (`ice.ts`).
  */
 export function loadKvsSettings(env: NodeJS.ProcessEnv = process.env): KvsSettings {
   const keyId = env.KVS_LOCAL_ACCESS_KEY_ID ?? '';
@@ -100,7 +104,9 @@ export function loadKvsSettings(env: NodeJS.ProcessEnv = process.env): KvsSettin
       messageTtlMs: ms(env, 'KVS_MESSAGE_TTL_MS', DEFAULT_TIMEOUTS.messageTtlMs),
     },
     ice: loadIceSettings(env),
-    channelsFile: env.KVS_LOCAL_CHANNELS_FILE || null,
+    channelsFile:
+      env.KVS_LOCAL_CHANNELS_FILE ||
+      (env.LOCAL_STANDINS_STATE_DIR ? path.join(env.LOCAL_STANDINS_STATE_DIR, 'kvs-channels.jsonl') : null),
     serverCredentials: keyId
       ? { accessKeyId: keyId, secretAccessKey: secret }
       : {

@@ -4,6 +4,7 @@ import type { PaneConnection } from '../monitoring-slice';
 const STYLE: Record<PaneConnection, { cls: string; icon: string }> = {
   connecting: { cls: 'text-bg-secondary', icon: '\u25cc' },
   live: { cls: 'text-bg-success', icon: '\u25cf' },
+  stalled: { cls: 'text-bg-warning', icon: '\u26a0' },
   reconnecting: { cls: 'text-bg-warning', icon: '\u21bb' },
   lost: { cls: 'text-bg-danger', icon: '\u2715' },
 };

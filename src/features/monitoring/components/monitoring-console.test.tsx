@@ -18,6 +18,7 @@ interface ViewerOpts {
   onStream: (s: MediaStream) => void;
   extraViews?: readonly string[];
   onViewStream?: (view: string, s: MediaStream) => void;
+  onVideoStalled?: (stalled: boolean) => void;
 }
 const viewerMock = vi.hoisted(() => ({
   calls: [] as ViewerOpts[],
@@ -286,6 +287,34 @@ describe('MonitoringConsole', () => {
     expect(sound).toHaveAccessibleName('音声オン');
     await userEvent.click(sound);
     expect(sound).toHaveAccessibleName('音声オフ');
+  });
+
+  it('says so while the connected camera sends no frames (a frozen picture), and live again when they come', async () => {
+    await renderConsole();
+    await waitFor(() => expect(viewerMock.calls.length).toBe(1));
+    const viewer = viewerMock.calls[0]!;
+    act(() => viewer.onStateChange('connected'));
+    const pane = screen.getByTestId('monitor-pane-11');
+    const badge = within(pane).getByTestId('pane-connection');
+    act(() => viewer.onVideoStalled?.(true));
+    expect(pane).toHaveAttribute('data-connection', 'stalled');
+    expect(badge).toHaveTextContent('映像が届いていません');
+    // In words for screen readers too: the badge is a polite status, and the video says what it shows.
+    expect(badge).toHaveAttribute('role', 'status');
+    expect(within(pane).getByTestId('pane-video')).toHaveAccessibleName(/映像が届いていません/);
+    act(() => viewer.onVideoStalled?.(false));
+    expect(pane).toHaveAttribute('data-connection', 'live');
+    expect(badge).toHaveTextContent('ライブ');
+  });
+
+  it('names a stalled camera in English on an English console', async () => {
+    await renderConsole('en');
+    await waitFor(() => expect(viewerMock.calls.length).toBe(1));
+    const viewer = viewerMock.calls[0]!;
+    act(() => viewer.onStateChange('connected'));
+    act(() => viewer.onVideoStalled?.(true));
+    const pane = screen.getByTestId('monitor-pane-11');
+    expect(within(pane).getByTestId('pane-connection')).toHaveTextContent('No video arriving');
   });
 
   it('shows the shared screen beside the camera when the sitting has it, and switches which is large', async () => {
