@@ -206,13 +206,18 @@ export async function loadExaminee(store: Store, testerId: number): Promise<void
 }
 
 const inFlight = new Set<number>();
-/** Panes (tester id and matching) whose chat was loaded once: later messages are news, answered and alerted. */
-const chatLoaded = new Set<string>();
+/**
+ * Per sitting (tester id and test id), the newest message this console has read: messages after it are news
+ * (answered and alerted), those up to it never are. It outlives the sitting's panes, so a pane that comes back
+ * (a new matching after the examinee's reload, or the same one after the pane was dropped here) and reads the
+ * conversation again does not take what was already read for news. The first read of a sitting is history.
+ */
+const chatReadUpTo = new Map<string, number>();
 
 /**
- * Fetches a pane's new messages. On new ones from the examinee (not those of the first load): BEFORE_CLOSE is
- * answered with BEFORE_CLOSE_OK, a chat message with MESSAGE_RECEIVED and an alert, AUTHENTICATING reloads the
- * images and alerts.
+ * Fetches a pane's new messages. On news from the examinee: BEFORE_CLOSE is answered with BEFORE_CLOSE_OK, a
+ * chat message with MESSAGE_RECEIVED and an alert, AUTHENTICATING reloads the images and alerts (while the
+ * examinee still waits for the decision).
  */
 export async function pollMessages(store: Store, testerId: number): Promise<void> {
   if (inFlight.has(testerId)) return;
@@ -222,16 +227,19 @@ export async function pollMessages(store: Store, testerId: number): Promise<void
     const msgs = await getExamineeMessages(testerId, since);
     const pane = selectPane(store.getState(), testerId);
     if (!pane) return;
-    const key = `${testerId}:${pane.monitorId}`;
-    const firstLoad = !chatLoaded.has(key);
-    chatLoaded.add(key);
+    const key = `${testerId}:${pane.testId}`;
+    const readUpTo = chatReadUpTo.get(key);
+    chatReadUpTo.set(key, Math.max(readUpTo ?? 0, since, ...msgs.map((m) => m.id)));
     const fresh = msgs.filter((m) => m.id > since);
     if (fresh.length === 0) return;
     store.dispatch(chatReceived({ testerId, messages: fresh }));
-    if (firstLoad) return;
-    const fromTester = fresh.filter((m) => m.sendType === SEND_TYPE.tester);
+    if (readUpTo === undefined) return;
+    const news = fresh.filter((m) => m.id > readUpTo);
+    const fromTester = news.filter((m) => m.sendType === SEND_TYPE.tester);
     const commands = new Set(fromTester.filter((m) => m.kind === 'command').map((m) => m.message));
-    if (commands.has(MESSAGE_COMMANDS.authenticating)) {
+    // A request already decided (a later ACCEPTED or REJECTED) needs nobody.
+    const waiting = selectPane(store.getState(), testerId)?.auth === 'authenticating';
+    if (commands.has(MESSAGE_COMMANDS.authenticating) && waiting) {
       void loadExaminee(store, testerId);
       raiseAlert(store, 'identity', testerId);
     }
@@ -374,7 +382,7 @@ export function addMonitoringListeners(startListening: AppStartListening): void 
     effect: async (_action, api) => {
       api.cancelActiveListeners();
       const store: Store = { dispatch: api.dispatch, getState: api.getState };
-      chatLoaded.clear();
+      chatReadUpTo.clear();
       void loadLists(store);
       void loadActivation(store);
       // spec §4: the matching poll repeats every matchingTimeout seconds.

@@ -274,6 +274,23 @@ function authAfter(command: string): PaneAuth | null {
   return null;
 }
 
+/**
+ * The identity check and room scan the sitting's markers tell of (the latest marker wins), read from a chat
+ * (newest first): what a checker who loads the pane afresh reads from the same messages.
+ */
+function fromMarkers(chat: readonly ChatItem[]): { auth: PaneAuth; roomScan: PaneRoomScan } {
+  let auth: PaneAuth | null = null;
+  let roomScan: PaneRoomScan | null = null;
+  for (const m of chat) {
+    if (m.kind !== 'command') continue;
+    const { command } = parseCommand(m.message);
+    auth ??= authAfter(command);
+    roomScan ??= ROOM_SCAN_AFTER[command] ?? null;
+    if (auth && roomScan) break;
+  }
+  return { auth: auth ?? 'none', roomScan: roomScan ?? 'none' };
+}
+
 const monitoringSlice = createSlice({
   name: 'monitoring',
   initialState,
@@ -310,12 +327,22 @@ const monitoringSlice = createSlice({
         const p = state.panes.entities[m.testerId];
         if (!p || p.monitorId !== m.monitorId) {
           const pane = newPane(m, at);
-          // A new matching of the same sitting (the examinee's page reloaded): a share that had ended stays
-          // ended until the marker of a new share arrives (its earlier markers are already read).
-          if (p && p.testId === m.testId && p.viewStatus.screen === 'ended') pane.viewStatus.screen = 'ended';
+          if (p && p.testId === m.testId) {
+            // A new matching of the same sitting (the examinee's page reloaded). Its earlier markers are already
+            // read and do not come again, so the pane takes what they say from the chat it keeps: the identity
+            // check (unless the matching says rejected) and the room scan, as a checker loading the pane afresh
+            // would read them; a share that had ended stays ended until the marker of a new share arrives.
+            const told = fromMarkers(state.chats[m.testerId] ?? []);
+            if (pane.auth !== 'rejected') pane.auth = told.auth;
+            pane.roomScan = told.roomScan;
+            if (p.viewStatus.screen === 'ended') pane.viewStatus.screen = 'ended';
+          } else {
+            // A first pane, or another sitting of the examinee: its conversation starts empty.
+            state.chats[m.testerId] = [];
+            delete state.unread[m.testerId];
+          }
           followPhoneView(pane);
           panesAdapter.setOne(state.panes, pane);
-          if (!p) state.chats[m.testerId] = [];
           continue;
         }
         if (p.testerStatus !== m.testerStatus) p.testerStatus = m.testerStatus;
