@@ -3,7 +3,8 @@ import { setupStore } from '../../app/store';
 import type { ChatMessage, CheckerMatching } from '../../api/checker';
 import type * as CheckerApi from '../../api/checker';
 import { loginState } from '../../../tests/render';
-import { pollMessages } from './monitoring-listeners';
+import { ApiError, NETWORK_ERROR_STATUS } from '../../api/api-error';
+import { pollAndReconcile, pollMessages } from './monitoring-listeners';
 import {
   matchingsPolled,
   monitoringStarted,
@@ -11,6 +12,8 @@ import {
   paneRemoved,
   selectAlerts,
   selectPane,
+  selectServerReach,
+  SERVER_UNREACHABLE_AFTER_MS,
 } from './monitoring-slice';
 
 /** The sitting's conversation on the server (webrtc_message answers those after since_id, newest first). */
@@ -18,14 +21,15 @@ let conversation: ChatMessage[] = [];
 const api = vi.hoisted(() => ({
   getExamineeMessages: vi.fn(),
   postCheckerMessage: vi.fn(),
+  pollCheckerMatchings: vi.fn(),
 }));
 
 vi.mock('../../api/checker', async (orig) => ({
   ...(await orig<typeof CheckerApi>()),
   getExamineeMessages: api.getExamineeMessages,
   postCheckerMessage: api.postCheckerMessage,
-  // The polls the start event begins are not under test here: they never answer.
-  pollCheckerMatchings: () => new Promise(() => undefined),
+  // The start event's own polls never answer unless a test says otherwise (they are not under test).
+  pollCheckerMatchings: api.pollCheckerMatchings,
   deleteCheckerMatching: () => Promise.resolve(true),
   getExamineeSummary: () => new Promise(() => undefined),
   getHeadShot: () => new Promise(() => undefined),
@@ -78,6 +82,7 @@ const kinds = (store: ReturnType<typeof started>) => selectAlerts(store.getState
 const acks = () => api.postCheckerMessage.mock.calls.map((c) => c[1] as string);
 
 beforeEach(() => {
+  api.pollCheckerMatchings.mockImplementation(() => new Promise(() => undefined));
   conversation = [];
   nextId = 1;
   api.getExamineeMessages.mockImplementation((_t: number, since = 0) =>
@@ -147,5 +152,50 @@ describe('pollMessages: what is news', () => {
     expect(selectPane(store.getState(), 11)).toMatchObject({ monitorId: 112, auth: 'accepted' });
     expect(kinds(store)).toEqual(['chat']);
     expect(acks()).toEqual(['MESSAGE_RECEIVED']);
+  });
+});
+
+describe('the server reached or not, from the polls', () => {
+  const noAnswer = (endpoint: string) =>
+    new ApiError(endpoint, NETWORK_ERROR_STATUS, 'Network Error', 'errors:network', 'network');
+  beforeEach(() => vi.useFakeTimers({ toFake: ['Date'] }));
+  afterEach(() => vi.useRealTimers());
+
+  it('chat polls without an answer for a while: unreachable; an answer: restored', async () => {
+    const store = started();
+    stores.push(store);
+    api.getExamineeMessages.mockRejectedValue(noAnswer('webrtc_message'));
+    await pollMessages(store, 11);
+    vi.advanceTimersByTime(2000);
+    await pollMessages(store, 11);
+    expect(selectServerReach(store.getState()).status).toBe('reachable');
+    vi.advanceTimersByTime(SERVER_UNREACHABLE_AFTER_MS - 2000);
+    await pollMessages(store, 11);
+    expect(selectServerReach(store.getState()).status).toBe('unreachable');
+
+    api.getExamineeMessages.mockResolvedValue([]);
+    await pollMessages(store, 11);
+    expect(selectServerReach(store.getState()).status).toBe('restored');
+  });
+
+  it('the matching poll too (two polls 5 s apart); an error the server answered is an answer', async () => {
+    const store = started();
+    stores.push(store);
+    api.pollCheckerMatchings.mockRejectedValue(noAnswer('matching'));
+    await pollAndReconcile(store);
+    vi.advanceTimersByTime(5000);
+    await pollAndReconcile(store);
+    expect(selectServerReach(store.getState()).status).toBe('unreachable');
+    // The pane stays (its media is peer to peer).
+    expect(selectPane(store.getState(), 11)).toBeDefined();
+
+    // A gateway in front of the server says it is down: still unreachable.
+    api.pollCheckerMatchings.mockRejectedValue(new ApiError('matching', 503, 'x', 'errors:internal'));
+    await pollAndReconcile(store);
+    expect(selectServerReach(store.getState()).status).toBe('unreachable');
+    // The server itself refused the chat read: it is there.
+    api.getExamineeMessages.mockRejectedValue(new ApiError('webrtc_message', 403, 'x', 'errors:forbidden'));
+    await pollMessages(store, 11);
+    expect(selectServerReach(store.getState())).toMatchObject({ status: 'restored', failures: 0 });
   });
 });

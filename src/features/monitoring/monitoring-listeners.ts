@@ -13,6 +13,7 @@ import {
   postCheckerMessage,
   type ViewerReport,
 } from '../../api/checker';
+import { isServerUnreachable } from '../../api/api-error';
 import { getLiveFeed } from '../../api/capture';
 import { getMarks } from '../../api/markings';
 import { WIDER_VIEW_COMMANDS } from '@contract/constants/wider-view';
@@ -62,6 +63,9 @@ import {
   selectPanes,
   type Pane,
   selectMonitoring,
+  selectServerReach,
+  serverPollAnswered,
+  serverPollFailed,
 } from './monitoring-slice';
 import {
   connectPaneViewer,
@@ -144,9 +148,12 @@ export async function pollAndReconcile(store: Store, report?: ViewerReport): Pro
   let r;
   try {
     r = await pollCheckerMatchings(report);
-  } catch {
-    return; // recorded by the API client; the next poll tries again
+  } catch (e) {
+    // Recorded by the API client; the next poll tries again.
+    noteServerReach(store, e);
+    return;
   }
+  noteServerReach(store);
   if (!selectMonitoringRunning(store.getState())) return;
   store.dispatch(matchingsPolled({ ...r, at: Date.now() }));
   for (const [testerId, monitorId] of before) {
@@ -224,7 +231,14 @@ export async function pollMessages(store: Store, testerId: number): Promise<void
   inFlight.add(testerId);
   try {
     const since = selectChat(store.getState(), testerId)[0]?.id ?? 0;
-    const msgs = await getExamineeMessages(testerId, since);
+    let msgs;
+    try {
+      msgs = await getExamineeMessages(testerId, since);
+    } catch (e) {
+      noteServerReach(store, e);
+      return; // recorded by the API client; the next round tries again
+    }
+    noteServerReach(store);
     const pane = selectPane(store.getState(), testerId);
     if (!pane) return;
     const key = `${testerId}:${pane.testId}`;
@@ -262,6 +276,20 @@ export async function pollMessages(store: Store, testerId: number): Promise<void
   } finally {
     inFlight.delete(testerId);
   }
+}
+
+/**
+ * What a poll's outcome says about the server (the console's "server unreachable" notice): a failure for want
+ * of an answer counts; an answer, even an error the server gave, ends a failing stretch. Only a change is
+ * dispatched (the chat polls of five panes answer every 2 s).
+ */
+function noteServerReach(store: Store, error?: unknown): void {
+  if (error !== undefined && isServerUnreachable(error)) {
+    if (selectMonitoringRunning(store.getState())) store.dispatch(serverPollFailed({ at: Date.now() }));
+    return;
+  }
+  const reach = selectServerReach(store.getState());
+  if (reach.failures > 0 || reach.status === 'unreachable') store.dispatch(serverPollAnswered());
 }
 
 /** Raises an alert about a pane's examinee (nothing when the pane is gone). */

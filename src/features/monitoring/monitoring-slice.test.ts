@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, CheckerMatching } from '../../api/checker';
-import reducer, { chatReceived, matchingsPolled, type MonitoringState } from './monitoring-slice';
+import reducer, {
+  chatReceived,
+  matchingsPolled,
+  monitoringStarted,
+  SERVER_UNREACHABLE_AFTER_MS,
+  serverPollAnswered,
+  serverPollFailed,
+  type MonitoringState,
+} from './monitoring-slice';
 
 function matching(monitorId: number, over: Partial<CheckerMatching> = {}): CheckerMatching {
   return {
@@ -94,5 +102,37 @@ describe('matchingsPolled: a new matching of the same sitting (the examinee relo
     expect(s.panes.entities[11]!.auth).toBe('none');
     const read = reducer(s, chatReceived({ testerId: 11, messages: conversation }));
     expect(read.panes.entities[11]!.auth).toBe('accepted');
+  });
+});
+
+describe('serverPollFailed / serverPollAnswered: whether the server is reached', () => {
+  const t0 = 1_000_000;
+  const failed = (s: MonitoringState, at: number) => reducer(s, serverPollFailed({ at }));
+
+  it('says unreachable only after polls failed in a row for a while, not on one blip', () => {
+    let s = reducer(undefined, monitoringStarted());
+    s = failed(s, t0);
+    expect(s.server.status).toBe('reachable');
+    // Five panes' chat polls failing in the same round are one moment, not a while.
+    for (let i = 0; i < 4; i++) s = failed(s, t0 + 10);
+    expect(s.server.status).toBe('reachable');
+    s = failed(s, t0 + SERVER_UNREACHABLE_AFTER_MS - 1);
+    expect(s.server.status).toBe('reachable');
+    s = failed(s, t0 + SERVER_UNREACHABLE_AFTER_MS);
+    expect(s.server.status).toBe('unreachable');
+  });
+
+  it('two matching polls 5 s apart are enough; one answer ends it (restored) and starts the count again', () => {
+    let s = failed(failed(reducer(undefined, monitoringStarted()), t0), t0 + 5000);
+    expect(s.server.status).toBe('unreachable');
+    s = reducer(s, serverPollAnswered());
+    expect(s.server).toEqual({ status: 'restored', failingSince: null, failures: 0 });
+    s = failed(s, t0 + 6000);
+    expect(s.server.status).toBe('restored');
+    s = reducer(s, serverPollAnswered());
+    s = failed(failed(s, t0 + 7000), t0 + 7000 + SERVER_UNREACHABLE_AFTER_MS);
+    expect(s.server.status).toBe('unreachable');
+    // The console opened again starts from "reachable".
+    expect(reducer(s, monitoringStarted()).server.status).toBe('reachable');
   });
 });

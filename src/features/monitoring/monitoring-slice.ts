@@ -166,10 +166,29 @@ export interface MonitoringState {
     asked: boolean;
     nextId: number;
   };
+  /** Whether the console's polls reach the server (see ServerReach). */
+  server: ServerReach;
 }
 
 /** How many alerts the console keeps listed. */
 export const MAX_ALERTS = 20;
+
+/**
+ * Whether the server answers the console's polls (the matching poll and the chat polls). `unreachable` once
+ * they have failed in a row for a while (SERVER_UNREACHABLE_AFTER_MS, at least
+ * SERVER_UNREACHABLE_MIN_FAILURES failures); `restored` after an answer ended such a stretch.
+ */
+export interface ServerReach {
+  status: 'reachable' | 'unreachable' | 'restored';
+  /** When the polls began failing (epoch ms); null while they are answered. */
+  failingSince: number | null;
+  /** Polls failed in a row. */
+  failures: number;
+}
+/** How long the polls fail before the console says the server cannot be reached (one blip says nothing). */
+export const SERVER_UNREACHABLE_AFTER_MS = 4000;
+/** How many polls in a row must fail for that (with no chat polls: two matching polls, 5 s apart). */
+export const SERVER_UNREACHABLE_MIN_FAILURES = 2;
 
 const initialState: MonitoringState = {
   status: 'stopped',
@@ -193,6 +212,7 @@ const initialState: MonitoringState = {
   authIntent: null,
   helpOpen: false,
   alerts: { items: [], unseen: 0, soundOn: true, permission: 'unsupported', asked: false, nextId: 1 },
+  server: { status: 'reachable', failingSince: null, failures: 0 },
 };
 
 /** Forgets what belonged to a pane that went away. */
@@ -298,6 +318,7 @@ const monitoringSlice = createSlice({
     /** The monitoring page opened: polling starts. */
     monitoringStarted(state) {
       state.status = 'running';
+      state.server = initialState.server;
     },
     /** The monitoring page closed: polling and every viewer stop. */
     monitoringStopped(state) {
@@ -635,6 +656,24 @@ const monitoringSlice = createSlice({
       state.alerts.permission = action.payload.permission;
       if (action.payload.asked) state.alerts.asked = true;
     },
+    /** A poll got no answer from the server (no response, a timeout, or a gateway's 502–504). */
+    serverPollFailed(state, action: PayloadAction<{ at: number }>) {
+      const s = state.server;
+      s.failures += 1;
+      s.failingSince ??= action.payload.at;
+      if (
+        s.failures >= SERVER_UNREACHABLE_MIN_FAILURES &&
+        action.payload.at - s.failingSince >= SERVER_UNREACHABLE_AFTER_MS
+      )
+        s.status = 'unreachable';
+    },
+    /** A poll was answered by the server again. */
+    serverPollAnswered(state) {
+      const s = state.server;
+      s.failures = 0;
+      s.failingSince = null;
+      if (s.status === 'unreachable') s.status = 'restored';
+    },
   },
   extraReducers: (builder) => {
     builder.addCase(loggedOut, () => initialState);
@@ -685,6 +724,8 @@ export const {
   alertSoundToggled,
   alertSoundLoaded,
   notifyPermissionChanged,
+  serverPollFailed,
+  serverPollAnswered,
 } = monitoringSlice.actions;
 export default monitoringSlice.reducer;
 
@@ -737,3 +778,4 @@ export const selectAlerts = (s: WithMonitoring) => selectMonitoring(s).alerts;
 /** 1-based number of a pane (its shortcut key), 0 when it has none. */
 export const selectPaneNumber = (s: WithMonitoring, testerId: number) =>
   selectMonitoring(s).panes.ids.indexOf(testerId) + 1;
+export const selectServerReach = (s: WithMonitoring) => selectMonitoring(s).server;
