@@ -96,6 +96,52 @@ test.describe('checker monitoring console', () => {
       await expect(b.identificationState()).toHaveAttribute('data-state', 'rejected', { timeout: 20_000 });
       await expect(console_.pane(idA).getByTestId('pane-auth-state')).toHaveText('本人確認済み');
 
+      // The examinee reloads its exam page: its matching ends and the reloaded page is matched again (to
+      // checker02: the assignment window again, see above). The checker's matching poll is held back until then,
+      // so the pane goes straight over to the sitting's new matching (as on a poll that does not fall in the
+      // gap) and must still say the identity was accepted: the markers that said so are not sent again.
+      const monitorIdA = (await console_.pane(idA).getAttribute('data-monitor-id'))!;
+      await expect
+        .poll(() => admin.waiting(), { timeout: 30_000, intervals: [1000] })
+        .toEqual([])
+        .catch(() => undefined);
+      for (const m of others) await admin.setActivation(m.monitor_id, false);
+      await admin.setActivation(checker02.monitor_id, true);
+      let release = () => {};
+      const held = new Promise<void>((r) => (release = r));
+      await checkerPage.route('**/api/v1/matching.php', async (route) => {
+        await held;
+        await route.continue();
+      });
+      try {
+        a.page.on('dialog', (d) => void d.accept());
+        // The reloaded page's first matching poll (the old page's last one may still answer meanwhile).
+        const reloadedAt = Date.now();
+        const rematched = a.page.waitForResponse(
+          (r) => r.url().includes('/api/v1/matching.php') && r.request().timing().startTime > reloadedAt,
+          { timeout: 30_000 },
+        );
+        await a.page.reload();
+        await rematched;
+        release();
+        await expect(console_.pane(idA)).not.toHaveAttribute('data-monitor-id', monitorIdA, {
+          timeout: 30_000,
+        });
+        await expect(console_.pane(idA).getByTestId('pane-auth-state')).toHaveText('本人確認済み');
+      } finally {
+        release();
+        await checkerPage.unroute('**/api/v1/matching.php');
+        await restoreOthers();
+        await admin.setActivation(checker02.monitor_id, false);
+      }
+      await expect(a.page).toHaveURL(/\/examining$/, { timeout: 20_000 });
+      await expect(console_.pane(idA).getByTestId('pane-connection')).toHaveAttribute(
+        'data-connection',
+        'live',
+        { timeout: 30_000 },
+      );
+      await expect(console_.pane(idA).getByTestId('pane-auth-state')).toHaveText('本人確認済み');
+
       // Marking with notification: the examinee sees the alert.
       await console_.saveMarking(idA, true);
       await expect(a.alert()).toContainText('監視者からの通知', { timeout: 20_000 });

@@ -57,6 +57,17 @@ export function isApiError(e: unknown): e is ApiError {
 /** Status 0 stands for "no response" (network error or timeout). */
 export const NETWORK_ERROR_STATUS = 0;
 
+/** Gateway statuses that mean the server behind the gateway did not answer (bad gateway, unavailable, timeout). */
+const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+
+/**
+ * True when a call failed because the server could not be reached: no answer at all (network error, timeout)
+ * or a gateway's 502–504. An error the server itself answered (4xx, 500) is not one.
+ */
+export function isServerUnreachable(e: unknown): boolean {
+  return isApiError(e) && (e.status === NETWORK_ERROR_STATUS || GATEWAY_STATUSES.has(e.status));
+}
+
 /** Codes the client itself gives: no response, a timeout, a download body that is not JSON. */
 export const CLIENT_ERROR_CODES = ['network', 'timeout', 'parse'] as const;
 /** A code the SPA has its own text of (`errors:code.<code>`; the type check holds every one to a text). */

@@ -13,6 +13,7 @@ import {
   postCheckerMessage,
   type ViewerReport,
 } from '../../api/checker';
+import { isServerUnreachable } from '../../api/api-error';
 import { getLiveFeed } from '../../api/capture';
 import { getMarks } from '../../api/markings';
 import { WIDER_VIEW_COMMANDS } from '@contract/constants/wider-view';
@@ -62,6 +63,9 @@ import {
   selectPanes,
   type Pane,
   selectMonitoring,
+  selectServerReach,
+  serverPollAnswered,
+  serverPollFailed,
 } from './monitoring-slice';
 import {
   connectPaneViewer,
@@ -144,9 +148,12 @@ export async function pollAndReconcile(store: Store, report?: ViewerReport): Pro
   let r;
   try {
     r = await pollCheckerMatchings(report);
-  } catch {
-    return; // recorded by the API client; the next poll tries again
+  } catch (e) {
+    // Recorded by the API client; the next poll tries again.
+    noteServerReach(store, e);
+    return;
   }
+  noteServerReach(store);
   if (!selectMonitoringRunning(store.getState())) return;
   store.dispatch(matchingsPolled({ ...r, at: Date.now() }));
   for (const [testerId, monitorId] of before) {
@@ -206,32 +213,47 @@ export async function loadExaminee(store: Store, testerId: number): Promise<void
 }
 
 const inFlight = new Set<number>();
-/** Panes (tester id and matching) whose chat was loaded once: later messages are news, answered and alerted. */
-const chatLoaded = new Set<string>();
+/**
+ * Per sitting (tester id and test id), the newest message this console has read: messages after it are news
+ * (answered and alerted), those up to it never are. It outlives the sitting's panes, so a pane that comes back
+ * (a new matching after the examinee's reload, or the same one after the pane was dropped here) and reads the
+ * conversation again does not take what was already read for news. The first read of a sitting is history.
+ */
+const chatReadUpTo = new Map<string, number>();
 
 /**
- * Fetches a pane's new messages. On new ones from the examinee (not those of the first load): BEFORE_CLOSE is
- * answered with BEFORE_CLOSE_OK, a chat message with MESSAGE_RECEIVED and an alert, AUTHENTICATING reloads the
- * images and alerts.
+ * Fetches a pane's new messages. On news from the examinee: BEFORE_CLOSE is answered with BEFORE_CLOSE_OK, a
+ * chat message with MESSAGE_RECEIVED and an alert, AUTHENTICATING reloads the images and alerts (while the
+ * examinee still waits for the decision).
  */
 export async function pollMessages(store: Store, testerId: number): Promise<void> {
   if (inFlight.has(testerId)) return;
   inFlight.add(testerId);
   try {
     const since = selectChat(store.getState(), testerId)[0]?.id ?? 0;
-    const msgs = await getExamineeMessages(testerId, since);
+    let msgs;
+    try {
+      msgs = await getExamineeMessages(testerId, since);
+    } catch (e) {
+      noteServerReach(store, e);
+      return; // recorded by the API client; the next round tries again
+    }
+    noteServerReach(store);
     const pane = selectPane(store.getState(), testerId);
     if (!pane) return;
-    const key = `${testerId}:${pane.monitorId}`;
-    const firstLoad = !chatLoaded.has(key);
-    chatLoaded.add(key);
+    const key = `${testerId}:${pane.testId}`;
+    const readUpTo = chatReadUpTo.get(key);
+    chatReadUpTo.set(key, Math.max(readUpTo ?? 0, since, ...msgs.map((m) => m.id)));
     const fresh = msgs.filter((m) => m.id > since);
     if (fresh.length === 0) return;
     store.dispatch(chatReceived({ testerId, messages: fresh }));
-    if (firstLoad) return;
-    const fromTester = fresh.filter((m) => m.sendType === SEND_TYPE.tester);
+    if (readUpTo === undefined) return;
+    const news = fresh.filter((m) => m.id > readUpTo);
+    const fromTester = news.filter((m) => m.sendType === SEND_TYPE.tester);
     const commands = new Set(fromTester.filter((m) => m.kind === 'command').map((m) => m.message));
-    if (commands.has(MESSAGE_COMMANDS.authenticating)) {
+    // A request already decided (a later ACCEPTED or REJECTED) needs nobody.
+    const waiting = selectPane(store.getState(), testerId)?.auth === 'authenticating';
+    if (commands.has(MESSAGE_COMMANDS.authenticating) && waiting) {
       void loadExaminee(store, testerId);
       raiseAlert(store, 'identity', testerId);
     }
@@ -254,6 +276,20 @@ export async function pollMessages(store: Store, testerId: number): Promise<void
   } finally {
     inFlight.delete(testerId);
   }
+}
+
+/**
+ * What a poll's outcome says about the server (the console's "server unreachable" notice): a failure for want
+ * of an answer counts; an answer, even an error the server gave, ends a failing stretch. Only a change is
+ * dispatched (the chat polls of five panes answer every 2 s).
+ */
+function noteServerReach(store: Store, error?: unknown): void {
+  if (error !== undefined && isServerUnreachable(error)) {
+    if (selectMonitoringRunning(store.getState())) store.dispatch(serverPollFailed({ at: Date.now() }));
+    return;
+  }
+  const reach = selectServerReach(store.getState());
+  if (reach.failures > 0 || reach.status === 'unreachable') store.dispatch(serverPollAnswered());
 }
 
 /** Raises an alert about a pane's examinee (nothing when the pane is gone). */
@@ -374,7 +410,7 @@ export function addMonitoringListeners(startListening: AppStartListening): void 
     effect: async (_action, api) => {
       api.cancelActiveListeners();
       const store: Store = { dispatch: api.dispatch, getState: api.getState };
-      chatLoaded.clear();
+      chatReadUpTo.clear();
       void loadLists(store);
       void loadActivation(store);
       // spec §4: the matching poll repeats every matchingTimeout seconds.

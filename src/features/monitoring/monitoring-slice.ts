@@ -169,10 +169,29 @@ export interface MonitoringState {
     asked: boolean;
     nextId: number;
   };
+  /** Whether the console's polls reach the server (see ServerReach). */
+  server: ServerReach;
 }
 
 /** How many alerts the console keeps listed. */
 export const MAX_ALERTS = 20;
+
+/**
+ * Whether the server answers the console's polls (the matching poll and the chat polls). `unreachable` once
+ * they have failed in a row for a while (SERVER_UNREACHABLE_AFTER_MS, at least
+ * SERVER_UNREACHABLE_MIN_FAILURES failures); `restored` after an answer ended such a stretch.
+ */
+export interface ServerReach {
+  status: 'reachable' | 'unreachable' | 'restored';
+  /** When the polls began failing (epoch ms); null while they are answered. */
+  failingSince: number | null;
+  /** Polls failed in a row. */
+  failures: number;
+}
+/** How long the polls fail before the console says the server cannot be reached (one blip says nothing). */
+export const SERVER_UNREACHABLE_AFTER_MS = 4000;
+/** How many polls in a row must fail for that (with no chat polls: two matching polls, 5 s apart). */
+export const SERVER_UNREACHABLE_MIN_FAILURES = 2;
 
 const initialState: MonitoringState = {
   status: 'stopped',
@@ -196,6 +215,7 @@ const initialState: MonitoringState = {
   authIntent: null,
   helpOpen: false,
   alerts: { items: [], unseen: 0, soundOn: true, permission: 'unsupported', asked: false, nextId: 1 },
+  server: { status: 'reachable', failingSince: null, failures: 0 },
 };
 
 /** Forgets what belonged to a pane that went away. */
@@ -277,6 +297,23 @@ function authAfter(command: string): PaneAuth | null {
   return null;
 }
 
+/**
+ * The identity check and room scan the sitting's markers tell of (the latest marker wins), read from a chat
+ * (newest first): what a checker who loads the pane afresh reads from the same messages.
+ */
+function fromMarkers(chat: readonly ChatItem[]): { auth: PaneAuth; roomScan: PaneRoomScan } {
+  let auth: PaneAuth | null = null;
+  let roomScan: PaneRoomScan | null = null;
+  for (const m of chat) {
+    if (m.kind !== 'command') continue;
+    const { command } = parseCommand(m.message);
+    auth ??= authAfter(command);
+    roomScan ??= ROOM_SCAN_AFTER[command] ?? null;
+    if (auth && roomScan) break;
+  }
+  return { auth: auth ?? 'none', roomScan: roomScan ?? 'none' };
+}
+
 const monitoringSlice = createSlice({
   name: 'monitoring',
   initialState,
@@ -284,6 +321,7 @@ const monitoringSlice = createSlice({
     /** The monitoring page opened: polling starts. */
     monitoringStarted(state) {
       state.status = 'running';
+      state.server = initialState.server;
     },
     /** The monitoring page closed: polling and every viewer stop. */
     monitoringStopped(state) {
@@ -313,12 +351,22 @@ const monitoringSlice = createSlice({
         const p = state.panes.entities[m.testerId];
         if (!p || p.monitorId !== m.monitorId) {
           const pane = newPane(m, at);
-          // A new matching of the same sitting (the examinee's page reloaded): a share that had ended stays
-          // ended until the marker of a new share arrives (its earlier markers are already read).
-          if (p && p.testId === m.testId && p.viewStatus.screen === 'ended') pane.viewStatus.screen = 'ended';
+          if (p && p.testId === m.testId) {
+            // A new matching of the same sitting (the examinee's page reloaded). Its earlier markers are already
+            // read and do not come again, so the pane takes what they say from the chat it keeps: the identity
+            // check (unless the matching says rejected) and the room scan, as a checker loading the pane afresh
+            // would read them; a share that had ended stays ended until the marker of a new share arrives.
+            const told = fromMarkers(state.chats[m.testerId] ?? []);
+            if (pane.auth !== 'rejected') pane.auth = told.auth;
+            pane.roomScan = told.roomScan;
+            if (p.viewStatus.screen === 'ended') pane.viewStatus.screen = 'ended';
+          } else {
+            // A first pane, or another sitting of the examinee: its conversation starts empty.
+            state.chats[m.testerId] = [];
+            delete state.unread[m.testerId];
+          }
           followPhoneView(pane);
           panesAdapter.setOne(state.panes, pane);
-          if (!p) state.chats[m.testerId] = [];
           continue;
         }
         if (p.testerStatus !== m.testerStatus) p.testerStatus = m.testerStatus;
@@ -611,6 +659,24 @@ const monitoringSlice = createSlice({
       state.alerts.permission = action.payload.permission;
       if (action.payload.asked) state.alerts.asked = true;
     },
+    /** A poll got no answer from the server (no response, a timeout, or a gateway's 502–504). */
+    serverPollFailed(state, action: PayloadAction<{ at: number }>) {
+      const s = state.server;
+      s.failures += 1;
+      s.failingSince ??= action.payload.at;
+      if (
+        s.failures >= SERVER_UNREACHABLE_MIN_FAILURES &&
+        action.payload.at - s.failingSince >= SERVER_UNREACHABLE_AFTER_MS
+      )
+        s.status = 'unreachable';
+    },
+    /** A poll was answered by the server again. */
+    serverPollAnswered(state) {
+      const s = state.server;
+      s.failures = 0;
+      s.failingSince = null;
+      if (s.status === 'unreachable') s.status = 'restored';
+    },
   },
   extraReducers: (builder) => {
     builder.addCase(loggedOut, () => initialState);
@@ -661,6 +727,8 @@ export const {
   alertSoundToggled,
   alertSoundLoaded,
   notifyPermissionChanged,
+  serverPollFailed,
+  serverPollAnswered,
 } = monitoringSlice.actions;
 export default monitoringSlice.reducer;
 
@@ -713,3 +781,4 @@ export const selectAlerts = (s: WithMonitoring) => selectMonitoring(s).alerts;
 /** 1-based number of a pane (its shortcut key), 0 when it has none. */
 export const selectPaneNumber = (s: WithMonitoring, testerId: number) =>
   selectMonitoring(s).panes.ids.indexOf(testerId) + 1;
+export const selectServerReach = (s: WithMonitoring) => selectMonitoring(s).server;

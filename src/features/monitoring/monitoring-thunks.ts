@@ -8,6 +8,7 @@ import {
   rejectIdentity,
   setMonitorActivation,
 } from '../../api/checker';
+import { isServerUnreachable } from '../../api/api-error';
 import { saveMarking } from '../../api/markings';
 import { requestRoomScan } from '../../api/wider-view';
 import { captureJpeg } from '../../media/frame-capture';
@@ -39,6 +40,14 @@ import {
   selectPane,
 } from './monitoring-slice';
 import { connectPaneViewer, paneKey, rememberPaneCredentials, stopPaneViewer } from './monitoring-viewers';
+import type { TranslationKey } from '../../lib/translation-key';
+
+/**
+ * The error alert of an action that failed: when the server could not be reached, a text that says so and
+ * that the checker can try again once it is back (the console's notice tells when), else the action's own.
+ */
+const actionFailed = (e: unknown, failed: TranslationKey, offline: TranslationKey) =>
+  showAlert({ type: 'error', messageKey: isServerUnreachable(e) ? offline : failed });
 
 /** Chat text the checker sends to one examinee; resolves true when the server stored it. */
 export const chatSent =
@@ -50,8 +59,9 @@ export const chatSent =
       const posted = await postCheckerMessage(testerId, message);
       if (posted) dispatch(chatReceived({ testerId, messages: [posted] }));
       return true;
-    } catch {
-      await dispatch(showAlert({ type: 'error', messageKey: 'monitoring:chat.sendFailed' }));
+    } catch (e) {
+      // The text stays in the comment field (the caller clears it only on success).
+      await dispatch(actionFailed(e, 'monitoring:chat.sendFailed', 'monitoring:chat.sendFailedOffline'));
       return false;
     }
   };
@@ -88,11 +98,11 @@ export const reconnectRequested =
       }
       if (!m.channel) return;
       await connectPaneViewer({ dispatch, getState }, testerId, m.monitorId, m.channel);
-    } catch {
-      dispatch(
-        paneConnectionChanged({ testerId, monitorId: pane.monitorId, connection: 'lost', at: Date.now() }),
-      );
-      await dispatch(showAlert({ type: 'error', messageKey: 'monitoring:reconnect.failed' }));
+    } catch (e) {
+      // Unreachable: nothing was asked of the examinee and the viewer still runs, so the pane keeps its state.
+      const connection = isServerUnreachable(e) ? pane.connection : 'lost';
+      dispatch(paneConnectionChanged({ testerId, monitorId: pane.monitorId, connection, at: Date.now() }));
+      await dispatch(actionFailed(e, 'monitoring:reconnect.failed', 'monitoring:reconnect.failedOffline'));
     }
   };
 
@@ -113,8 +123,8 @@ export const kickOutRequested =
     if (!ok) return;
     try {
       await kickOutExaminee(testerId);
-    } catch {
-      await dispatch(showAlert({ type: 'error', messageKey: 'monitoring:kickOut.failed' }));
+    } catch (e) {
+      await dispatch(actionFailed(e, 'monitoring:kickOut.failed', 'monitoring:kickOut.failedOffline'));
       return;
     }
     stopPaneViewer(testerId);
@@ -134,8 +144,8 @@ export const roomScanRequested =
     try {
       const scan = await requestRoomScan(testerId);
       dispatch(paneRoomScanRequested({ testerId, status: scan.status }));
-    } catch {
-      await dispatch(showAlert({ type: 'error', messageKey: 'monitoring:roomScan.failed' }));
+    } catch (e) {
+      await dispatch(actionFailed(e, 'monitoring:roomScan.failed', 'monitoring:roomScan.failedOffline'));
     }
   };
 
@@ -146,8 +156,9 @@ export const identityDecided =
     try {
       if (decision === 'accepted') await acceptIdentity(testerId);
       else await rejectIdentity(testerId);
-    } catch {
-      await dispatch(showAlert({ type: 'error', messageKey: 'monitoring:auth.failed' }));
+    } catch (e) {
+      // The dialog stays open for another try.
+      await dispatch(actionFailed(e, 'monitoring:auth.failed', 'monitoring:auth.failedOffline'));
       return;
     }
     dispatch(authDecided({ testerId, auth: decision }));
@@ -164,12 +175,15 @@ export const markingModalOpened =
     );
   };
 
-/** Saves the marking (tester/markings) with the time lag since the capture; success or error alert. */
+/**
+ * Saves the marking (tester/markings) with the time lag since the capture; success or error alert. Resolves
+ * whether it was saved (on a failure the modal stays open with the still and the checker's choices).
+ */
 export const markingSaveRequested =
-  (markId: number, notify: boolean): AppThunk<Promise<void>> =>
+  (markId: number, notify: boolean): AppThunk<Promise<boolean>> =>
   async (dispatch, getState) => {
     const draft = selectMarking(getState());
-    if (!draft || draft.status === 'saving') return;
+    if (!draft || draft.status === 'saving') return false;
     dispatch(markingSaving());
     try {
       const saved = await saveMarking({
@@ -189,9 +203,11 @@ export const markingSaveRequested =
           messageValues: { mark: mark?.message ?? saved.alert, score: saved.markingTotalScore },
         }),
       );
-    } catch {
+      return true;
+    } catch (e) {
       dispatch(markingSaveFailed());
-      await dispatch(showAlert({ type: 'error', messageKey: 'monitoring:marking.failed' }));
+      await dispatch(actionFailed(e, 'monitoring:marking.failed', 'monitoring:marking.failedOffline'));
+      return false;
     }
   };
 
@@ -213,9 +229,9 @@ export const activationToggled = (): AppThunk<Promise<void>> => async (dispatch,
   try {
     const active = await setMonitorActivation(a.monitorId, !a.active);
     dispatch(activationLoaded({ monitorId: a.monitorId, active }));
-  } catch {
+  } catch (e) {
     dispatch(activationFailed());
-    await dispatch(showAlert({ type: 'error', messageKey: 'monitoring:activation.failed' }));
+    await dispatch(actionFailed(e, 'monitoring:activation.failed', 'monitoring:activation.failedOffline'));
   }
 };
 

@@ -45,7 +45,9 @@ export function MarkingModal() {
   const onSave = () => {
     const id = Number(markId);
     if (!id) return;
-    void dispatch(markingSaveRequested(id, notify)).then(() => {
+    void dispatch(markingSaveRequested(id, notify)).then((saved) => {
+      // A failed save keeps the modal open with the checker's choices, for another try.
+      if (!saved) return;
       setMarkId('');
       setNotify(true);
     });

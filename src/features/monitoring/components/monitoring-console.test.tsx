@@ -1142,3 +1142,143 @@ describe('MonitoringConsole: live stills, alerts and the keyboard', () => {
     expect(en).toHaveTextContent('Accept the identity (confirm with Enter)');
   });
 });
+
+describe('MonitoringConsole: while the server cannot be reached', () => {
+  /** Every call the console makes goes unanswered (the server is down; the media goes on peer to peer). */
+  function serverDown() {
+    server.use(http.all('*/api/*', () => HttpResponse.error()));
+  }
+  /** The server is back: the usual answers again (they take precedence over serverDown's). */
+  const serverUp = () => baseHandlers();
+
+  it('says so (polite status, in the console’s words) after the polls failed a while, and goes when one is answered', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      await renderConsole();
+      const status = screen.getByTestId('server-status');
+      expect(status).toHaveAttribute('role', 'status');
+      expect(status).toHaveAttribute('aria-live', 'polite');
+      expect(status).toBeEmptyDOMElement();
+      serverDown();
+      // One failed round is no outage yet.
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(2100);
+      });
+      expect(screen.queryByTestId('server-unreachable')).not.toBeInTheDocument();
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(5100);
+      });
+      expect(within(status).getByTestId('server-unreachable')).toHaveTextContent(
+        'サーバーに接続できません。ライブ映像はこのまま表示されます。接続は自動で再試行しています。',
+      );
+      // The pane stays live meanwhile.
+      expect(screen.getByTestId('monitor-pane-11')).toBeInTheDocument();
+
+      serverUp();
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(5100);
+      });
+      expect(screen.queryByTestId('server-unreachable')).not.toBeInTheDocument();
+      // A screen reader hears that it is back.
+      expect(status).toHaveTextContent('サーバーとの接続が戻りました。');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('says it in English on an English console', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      await renderConsole('en');
+      serverDown();
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(7200);
+      });
+      const notice = screen.getByTestId('server-unreachable');
+      expect(within(notice).getByText('The server cannot be reached.')).toBeInTheDocument();
+      expect(notice).toHaveTextContent('Live video continues. The console keeps retrying by itself.');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a chat comment that cannot be sent says why and stays in the box', async () => {
+    await renderConsole();
+    await userEvent.click(
+      within(screen.getByTestId('monitor-pane-11')).getByRole('button', { name: 'チャット' }),
+    );
+    const panel = await screen.findByRole('dialog', { name: 'チャット: 受験者11（画面 1）' });
+    await userEvent.type(within(panel).getByLabelText('コメント'), '聞こえますか');
+    server.use(http.post('*/api/v1/webrtc_message.php', () => HttpResponse.error()));
+    await userEvent.click(within(panel).getByRole('button', { name: '送信' }));
+    expect(
+      await screen.findByText(
+        'サーバーに接続できないため、メッセージを送信できませんでした。入力した内容は残っています。接続が戻ってから、もう一度送信してください。',
+      ),
+    ).toBeInTheDocument();
+    expect(within(panel).getByLabelText('コメント')).toHaveValue('聞こえますか');
+  });
+
+  it('a marking that cannot be saved says why, and the modal keeps the mark and the choice to notify', async () => {
+    server.use(http.post('*/api/v1/tester/markings.php', () => HttpResponse.error()));
+    await renderConsole();
+    await userEvent.click(
+      within(screen.getByTestId('monitor-pane-11')).getByRole('button', { name: '監視情報を保存' }),
+    );
+    const modal = await screen.findByRole('dialog', { name: '監視情報の保存' });
+    await userEvent.selectOptions(within(modal).getByLabelText('不正の種類'), '1');
+    await userEvent.click(within(modal).getByLabelText('通知しない'));
+    await userEvent.click(within(modal).getByRole('button', { name: '保存' }));
+    const alert = await screen.findByText(/サーバーに接続できないため、監視情報を保存できませんでした。/);
+    await userEvent.click(
+      within(alert.closest('.modal-dialog') as HTMLElement).getByRole('button', { name: '閉じる' }),
+    );
+    expect(within(modal).getByLabelText('不正の種類')).toHaveValue('1');
+    expect(within(modal).getByLabelText('通知しない')).toBeChecked();
+    expect(within(modal).getByRole('button', { name: '保存' })).toBeEnabled();
+  });
+
+  it('an identity decision and a kick-out that cannot be sent say why; the examinee is not shown as decided or gone', async () => {
+    messages[11] = [
+      {
+        id: 1,
+        send_type: 1,
+        message_type: 1,
+        kind: 'command',
+        message: 'AUTHENTICATING',
+        created_at: '2026-01-01T00:00:00Z',
+      },
+    ];
+    server.use(
+      http.post('*/api/v1/tester/status.php', () => HttpResponse.error()),
+      http.post('*/api/v1/tester/kick_out.php', () => HttpResponse.error()),
+    );
+    await renderConsole();
+    const pane = screen.getByTestId('monitor-pane-11');
+    await userEvent.click(await within(pane).findByRole('button', { name: '本人確認' }));
+    const modal = await screen.findByRole('dialog', { name: '本人確認' });
+    await userEvent.click(within(modal).getByRole('button', { name: '承認' }));
+    expect(
+      await screen.findByText(
+        'サーバーに接続できないため、本人確認の結果を送信できませんでした。接続が戻ってから、もう一度承認または否認してください。',
+      ),
+    ).toBeInTheDocument();
+    expect(within(pane).getByTestId('pane-auth-state')).toHaveTextContent('本人確認待ち');
+    const alert = screen
+      .getByText(/サーバーに接続できないため、本人確認の結果/)
+      .closest('.modal-dialog') as HTMLElement;
+    await userEvent.click(within(alert).getByRole('button', { name: '閉じる' }));
+    // The identity dialog is still open for another try.
+    await userEvent.click(within(modal).getAllByRole('button', { name: '閉じる' }).at(-1)!);
+
+    await userEvent.click(within(pane).getByRole('button', { name: '強制退出' }));
+    const confirmDialog = await screen.findByRole('dialog', { name: '強制退出の確認' });
+    await userEvent.click(within(confirmDialog).getByRole('button', { name: 'OK' }));
+    expect(
+      await screen.findByText(
+        /サーバーに接続できないため、強制退出できませんでした。受験者はまだ退出していません。/,
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByTestId('monitor-pane-11')).toBeInTheDocument();
+  });
+});

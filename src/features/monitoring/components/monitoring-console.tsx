@@ -20,6 +20,7 @@ import { activationToggled, historyModalOpened } from '../monitoring-thunks';
 import { AlertControls, AlertList } from './console-alerts';
 import { useConsoleShortcuts } from './console-shortcuts';
 import { EndedExaminees } from './ended-examinees';
+import { ServerStatus } from './server-status';
 import { deferredPart } from '../../../components/ui/deferred-part';
 import { addTexts } from '../../../i18n';
 import type { RootState } from '../../../app/store';
@@ -50,9 +51,9 @@ export const MAX_PANES = 5;
 /**
  * The checker's console (PRE00006), built for a three-hour shift: up to five panes side by side that
  * fit a 1366×768 screen without scrolling (one can be enlarged, the others stay in view beside it), alerts for
- * what needs the checker, keyboard shortcuts for every pane action, the chat in a side panel, and the auth,
- * marking, history and help dialogs. Opening it starts the matching poll and the live feed; leaving it stops
- * every viewer.
+ * what needs the checker, a notice while the server cannot be reached, keyboard shortcuts for every pane
+ * action, the chat in a side panel, and the auth, marking, history and help dialogs. Opening it starts the
+ * matching poll and the live feed; leaving it stops every viewer.
  */
 export function MonitoringConsole() {
   const { t } = useTranslation('monitoring');
@@ -108,6 +109,7 @@ export function MonitoringConsole() {
           </Button>
         </div>
       </div>
+      <ServerStatus />
       <AlertList />
       <EndedExaminees />
       {ids.length === 0 ? (
