@@ -17,7 +17,7 @@ const apiToken = (request: APIRequestContext, loginId: string, password = PASSWO
 
 const PASSWORD = 'live-Pass-2026';
 const CHECKER = 'live-checker';
-const EXAMINEES = ['live-a', 'live-b', 'live-c', 'live-d'] as const;
+const EXAMINEES = ['live-a', 'live-b', 'live-c', 'live-d', 'live-e'] as const;
 
 /** The accounts of this spec. */
 const importLiveAccounts = (request: APIRequestContext) =>
@@ -271,6 +271,73 @@ test.describe('a live sitting off the happy path', () => {
           .catch(() => undefined);
       await first.close();
       await second.close();
+      await checker.close();
+    }
+  });
+
+  test('a reload mid-exam whose code comes slowly: the page says it is loading and offers nothing until the running exam shows', async ({
+    browser,
+    request,
+  }) => {
+    test.setTimeout(240_000);
+    const checker = new LiveChecker(CHECKER, PASSWORD);
+    const e = new RealExaminee(EXAMINEES[4]);
+    try {
+      await checker.open(browser, request);
+      // The service worker would answer the page's code itself, beyond the test's reach: the network gives it.
+      e.context = await browser.newContext({
+        permissions: ['camera', 'microphone'],
+        serviceWorkers: 'block',
+      });
+      e.page = await e.context.newPage();
+      const { testerId, popup } = await toRunningExam(e, checker, browser);
+      await expect(e.page.getByTestId('recording-state')).toHaveText('録画中', { timeout: 20_000 });
+      const statuses: number[] = [];
+      e.page.on('request', (r) => {
+        if (r.url().includes('/api/v1/tester/status.php'))
+          statuses.push(JSON.parse(r.postData() ?? '{}').status);
+      });
+      const logout = e.page.getByRole('button', { name: 'ログアウト' });
+      const opening = e.page.getByTestId('exam-opening');
+      // Every script of the page comes 2.5 s late, as on a slow line.
+      await e.page.route('**/assets/*.js', async (route) => {
+        await new Promise((r) => setTimeout(r, 2500));
+        await route.continue().catch(() => undefined);
+      });
+      await e.page.reload({ waitUntil: 'commit' });
+      // While the exam's machinery and its state are on their way: a status saying so, nothing to act on.
+      await expect(opening).toBeVisible({ timeout: 60_000 });
+      await expect(opening).toHaveAttribute('role', 'status');
+      await expect(opening).toHaveText('受験の状態を確認しています…');
+      await expect(logout).toHaveCount(0);
+      await expect(e.page.getByTestId('exam-login')).toHaveCount(0);
+      await expect(e.page.getByText('受験上の注意を確認してください。')).toHaveCount(0);
+      await expect(e.page.getByText('録画：利用できません')).toHaveCount(0);
+      await expectNoAxeViolations(e.page);
+      // Then the running exam itself: still no logout (spec §2), the exam window kept, recording again.
+      await expect(e.page.getByTestId('exam-phase')).toHaveAttribute('data-phase', 'examing', {
+        timeout: 60_000,
+      });
+      await expect(opening).toHaveCount(0);
+      await expect(logout).toHaveCount(0);
+      expect(popup.isClosed()).toBe(false);
+      await expect(e.page.getByTestId('recording-state')).toHaveText('録画中', { timeout: 60_000 });
+      // The page never tried to move the sitting back to "before the exam".
+      expect(statuses).not.toContain(4);
+      await expect(checker.console_.pane(testerId)).toBeVisible({ timeout: 30_000 });
+    } finally {
+      const token = await e.page
+        ?.evaluate(
+          () =>
+            (JSON.parse(sessionStorage.getItem('session') ?? 'null') as { accessToken?: string } | null)
+              ?.accessToken ?? null,
+        )
+        .catch(() => null);
+      if (token)
+        await request
+          .post('/api/v1/logout.php', { headers: { Authorization: `Bearer ${token}` } })
+          .catch(() => undefined);
+      await e.close();
       await checker.close();
     }
   });

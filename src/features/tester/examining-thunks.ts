@@ -12,6 +12,9 @@ import {
   examErrorOccurred,
   examPhaseChanged,
   examTermAgreementChanged,
+  examiningOpenFailed,
+  examiningOpenStarted,
+  examiningOpened,
   examiningTermLoadStarted,
   examiningTermLoaded,
   loggedInToTestSystem,
@@ -30,9 +33,13 @@ import {
 import { TESTER_STATUS } from '@contract/constants/tester';
 import { href } from '@/config/paths';
 
-/** /examining opened (PRE00004). */
+/**
+ * /examining opened (PRE00004), or its retry after a failed opening: where the sitting stands, then the page
+ * shows it (`examiningOpened`); nothing of the exam is shown or can be pressed before.
+ */
 export const examiningEntered = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
   dispatch(stepReached(4));
+  dispatch(examiningOpenStarted());
   const { termTemplateId, lang } = getState().startup.params;
   dispatch(examiningTermLoadStarted());
   const term = testerApi
@@ -44,11 +51,13 @@ export const examiningEntered = (): AppThunk<Promise<void>> => async (dispatch, 
     detail = await dispatch(loadTesterDetail());
   } catch (e) {
     dispatch(examErrorOccurred(isNetwork(e) ? 'examining:errors.network' : 'examining:errors.detail'));
+    dispatch(examiningOpenFailed());
     await term;
     return;
   }
   if (detail.kicked === 1) {
     dispatch(testerExited({ exit: 'kickedOut', messageKey: 'tester:kick.removed' }));
+    dispatch(examiningOpened());
     await term;
     return;
   }
@@ -73,5 +82,6 @@ export const examiningEntered = (): AppThunk<Promise<void>> => async (dispatch, 
     dispatch(examPhaseChanged(detail.status === TESTER_STATUS.examing ? 'examing' : 'interrupted'));
     startUnloadWarning();
   }
+  dispatch(examiningOpened());
   await term;
 };

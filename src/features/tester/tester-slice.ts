@@ -101,6 +101,13 @@ export interface TesterState {
    */
   recordingDeadline: number | null;
   testerState: number;
+  /**
+   * /examining's opening of the sitting (examining-thunks.ts `examiningEntered`): 'loaded' once the page knows
+   * where the sitting stands (tester/detail answered and the exam phase follows it); 'failed' when it could not
+   * be asked. Until 'loaded' the page shows only its loading state, and the header no logout: the defaults
+   * above (notes, login) are a guess about a sitting that may be running (a reload mid-exam).
+   */
+  examiningSitting: LoadStatus;
   examPhase: ExamPhase;
   /** i18n key of an exam-page error (network, exam URL, …) or null. */
   examErrorKey: TranslationKey | null;
@@ -146,6 +153,7 @@ export const initialTesterState: TesterState = {
   examWindowAttached: false,
   recordingDeadline: null,
   testerState: TESTER_STATUS.login,
+  examiningSitting: 'idle',
   examPhase: 'notes',
   examErrorKey: null,
   markings: [],
@@ -296,6 +304,23 @@ const testerSlice = createSlice({
     messagesSeen(state, action: PayloadAction<number>) {
       state.lastMessageId = Math.max(state.lastMessageId, action.payload);
     },
+    /** /examining asks where the sitting stands (its opening, or a retry after a failed one). */
+    examiningOpenStarted(state) {
+      state.examiningSitting = 'loading';
+      state.examErrorKey = null;
+    },
+    /** /examining knows where the sitting stands, and shows it. */
+    examiningOpened(state) {
+      state.examiningSitting = 'loaded';
+    },
+    /** /examining could not learn where the sitting stands (the page offers to try again). */
+    examiningOpenFailed(state) {
+      state.examiningSitting = 'failed';
+    },
+    /** /examining went away: the next visit asks again before it shows anything. */
+    examiningLeft(state) {
+      state.examiningSitting = 'idle';
+    },
     examPhaseChanged(state, action: PayloadAction<ExamPhase>) {
       state.examPhase = action.payload;
     },
@@ -414,6 +439,10 @@ export const {
   messagePollStarted,
   messagePollStopped,
   messagesSeen,
+  examiningOpenStarted,
+  examiningOpened,
+  examiningOpenFailed,
+  examiningLeft,
   examPhaseChanged,
   examErrorOccurred,
   loggedInToTestSystem,
