@@ -17,7 +17,7 @@ const apiToken = (request: APIRequestContext, loginId: string, password = PASSWO
 
 const PASSWORD = 'live-Pass-2026';
 const CHECKER = 'live-checker';
-const EXAMINEES = ['live-a', 'live-b', 'live-c', 'live-d', 'live-e'] as const;
+const EXAMINEES = ['live-a', 'live-b', 'live-c', 'live-d', 'live-e', 'live-f'] as const;
 
 /** The accounts of this spec. */
 const importLiveAccounts = (request: APIRequestContext) =>
@@ -26,12 +26,8 @@ const importLiveAccounts = (request: APIRequestContext) =>
     ...EXAMINEES.map((id, i): SpecAccount => [id, `ライブ受験者${i + 1}`, 1, 'DEMO', PASSWORD]),
   ]);
 
-/** An examinee from /s/demo-tester through the identity check (accepted on the console) to a running exam. */
-async function toRunningExam(
-  e: RealExaminee,
-  checker: LiveChecker,
-  browser: Browser,
-): Promise<{ testerId: number; exam: TesterExaminingPage; popup: Page }> {
+/** An examinee from /s/demo-tester through the identity check (accepted on the console) to /examining. */
+async function toExamPage(e: RealExaminee, checker: LiveChecker, browser: Browser): Promise<number> {
   await e.openToEnvSetting(browser, PASSWORD);
   await checker.alone(async () => {
     await e.startTransmission();
@@ -44,6 +40,16 @@ async function toRunningExam(
   });
   await checker.console_.decide(testerId, '承認');
   await expect(e.page).toHaveURL(/\/examining$/, { timeout: 20_000 });
+  return testerId;
+}
+
+/** An examinee from /s/demo-tester through the identity check (accepted on the console) to a running exam. */
+async function toRunningExam(
+  e: RealExaminee,
+  checker: LiveChecker,
+  browser: Browser,
+): Promise<{ testerId: number; exam: TesterExaminingPage; popup: Page }> {
+  const testerId = await toExamPage(e, checker, browser);
   const exam = new TesterExaminingPage(e.page);
   await exam.agreeNotes();
   const popup = await exam.openExamSystem();
@@ -337,6 +343,56 @@ test.describe('a live sitting off the happy path', () => {
         await request
           .post('/api/v1/logout.php', { headers: { Authorization: `Bearer ${token}` } })
           .catch(() => undefined);
+      await e.close();
+      await checker.close();
+    }
+  });
+
+  test('a logout pressed on /examining and the tab closed at once: the checker is told the examinee logged out', async ({
+    browser,
+    request,
+  }) => {
+    test.setTimeout(180_000);
+    const checker = new LiveChecker(CHECKER, PASSWORD);
+    const e = new RealExaminee(EXAMINEES[5]);
+    try {
+      await checker.open(browser, request);
+      const testerId = await toExamPage(e, checker, browser);
+      const logout = e.page.getByRole('button', { name: 'ログアウト' });
+      await expect(logout).toBeVisible({ timeout: 20_000 });
+      const token = await e.page.evaluate(
+        () => JSON.parse(sessionStorage.getItem('session') ?? '{}').accessToken as string,
+      );
+      // The exit first tells the checker and waits up to 2 s for its answer; the examinee does not wait. The
+      // answer is held back here, so the exit surely runs its first steps when the tab goes.
+      await e.page.route('**/api/v1/webrtc_message.php**', async (route) => {
+        if (route.request().method() !== 'GET') return route.continue();
+        await new Promise((r) => setTimeout(r, 5_000));
+        return route.continue().catch(() => undefined);
+      });
+      await logout.click();
+      await expect(logout).toBeDisabled();
+      await e.page.close();
+      // What the examinee did, not "the window was closed (maybe reloading)".
+      const ended = checker.page.getByTestId(`ended-${testerId}`);
+      await expect(ended).toContainText('ログアウトしました', { timeout: 15_000 });
+      await expect(ended).not.toContainText('画面が閉じられました');
+      // It stays so at the console's next polls.
+      await checker.page.waitForTimeout(6_000);
+      await expect(ended).toContainText('ログアウトしました');
+      // And the session is over on the server (alive, an examinee may not read this: 403).
+      await expect
+        .poll(
+          async () =>
+            (
+              await request.get('/api/v1/admin_permission.php', {
+                headers: { Authorization: `Bearer ${token}` },
+              })
+            ).status(),
+          { timeout: 10_000 },
+        )
+        .toBe(401);
+    } finally {
       await e.close();
       await checker.close();
     }

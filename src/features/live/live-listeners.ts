@@ -199,8 +199,10 @@ export function addLiveListeners(startListening: AppStartListening): void {
       };
 
       // A window closed (or reloaded) while transmitting: the checker is told at once (kick_out DISCONNECT).
+      // Not while an exit that ends the session runs: its own request (logout, self kick-out) goes as the page
+      // goes, and the checker is to see what the examinee did rather than "closed, maybe reloading".
       const onPageHide = (e: PageTransitionEvent) => {
-        if (!e.persisted) disconnectOnUnload();
+        if (!e.persisted && !selectTester(api.getState()).leavingEndsSession) disconnectOnUnload();
       };
       window.addEventListener('pagehide', onPageHide);
 

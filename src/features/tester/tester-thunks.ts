@@ -20,6 +20,8 @@ import {
   sittingClosing,
   messagePollStarted,
   messagePollStopped,
+  sessionEndingExitSettled,
+  sessionEndingExitStarted,
   testerDetailLoaded,
   testerExited,
   testerStateChanged,
@@ -294,9 +296,16 @@ export const exitRequested =
     exiting = true;
     dispatch(headerLogoutDisabledChanged(true));
     const onLeave = endSessionOnLeave(mode);
-    if (onLeave) window.addEventListener('pagehide', onLeave);
+    if (onLeave) {
+      window.addEventListener('pagehide', onLeave);
+      // The live channel's DISCONNECT on leaving would reach the server first and tell the checker "closed,
+      // maybe reloading" instead of what the examinee did.
+      dispatch(sessionEndingExitStarted());
+    }
     const sessionEnded = () => {
-      if (onLeave) window.removeEventListener('pagehide', onLeave);
+      if (!onLeave) return;
+      window.removeEventListener('pagehide', onLeave);
+      dispatch(sessionEndingExitSettled());
     };
     try {
       const s = getState();
