@@ -12,8 +12,6 @@ import {
   examErrorOccurred,
   examPhaseChanged,
   examTermAgreementChanged,
-  examiningOpenFailed,
-  examiningOpenStarted,
   examiningOpened,
   examiningTermLoadStarted,
   examiningTermLoaded,
@@ -39,7 +37,7 @@ import { href } from '@/config/paths';
  */
 export const examiningEntered = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
   dispatch(stepReached(4));
-  dispatch(examiningOpenStarted());
+  dispatch(examErrorOccurred(null));
   const { termTemplateId, lang } = getState().startup.params;
   dispatch(examiningTermLoadStarted());
   const term = testerApi
@@ -51,7 +49,6 @@ export const examiningEntered = (): AppThunk<Promise<void>> => async (dispatch, 
     detail = await dispatch(loadTesterDetail());
   } catch (e) {
     dispatch(examErrorOccurred(isNetwork(e) ? 'examining:errors.network' : 'examining:errors.detail'));
-    dispatch(examiningOpenFailed());
     await term;
     return;
   }

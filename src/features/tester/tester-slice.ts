@@ -102,12 +102,12 @@ export interface TesterState {
   recordingDeadline: number | null;
   testerState: number;
   /**
-   * /examining's opening of the sitting (examining-thunks.ts `examiningEntered`): 'loaded' once the page knows
-   * where the sitting stands (tester/detail answered and the exam phase follows it); 'failed' when it could not
-   * be asked. Until 'loaded' the page shows only its loading state, and the header no logout: the defaults
-   * above (notes, login) are a guess about a sitting that may be running (a reload mid-exam).
+   * /examining knows where the sitting stands (examining-thunks.ts `examiningEntered`: tester/detail answered and
+   * the exam phase follows it). Until then the page shows only its loading state (or, when tester/detail could
+   * not be had, its error and a retry) and the header no logout: the defaults above (notes, login) are a guess
+   * about a sitting that may be running (a reload mid-exam).
    */
-  examiningSitting: LoadStatus;
+  examiningSittingKnown: boolean;
   examPhase: ExamPhase;
   /** i18n key of an exam-page error (network, exam URL, …) or null. */
   examErrorKey: TranslationKey | null;
@@ -158,7 +158,7 @@ export const initialTesterState: TesterState = {
   examWindowAttached: false,
   recordingDeadline: null,
   testerState: TESTER_STATUS.login,
-  examiningSitting: 'idle',
+  examiningSittingKnown: false,
   examPhase: 'notes',
   examErrorKey: null,
   markings: [],
@@ -318,22 +318,13 @@ const testerSlice = createSlice({
     messagesSeen(state, action: PayloadAction<number>) {
       state.lastMessageId = Math.max(state.lastMessageId, action.payload);
     },
-    /** /examining asks where the sitting stands (its opening, or a retry after a failed one). */
-    examiningOpenStarted(state) {
-      state.examiningSitting = 'loading';
-      state.examErrorKey = null;
-    },
     /** /examining knows where the sitting stands, and shows it. */
     examiningOpened(state) {
-      state.examiningSitting = 'loaded';
-    },
-    /** /examining could not learn where the sitting stands (the page offers to try again). */
-    examiningOpenFailed(state) {
-      state.examiningSitting = 'failed';
+      state.examiningSittingKnown = true;
     },
     /** /examining went away: the next visit asks again before it shows anything. */
     examiningLeft(state) {
-      state.examiningSitting = 'idle';
+      state.examiningSittingKnown = false;
     },
     examPhaseChanged(state, action: PayloadAction<ExamPhase>) {
       state.examPhase = action.payload;
@@ -455,9 +446,7 @@ export const {
   messagePollStarted,
   messagePollStopped,
   messagesSeen,
-  examiningOpenStarted,
   examiningOpened,
-  examiningOpenFailed,
   examiningLeft,
   examPhaseChanged,
   examErrorOccurred,

@@ -313,7 +313,8 @@ describe('/examining (PRE00004)', () => {
   it('shows the chat for the whole exam: earlier messages read, a new one counted, announced and in the title', async () => {
     server.use(chat([1, 0, '前のメッセージ'], [2, 1, '返信']));
     const { store } = render(<ExaminingPage />);
-    const panel = await screen.findByTestId('tester-chat');
+    // The chat's code comes after the page's first render (its loading state).
+    const panel = await screen.findByTestId('tester-chat', {}, { timeout: 5000 });
     await waitFor(() => expect(within(panel).getByText('前のメッセージ')).toBeVisible());
     // What was there before this page is not news.
     expect(screen.queryByTestId('chat-unread')).toBeNull();
@@ -350,7 +351,7 @@ describe('/examining (PRE00004)', () => {
       }),
     );
     render(<ExaminingPage />);
-    const input = await screen.findByLabelText('監視者へのメッセージ');
+    const input = await screen.findByLabelText('監視者へのメッセージ', {}, { timeout: 5000 });
     await userEvent.type(input, 'カメラを直しました');
     await userEvent.click(screen.getByRole('button', { name: '送信' }));
     await waitFor(() =>

@@ -24,11 +24,11 @@ export function selectHeaderTesterState(s: RootState): number | null {
 }
 
 /**
- * Whether /examining knows where the sitting stands (tester-slice `examiningSitting`); false before the tester
- * slice is registered. Read as the tester state is, for the same reason.
+ * Whether /examining knows where the sitting stands (tester-slice `examiningSittingKnown`); false before the
+ * tester slice is registered. Read as the tester state is, for the same reason.
  */
 export function selectHeaderSittingKnown(s: RootState): boolean {
-  return s.tester?.examiningSitting === 'loaded';
+  return s.tester?.examiningSittingKnown === true;
 }
 
 /**

@@ -12,12 +12,17 @@ import { selectExamBlocker } from '../../wider-view/wider-view-selectors';
 import { examiningEntered } from '../examining-thunks';
 import type { AppThunk } from '../../../app/store';
 import { stopWakeLock } from '../tester-thunks';
-import { ChatPanel } from './chat-panel';
 import { DisconnectBanner } from './disconnect-banner';
 import { ExitNotice } from './exit-notice';
 import { StepBar } from './step-bar';
 import { TermsAgreement } from './terms-agreement';
 import { TOUCH } from '../../../components/ui/touch';
+import { deferredPart } from '../../../components/ui/deferred-part';
+
+// The chat shows once the sitting is known, never in the page's first render (its loading state): its code is
+// fetched right after that render, beside the exam's machinery.
+const chat = deferredPart(() => import('./chat-panel').then((m) => m.ChatPanel));
+const ChatPanel = chat.Part;
 
 /**
  * The exam's actions (exam-thunks.ts) load with the exam's machinery, which is registered before the page opens
@@ -73,6 +78,7 @@ export function ExaminingView({
   const [machineryFailure, setMachineryFailure] = useState<{ error: unknown } | null>(null);
   useEffect(() => {
     let live = true;
+    chat.preload().catch(() => undefined);
     ready().then(
       () => {
         if (live) void dispatch(examiningEntered());
@@ -100,18 +106,18 @@ export function ExaminingView({
   const inExam = phase === 'examing' || phase === 'interrupted' || phase === 'finishing';
   // Until the page knows where the sitting stands (a reload mid-exam, whose code may still be loading), the
   // tester state is its defaults: the notes and the login would be a guess about an exam that may be running.
-  const opening = tester.examiningSitting !== 'loaded' && !removed;
-  const openFailed = tester.examiningSitting === 'failed';
+  // A failed opening (tester/detail could not be had) says why and asks again.
+  const opening = !tester.examiningSittingKnown && !removed;
   return (
-    <section aria-labelledby="page-title" aria-busy={opening && !openFailed}>
+    <section aria-labelledby="page-title">
       <PageTitle>
         <span id="page-title">{t('title')}</span>
       </PageTitle>
       {opening ? (
-        openFailed ? (
+        tester.examErrorKey ? (
           <>
             <p className="text-danger" role="alert" data-testid="exam-error">
-              {text(tester.examErrorKey ?? 'examining:errors.detail')}
+              {text(tester.examErrorKey)}
             </p>
             <Button size="lg" style={TOUCH} onClick={() => void dispatch(examiningEntered())}>
               {t('opening.retry')}
@@ -119,7 +125,6 @@ export function ExaminingView({
           </>
         ) : (
           <p role="status" data-testid="exam-opening">
-            <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />
             {t('opening.loading')}
           </p>
         )
@@ -264,7 +269,7 @@ export function ExaminingView({
           )}
 
           <div className="mt-4">
-            <ChatPanel messageType={3} disabled={removed} />
+            <ChatPanel needed messageType={3} disabled={removed} />
           </div>
         </>
       )}
