@@ -186,6 +186,16 @@ test('an examinee who leaves at once after pressing logout is logged out on the 
   await expect(logout).toBeDisabled();
   await page.goto('about:blank');
   await expect.poll(status, { timeout: 10_000 }).toBe(401);
+  // Back to the app: nobody is logged in any more, and the page does not call the logout an expiry.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/login$/);
+  await expectBodyId(page, 'PRE00001');
+  await expect(page.getByTestId('header-user')).toHaveCount(0);
+  await expect(page.getByText('ログインの有効期限が切れたため')).toHaveCount(0);
+  // Nor does a page opened from the footer show the examinee's name.
+  await page.goto('/terms');
+  await expect(page.getByRole('banner')).toBeVisible();
+  await expect(page.getByTestId('header-user')).toHaveCount(0);
 });
 
 test('a page whose code cannot be loaded reloads once, then offers a retry that keeps the login', async ({

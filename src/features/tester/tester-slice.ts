@@ -125,11 +125,6 @@ export interface TesterState {
   exit: ExitState;
   /** i18n key of the text shown after the exit (kick-out, recording time, auth error). */
   exitMessageKey: TranslationKey | null;
-  /**
-   * An exit that ends the session (logout, a self kick-out) is under way and sends its own request if the page
-   * goes first: leaving then tells the checker what the examinee did, so the live channel sends no DISCONNECT.
-   */
-  leavingEndsSession: boolean;
 }
 
 export const initialTesterState: TesterState = {
@@ -173,7 +168,6 @@ export const initialTesterState: TesterState = {
   aiNotice: null,
   exit: 'none',
   exitMessageKey: null,
-  leavingEndsSession: false,
 };
 
 const testerSlice = createSlice({
@@ -302,14 +296,6 @@ const testerSlice = createSlice({
       _state,
       _action: PayloadAction<{ mode: ExitMode; after?: { exit: ExitState; messageKey: TranslationKey } }>,
     ) {},
-    /** An exit whose own request ends the session began: that request goes if the page is left meanwhile. */
-    sessionEndingExitStarted(state) {
-      state.leavingEndsSession = true;
-    },
-    /** That exit's request was answered (or the exit is over): leaving the page is a plain leave again. */
-    sessionEndingExitSettled(state) {
-      state.leavingEndsSession = false;
-    },
     /** The chat/marker poll should run (identification, examining). */
     messagePollStarted() {},
     /** The chat/marker poll should stop. */
@@ -441,8 +427,6 @@ export const {
   commandReceived,
   testerPageEntered,
   testerExitRequested,
-  sessionEndingExitStarted,
-  sessionEndingExitSettled,
   messagePollStarted,
   messagePollStopped,
   messagesSeen,

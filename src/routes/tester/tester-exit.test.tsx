@@ -238,6 +238,7 @@ describe('exit modes on /examining', () => {
         <ExaminingPage />
       </>,
     );
+    sessionStorage.setItem('session', JSON.stringify(store.getState().session.login));
     const logout = await screen.findByRole('button', { name: t('layout:logout') });
     // The live channel runs (its page-hide handler is in place).
     await waitFor(() => expect(store.getState().live?.polling).toBe(true));
@@ -246,14 +247,16 @@ describe('exit modes on /examining', () => {
     await waitFor(() => expect(kickOuts).toEqual(['DISCONNECT']));
     await userEvent.click(logout);
     await waitFor(() => expect(logout).toBeDisabled());
-    expect(selectTester(store.getState()).leavingEndsSession).toBe(true);
+    expect(store.getState().session.status).toBe('loggingOut');
+    // The session ends whatever happens now: a page reached from here does not restore it.
+    expect(sessionStorage.getItem('session')).toBeNull();
     pageGoes();
     // The exit's own keepalive logout goes; no second DISCONNECT.
     await waitFor(() => expect(logouts).toBeGreaterThanOrEqual(1));
     expect(kickOuts).toEqual(['DISCONNECT']);
     // (The page stayed here: the exit runs to its end.)
     await waitFor(() => expect(navigations).toEqual(['/login']), { timeout: 5000 });
-    expect(selectTester(store.getState()).leavingEndsSession).toBe(false);
+    expect(store.getState().session.status).toBe('loggedOut');
   });
 
   it('recording time exceeded logs out with the message (BEFORE_CLOSE first)', async () => {
