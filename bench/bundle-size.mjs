@@ -119,6 +119,10 @@ const WHEN = [
     "from the console's first render, while the first matching poll is on its way (the panes show its answer)",
   ],
   [
+    /tester\/components\/chat-panel/,
+    "right after /examining's first render, beside its machinery (the examinee's chat shows once the sitting is known)",
+  ],
+  [
     /chat-items/,
     "right after the first render of a page with the examinee's chat (before a message can arrive)",
   ],

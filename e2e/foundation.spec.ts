@@ -186,6 +186,16 @@ test('an examinee who leaves at once after pressing logout is logged out on the 
   await expect(logout).toBeDisabled();
   await page.goto('about:blank');
   await expect.poll(status, { timeout: 10_000 }).toBe(401);
+  // Back to the app: nobody is logged in any more, and the page does not call the logout an expiry.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/login$/);
+  await expectBodyId(page, 'PRE00001');
+  await expect(page.getByTestId('header-user')).toHaveCount(0);
+  await expect(page.getByText('ログインの有効期限が切れたため')).toHaveCount(0);
+  // Nor does a page opened from the footer show the examinee's name.
+  await page.goto('/terms');
+  await expect(page.getByRole('banner')).toBeVisible();
+  await expect(page.getByTestId('header-user')).toHaveCount(0);
 });
 
 test('a page whose code cannot be loaded reloads once, then offers a retry that keeps the login', async ({
@@ -220,6 +230,49 @@ test('a page whose code cannot be loaded reloads once, then offers a retry that 
   } finally {
     await ctx.close();
   }
+});
+
+test('a reload while offline says the server cannot be reached, never "OS not supported", and goes on by itself once back', async ({
+  page,
+  context,
+}) => {
+  // The demo allows Linux Chromium through /config.json only: judged on the defaults it would be turned away.
+  await page.goto('/s/demo-tester');
+  await expect(page).toHaveURL(/\/login$/);
+  await new LoginPage(page).login('tester01');
+  await expect(page).toHaveURL(/\/env-setting$/);
+  await expectBodyId(page, 'PRE00002');
+  // As in everyday use the service worker serves the app's shell while the network is gone (spec §2).
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  await context.setOffline(true);
+  await page.reload();
+  const unreachable = page.getByRole('heading', { name: 'サーバーに接続できません' });
+  await expect(unreachable).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText('ログインしたままです。')).toBeVisible();
+  await expect(page).toHaveURL(/\/env-setting$/);
+  await expect(page.getByText(/対応していません/)).toHaveCount(0);
+  await expectNoAxeViolations(page);
+  // The network is back: the start-up it was opened for goes on, on the same page, still logged in.
+  await context.setOffline(false);
+  await expectBodyId(page, 'PRE00002');
+  await expect(page).toHaveURL(/\/env-setting$/);
+  await expect(page.getByTestId('header-user')).toContainText('（tester01）');
+  await expect(unreachable).toHaveCount(0);
+});
+
+test('a JT start-up while the server cannot be reached logs in once it can, with the password it was opened with', async ({
+  page,
+}) => {
+  await page.route('**/config.json', (route) => route.abort('connectionrefused'));
+  await page.goto('/?actor=1&is_mc_startup=1&login_id=tester02&password=demo-pass&lang=en');
+  await expect(page.getByRole('heading', { name: 'Cannot reach the server' })).toBeVisible();
+  // The password left the address bar before anything else ran (README "Security defaults").
+  expect(page.url()).not.toContain('password');
+  await page.unroute('**/config.json');
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await expect(page).toHaveURL(/\/env-setting$/);
+  await expectBodyId(page, 'PRE00002');
+  await expect(page.getByTestId('header-user')).toContainText('(tester02)');
 });
 
 test('a JT start-up (login_id in the query) logs the examinee in directly', async ({ page }) => {

@@ -18,7 +18,7 @@ const apiToken = (request: APIRequestContext, loginId: string, password = PASSWO
 
 const PASSWORD = 'live-Pass-2026';
 const CHECKER = 'live-checker';
-const EXAMINEES = ['live-a', 'live-b', 'live-c', 'live-d', 'live-e'] as const;
+const EXAMINEES = ['live-a', 'live-b', 'live-c', 'live-d', 'live-e', 'live-f', 'live-g'] as const;
 
 /** The accounts of this spec. */
 const importLiveAccounts = (request: APIRequestContext) =>
@@ -27,12 +27,8 @@ const importLiveAccounts = (request: APIRequestContext) =>
     ...EXAMINEES.map((id, i): SpecAccount => [id, `ライブ受験者${i + 1}`, 1, 'DEMO', PASSWORD]),
   ]);
 
-/** An examinee from /s/demo-tester through the identity check (accepted on the console) to a running exam. */
-async function toRunningExam(
-  e: RealExaminee,
-  checker: LiveChecker,
-  browser: Browser,
-): Promise<{ testerId: number; exam: TesterExaminingPage; popup: Page }> {
+/** An examinee from /s/demo-tester through the identity check (accepted on the console) to /examining. */
+async function toExamPage(e: RealExaminee, checker: LiveChecker, browser: Browser): Promise<number> {
   await e.openToEnvSetting(browser, PASSWORD);
   await checker.alone(async () => {
     await e.startTransmission();
@@ -45,6 +41,16 @@ async function toRunningExam(
   });
   await checker.console_.decide(testerId, '承認');
   await expect(e.page).toHaveURL(/\/examining$/, { timeout: 20_000 });
+  return testerId;
+}
+
+/** An examinee from /s/demo-tester through the identity check (accepted on the console) to a running exam. */
+async function toRunningExam(
+  e: RealExaminee,
+  checker: LiveChecker,
+  browser: Browser,
+): Promise<{ testerId: number; exam: TesterExaminingPage; popup: Page }> {
+  const testerId = await toExamPage(e, checker, browser);
   const exam = new TesterExaminingPage(e.page);
   await exam.agreeNotes();
   const popup = await exam.openExamSystem();
@@ -349,6 +355,123 @@ test.describe('a live sitting off the happy path', () => {
         await request
           .post('/api/v1/logout.php', { headers: { Authorization: `Bearer ${token}` } })
           .catch(() => undefined);
+      await e.close();
+      await checker.close();
+    }
+  });
+
+  test('a reload mid-exam whose code comes slowly: the page says it is loading and offers nothing until the running exam shows', async ({
+    browser,
+    request,
+  }) => {
+    test.setTimeout(240_000);
+    const checker = new LiveChecker(CHECKER, PASSWORD);
+    const e = new RealExaminee(EXAMINEES[5]);
+    try {
+      await checker.open(browser, request);
+      // The service worker would answer the page's code itself, beyond the test's reach: the network gives it.
+      e.context = await browser.newContext({
+        permissions: ['camera', 'microphone'],
+        serviceWorkers: 'block',
+      });
+      e.page = await e.context.newPage();
+      const { testerId, popup } = await toRunningExam(e, checker, browser);
+      await expect(e.page.getByTestId('recording-state')).toHaveText('録画中', { timeout: 20_000 });
+      const statuses: number[] = [];
+      e.page.on('request', (r) => {
+        if (r.url().includes('/api/v1/tester/status.php'))
+          statuses.push(JSON.parse(r.postData() ?? '{}').status);
+      });
+      const logout = e.page.getByRole('button', { name: 'ログアウト' });
+      const opening = e.page.getByTestId('exam-opening');
+      // Every script of the page comes 2.5 s late, as on a slow line.
+      await e.page.route('**/assets/*.js', async (route) => {
+        await new Promise((r) => setTimeout(r, 2500));
+        await route.continue().catch(() => undefined);
+      });
+      await e.page.reload({ waitUntil: 'commit' });
+      // While the exam's machinery and its state are on their way: a status saying so, nothing to act on.
+      await expect(opening).toBeVisible({ timeout: 60_000 });
+      await expect(opening).toHaveAttribute('role', 'status');
+      await expect(opening).toHaveText('受験の状態を確認しています…');
+      await expect(logout).toHaveCount(0);
+      await expect(e.page.getByTestId('exam-login')).toHaveCount(0);
+      await expect(e.page.getByText('受験上の注意を確認してください。')).toHaveCount(0);
+      await expect(e.page.getByText('録画：利用できません')).toHaveCount(0);
+      await expectNoAxeViolations(e.page);
+      // Then the running exam itself: still no logout (spec §2), the exam window kept, recording again.
+      await expect(e.page.getByTestId('exam-phase')).toHaveAttribute('data-phase', 'examing', {
+        timeout: 60_000,
+      });
+      await expect(opening).toHaveCount(0);
+      await expect(logout).toHaveCount(0);
+      expect(popup.isClosed()).toBe(false);
+      await expect(e.page.getByTestId('recording-state')).toHaveText('録画中', { timeout: 60_000 });
+      // The page never tried to move the sitting back to "before the exam".
+      expect(statuses).not.toContain(4);
+      await expect(checker.console_.pane(testerId)).toBeVisible({ timeout: 30_000 });
+    } finally {
+      const token = await e.page
+        ?.evaluate(
+          () =>
+            (JSON.parse(sessionStorage.getItem('session') ?? 'null') as { accessToken?: string } | null)
+              ?.accessToken ?? null,
+        )
+        .catch(() => null);
+      if (token)
+        await request
+          .post('/api/v1/logout.php', { headers: { Authorization: `Bearer ${token}` } })
+          .catch(() => undefined);
+      await e.close();
+      await checker.close();
+    }
+  });
+
+  test('a logout pressed on /examining and the tab closed at once: the checker is told the examinee logged out', async ({
+    browser,
+    request,
+  }) => {
+    test.setTimeout(180_000);
+    const checker = new LiveChecker(CHECKER, PASSWORD);
+    const e = new RealExaminee(EXAMINEES[6]);
+    try {
+      await checker.open(browser, request);
+      const testerId = await toExamPage(e, checker, browser);
+      const logout = e.page.getByRole('button', { name: 'ログアウト' });
+      await expect(logout).toBeVisible({ timeout: 20_000 });
+      const token = await e.page.evaluate(
+        () => JSON.parse(sessionStorage.getItem('session') ?? '{}').accessToken as string,
+      );
+      // The exit first tells the checker and waits up to 2 s for its answer; the examinee does not wait. The
+      // answer is held back here, so the exit surely runs its first steps when the tab goes.
+      await e.page.route('**/api/v1/webrtc_message.php**', async (route) => {
+        if (route.request().method() !== 'GET') return route.continue();
+        await new Promise((r) => setTimeout(r, 5_000));
+        return route.continue().catch(() => undefined);
+      });
+      await logout.click();
+      await expect(logout).toBeDisabled();
+      await e.page.close();
+      // What the examinee did, not "the window was closed (maybe reloading)".
+      const ended = checker.page.getByTestId(`ended-${testerId}`);
+      await expect(ended).toContainText('ログアウトしました', { timeout: 15_000 });
+      await expect(ended).not.toContainText('画面が閉じられました');
+      // It stays so at the console's next polls.
+      await checker.page.waitForTimeout(6_000);
+      await expect(ended).toContainText('ログアウトしました');
+      // And the session is over on the server (alive, an examinee may not read this: 403).
+      await expect
+        .poll(
+          async () =>
+            (
+              await request.get('/api/v1/admin_permission.php', {
+                headers: { Authorization: `Bearer ${token}` },
+              })
+            ).status(),
+          { timeout: 10_000 },
+        )
+        .toBe(401);
+    } finally {
       await e.close();
       await checker.close();
     }

@@ -6,14 +6,17 @@ import 'bootstrap/dist/css/bootstrap.min.css';
 import './styles.css';
 import { loadRuntimeConfig } from './lib/runtime-config';
 import { bootstrapApp } from './app/bootstrap';
+import { untilConfigLoads } from './app/server-unreachable';
 import { App } from './app/app';
 
 async function main() {
-  const config = await loadRuntimeConfig();
-  const { store } = await bootstrapApp(config, openedAddress);
   const el = document.getElementById('root');
   if (!el) throw new Error('#root missing');
-  createRoot(el).render(
+  const root = createRoot(el);
+  // A configuration that cannot be reached is no verdict on the browser: the start-up waits for it.
+  const config = (await loadRuntimeConfig()) ?? (await untilConfigLoads(root, openedAddress));
+  const { store } = await bootstrapApp(config, openedAddress);
+  root.render(
     <StrictMode>
       <App store={store} />
     </StrictMode>,

@@ -277,6 +277,42 @@ describe('every way a sitting ends reaches the checker at once', () => {
     );
   });
 
+  it("a logout right behind the page's own DISCONNECT (both sent as the page went) is what the checker sees", async () => {
+    await toExaming('tester07', 'checker01');
+    expect(
+      (await call('tester07', 'POST', '/tester/kick_out.php', { method: 'DISCONNECT' })).statusCode,
+    ).toBe(200);
+    expect((await poll('checker01')).ended).toContainEqual(
+      expect.objectContaining({ tester_id: id('tester07'), reason: 'window_closed' }),
+    );
+    expect((await call('tester07', 'POST', '/logout.php?p=self', {})).statusCode).toBe(200);
+    const ended = (await poll('checker01')).ended ?? [];
+    const mine = ended.filter((e) => e.tester_id === id('tester07'));
+    expect(mine).toEqual([expect.objectContaining({ reason: 'logout' })]);
+    // Logged out: not an examinee left unwatched in a running exam.
+    expect(mine[0]!.unwatched).toBeFalsy();
+
+    // The same with a self kick-out; and a DISCONNECT older than the checker's notice is left as it was.
+    await toExaming('tester08', 'checker01');
+    await call('tester08', 'POST', '/tester/kick_out.php', { method: 'DISCONNECT' });
+    await call('tester08', 'POST', '/tester/kick_out.php', { method: 'PUT_MYSELF' });
+    expect((await poll('checker01')).ended).toContainEqual(
+      expect.objectContaining({ tester_id: id('tester08'), reason: 'logout' }),
+    );
+    await toExaming('tester09', 'checker01');
+    await call('tester09', 'POST', '/tester/kick_out.php', { method: 'DISCONNECT' });
+    await s.db.query(
+      `UPDATE matchings SET deleted_at = now() - interval '10 minutes' WHERE tester_id = $1 AND delete_reason = 'window_closed'`,
+      [id('tester09')],
+    );
+    await call('tester09', 'POST', '/logout.php?p=self', {});
+    const old = await s.db.query<{ delete_reason: string }>(
+      `SELECT delete_reason FROM matchings WHERE tester_id = $1 ORDER BY id DESC LIMIT 1`,
+      [id('tester09')],
+    );
+    expect(old.rows[0]!.delete_reason).toBe('window_closed');
+  });
+
   it('an examinee whose window went away mid-exam stays in sight as unwatched until watched again', async () => {
     await toExaming('tester03', 'checker02');
     await s.db.query(

@@ -30,7 +30,8 @@ export function addAppListeners(
     const state = store.getState();
     if ((state.startup.params.isDebug ?? 0) > 0) sendDebugLog(err);
     const actor = state.session.login?.actor ?? null;
-    if (err.status === 401 && state.session.login) {
+    // A 401 during a deliberate logout is that logout's own doing: it ends the session itself, not an expiry.
+    if (err.status === 401 && state.session.login && state.session.status !== 'loggingOut') {
       // A session ended on purpose (a login in another window, logout elsewhere, the recording-time limit)
       // says so in words; otherwise it expired.
       const reasonKey =

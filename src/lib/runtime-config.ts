@@ -84,14 +84,29 @@ function parse(raw: unknown): RuntimeConfig {
   };
 }
 
-/** Loads /config.json once at start-up; on failure keeps the defaults (and says so on the console). */
-export async function loadRuntimeConfig(url = '/config.json'): Promise<RuntimeConfig> {
+/**
+ * Loads /config.json at start-up. Null when the server cannot be reached (no network, the server or its proxy
+ * down: a network error or a 5xx): the configuration is then unknown, and nothing may be decided on the defaults
+ * (the start-up's browser check would turn away an environment the deployment allows). A server that answers
+ * without a usable configuration (404, not JSON) has none: the defaults apply (said on the console).
+ */
+export async function loadRuntimeConfig(url = '/config.json'): Promise<RuntimeConfig | null> {
+  let res: Response;
   try {
-    const res = await fetch(url, { cache: 'no-cache' });
+    res = await fetch(url, { cache: 'no-cache' });
+  } catch (e) {
+    console.error('Could not reach the server for /config.json.', e);
+    return null;
+  }
+  if (res.status >= 500) {
+    console.error(`Could not reach the server for /config.json (HTTP ${res.status}).`);
+    return null;
+  }
+  try {
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     current = parse(await res.json());
   } catch (e) {
-    console.error('Could not load /config.json; using defaults.', e);
+    console.error('No usable /config.json; using defaults.', e);
     current = DEFAULT_RUNTIME_CONFIG;
   }
   return current;

@@ -1,4 +1,4 @@
-import type { MatchingEndReason } from '../../../contract/matching';
+import { ENDED_MATCHING_NOTICE_SECONDS, type MatchingEndReason } from '../../../contract/matching';
 import type { Db } from '../db/db';
 import { closeConnectedSql } from './matching-rows';
 
@@ -38,6 +38,31 @@ export async function endTesterMatching(
       WHERE tester_id = $1 AND deleted_at IS NULL
       RETURNING id`,
     [testerId, reason],
+  );
+  return rows[0]?.id ?? null;
+}
+
+/**
+ * The examinee's own exit (logout, a self kick-out) closes the live matching with `reason`, as
+ * {@link endTesterMatching}. When there is none because the page's own DISCONNECT closed it moments before (a
+ * page left while its exit ran: both requests leave as the page goes, the DISCONNECT first), the matching that
+ * DISCONNECT closed takes the exit's reason instead of `window_closed`, while its checker is still being told of
+ * it (ENDED_MATCHING_NOTICE_SECONDS): the checker is to see what the examinee did, not "closed, maybe
+ * reloading". Only the examinee's newest matching, and only one the window's DISCONNECT closed.
+ */
+export async function endTesterMatchingOnExit(
+  db: Db,
+  testerId: number,
+  reason: MatchingEndReason,
+): Promise<number | null> {
+  const ended = await endTesterMatching(db, testerId, reason);
+  if (ended !== null) return ended;
+  const { rows } = await db.query<{ id: number }>(
+    `UPDATE matchings SET delete_reason = $2, updated_at = now()
+      WHERE id = (SELECT id FROM matchings WHERE tester_id = $1 ORDER BY id DESC LIMIT 1)
+        AND delete_reason = 'window_closed' AND deleted_at > now() - $3::int * interval '1 second'
+      RETURNING id`,
+    [testerId, reason, ENDED_MATCHING_NOTICE_SECONDS],
   );
   return rows[0]?.id ?? null;
 }

@@ -202,8 +202,10 @@ export function addLiveListeners(startListening: AppStartListening): void {
       };
 
       // A window closed (or reloaded) while transmitting: the checker is told at once (kick_out DISCONNECT).
+      // Not during a logout (an examinee's exit that ends the session): its own request (logout, self kick-out)
+      // goes as the page goes, and the checker is to see what the examinee did, not "closed, maybe reloading".
       const onPageHide = (e: PageTransitionEvent) => {
-        if (!e.persisted) disconnectOnUnload();
+        if (!e.persisted && api.getState().session.status !== 'loggingOut') disconnectOnUnload();
       };
       window.addEventListener('pagehide', onPageHide);
 

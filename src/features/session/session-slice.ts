@@ -14,6 +14,10 @@ export interface LoginInfo {
 }
 
 export interface SessionState {
+  /**
+   * `loggingOut`: a deliberate logout is under way (the header's, or an examinee's exit that ends the session,
+   * from its first step: telling the checker, sending the recording); the login is still usable until it ends.
+   */
   status: 'loggedOut' | 'loggingIn' | 'loggedIn' | 'loggingOut';
   login: LoginInfo | null;
   /** Why the last session ended, for the login page to say (i18n key), e.g. after a 401. */
@@ -40,6 +44,14 @@ const sessionSlice = createSlice({
     loginFailed(state) {
       state.status = 'loggedOut';
     },
+    /**
+     * A deliberate logout began. The stored session is cleared at once (session-listeners.ts), so that no page
+     * reached afterwards (Back, a footer link, a reload while it runs) restores a token that is about to end;
+     * a 401 meanwhile is the logout's own doing, not an expiry (app-listeners.ts).
+     */
+    logoutStarted(state) {
+      if (state.login) state.status = 'loggingOut';
+    },
     /** The session ended: by logout, a 401, a 405 on tester detail, or kick-out. */
     loggedOut(state, action: PayloadAction<{ reasonKey?: TranslationKey } | undefined>) {
       state.status = 'loggedOut';
@@ -49,7 +61,7 @@ const sessionSlice = createSlice({
   },
 });
 
-export const { loginStarted, loggedIn, loginFailed, loggedOut } = sessionSlice.actions;
+export const { loginStarted, loggedIn, loginFailed, logoutStarted, loggedOut } = sessionSlice.actions;
 export default sessionSlice.reducer;
 
 /**

@@ -2,7 +2,14 @@ import { createAsyncThunk } from '@reduxjs/toolkit';
 import * as authApi from '../../api/auth';
 import { isApiError, type SerializedApiError } from '../../api/api-error';
 import { assertActor } from '../../app/permissions';
-import { loggedIn, loggedOut, loginFailed, loginStarted, type LoginInfo } from './session-slice';
+import {
+  loggedIn,
+  loggedOut,
+  loginFailed,
+  loginStarted,
+  logoutStarted,
+  type LoginInfo,
+} from './session-slice';
 
 /** Logs in (spec §7 login); on success the login result is stored. */
 export const loginRequested = createAsyncThunk<
@@ -29,6 +36,7 @@ export const loginRequested = createAsyncThunk<
 
 /** Logs out on the server (best effort) and clears the login state either way. */
 export const logoutRequested = createAsyncThunk('session/logoutRequested', async (_: void, { dispatch }) => {
+  dispatch(logoutStarted());
   try {
     await authApi.logout();
   } catch {

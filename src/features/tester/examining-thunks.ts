@@ -12,6 +12,7 @@ import {
   examErrorOccurred,
   examPhaseChanged,
   examTermAgreementChanged,
+  examiningOpened,
   examiningTermLoadStarted,
   examiningTermLoaded,
   loggedInToTestSystem,
@@ -30,9 +31,13 @@ import {
 import { TESTER_STATUS } from '@contract/constants/tester';
 import { href } from '@/config/paths';
 
-/** /examining opened (PRE00004). */
+/**
+ * /examining opened (PRE00004), or its retry after a failed opening: where the sitting stands, then the page
+ * shows it (`examiningOpened`); nothing of the exam is shown or can be pressed before.
+ */
 export const examiningEntered = (): AppThunk<Promise<void>> => async (dispatch, getState) => {
   dispatch(stepReached(4));
+  dispatch(examErrorOccurred(null));
   const { termTemplateId, lang } = getState().startup.params;
   dispatch(examiningTermLoadStarted());
   const term = testerApi
@@ -49,6 +54,7 @@ export const examiningEntered = (): AppThunk<Promise<void>> => async (dispatch, 
   }
   if (detail.kicked === 1) {
     dispatch(testerExited({ exit: 'kickedOut', messageKey: 'tester:kick.removed' }));
+    dispatch(examiningOpened());
     await term;
     return;
   }
@@ -73,5 +79,6 @@ export const examiningEntered = (): AppThunk<Promise<void>> => async (dispatch, 
     dispatch(examPhaseChanged(detail.status === TESTER_STATUS.examing ? 'examing' : 'interrupted'));
     startUnloadWarning();
   }
+  dispatch(examiningOpened());
   await term;
 };

@@ -101,6 +101,13 @@ export interface TesterState {
    */
   recordingDeadline: number | null;
   testerState: number;
+  /**
+   * /examining knows where the sitting stands (examining-thunks.ts `examiningEntered`: tester/detail answered and
+   * the exam phase follows it). Until then the page shows only its loading state (or, when tester/detail could
+   * not be had, its error and a retry) and the header no logout: the defaults above (notes, login) are a guess
+   * about a sitting that may be running (a reload mid-exam).
+   */
+  examiningSittingKnown: boolean;
   examPhase: ExamPhase;
   /** i18n key of an exam-page error (network, exam URL, …) or null. */
   examErrorKey: TranslationKey | null;
@@ -146,6 +153,7 @@ export const initialTesterState: TesterState = {
   examWindowAttached: false,
   recordingDeadline: null,
   testerState: TESTER_STATUS.login,
+  examiningSittingKnown: false,
   examPhase: 'notes',
   examErrorKey: null,
   markings: [],
@@ -296,6 +304,14 @@ const testerSlice = createSlice({
     messagesSeen(state, action: PayloadAction<number>) {
       state.lastMessageId = Math.max(state.lastMessageId, action.payload);
     },
+    /** /examining knows where the sitting stands, and shows it. */
+    examiningOpened(state) {
+      state.examiningSittingKnown = true;
+    },
+    /** /examining went away: the next visit asks again before it shows anything. */
+    examiningLeft(state) {
+      state.examiningSittingKnown = false;
+    },
     examPhaseChanged(state, action: PayloadAction<ExamPhase>) {
       state.examPhase = action.payload;
     },
@@ -414,6 +430,8 @@ export const {
   messagePollStarted,
   messagePollStopped,
   messagesSeen,
+  examiningOpened,
+  examiningLeft,
   examPhaseChanged,
   examErrorOccurred,
   loggedInToTestSystem,

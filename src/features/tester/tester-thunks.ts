@@ -7,7 +7,7 @@ import type { TesterDetail } from '../../api/tester';
 import { getMessages, postMessage } from '../../api/messages';
 import { MESSAGE_COMMANDS, parseCommand } from '@contract/constants/messages';
 import { logoutRequested } from '../session/session-thunks';
-import { loggedOut } from '../session/session-slice';
+import { loggedOut, logoutStarted } from '../session/session-slice';
 import { headerLogoutDisabledChanged } from '../layout/layout-slice';
 import { showAlert } from '../layout/layout-thunks';
 import { liveStartRequested, liveStopRequested, networkErrorOccurred, selectLive } from '../live/live-slice';
@@ -73,7 +73,7 @@ export const BEFORE_CLOSE_POLL_MS = 250;
 export const announceBeforeClose = (): AppThunk<Promise<boolean>> => async (_dispatch, getState) => {
   const s = getState();
   const testerId = selectTester(s).testerId;
-  if (testerId === null || s.session.status !== 'loggedIn') return false;
+  if (testerId === null || s.session.login === null) return false;
   const messageType: 1 | 3 = selectTester(s).testerState >= TESTER_STATUS.identificated ? 3 : 1;
   const deadline = Date.now() + BEFORE_CLOSE_WAIT_MS;
   const left = () => deadline - Date.now();
@@ -294,7 +294,13 @@ export const exitRequested =
     exiting = true;
     dispatch(headerLogoutDisabledChanged(true));
     const onLeave = endSessionOnLeave(mode);
-    if (onLeave) window.addEventListener('pagehide', onLeave);
+    if (onLeave) {
+      window.addEventListener('pagehide', onLeave);
+      // The session ends whatever happens now: it is no longer stored for a later page, and the live channel
+      // sends no DISCONNECT as the page goes (it would reach the server first and tell the checker "closed,
+      // maybe reloading" instead of what the examinee did).
+      dispatch(logoutStarted());
+    }
     const sessionEnded = () => {
       if (onLeave) window.removeEventListener('pagehide', onLeave);
     };

@@ -208,6 +208,57 @@ describe('exit modes on /examining', () => {
     expect(logouts).toBe(1);
   });
 
+  it('leaving the page while the logout runs sends the logout, not the DISCONNECT that says "closed, maybe reloading"', async () => {
+    messageServer();
+    // Nobody answers BEFORE_CLOSE for a while: the exit is surely in its first steps when the page goes.
+    server.use(
+      http.get('*/api/v1/webrtc_message.php', async () => {
+        await new Promise((r) => setTimeout(r, 1500));
+        return HttpResponse.json({ status: 200, message: 'OK', result: { messages: [] } });
+      }),
+    );
+    const kickOuts: string[] = [];
+    server.use(
+      ok('tester/detail', testerDetail({ status: 4 }), 'get'),
+      http.post('*/api/v1/tester/kick_out.php', async ({ request }) => {
+        kickOuts.push(((await request.json()) as { method: string }).method);
+        return HttpResponse.json({ status: 200, message: 'OK', result: { tester_id: 7, kicked: 0 } });
+      }),
+    );
+    // This page's own page-hide handlers (earlier tests' pages may have left theirs on the window).
+    const added = vi.spyOn(window, 'addEventListener');
+    const pageGoes = () => {
+      for (const [type, fn] of added.mock.calls)
+        if (type === 'pagehide') (fn as EventListener)(new Event('pagehide'));
+    };
+    const { Header } = await import('../../features/layout/components/header');
+    const { store } = render(
+      <>
+        <Header page="examining" loginHref="/login" />
+        <ExaminingPage />
+      </>,
+    );
+    sessionStorage.setItem('session', JSON.stringify(store.getState().session.login));
+    const logout = await screen.findByRole('button', { name: t('layout:logout') });
+    // The live channel runs (its page-hide handler is in place).
+    await waitFor(() => expect(store.getState().live?.polling).toBe(true));
+    // A window closed without an exit under way: the checker is told at once.
+    pageGoes();
+    await waitFor(() => expect(kickOuts).toEqual(['DISCONNECT']));
+    await userEvent.click(logout);
+    await waitFor(() => expect(logout).toBeDisabled());
+    expect(store.getState().session.status).toBe('loggingOut');
+    // The session ends whatever happens now: a page reached from here does not restore it.
+    expect(sessionStorage.getItem('session')).toBeNull();
+    pageGoes();
+    // The exit's own keepalive logout goes; no second DISCONNECT.
+    await waitFor(() => expect(logouts).toBeGreaterThanOrEqual(1));
+    expect(kickOuts).toEqual(['DISCONNECT']);
+    // (The page stayed here: the exit runs to its end.)
+    await waitFor(() => expect(navigations).toEqual(['/login']), { timeout: 5000 });
+    expect(store.getState().session.status).toBe('loggedOut');
+  });
+
   it('recording time exceeded logs out with the message (BEFORE_CLOSE first)', async () => {
     const posted = messageServer();
     const now = new Date().toISOString();

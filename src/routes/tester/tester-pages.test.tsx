@@ -313,7 +313,8 @@ describe('/examining (PRE00004)', () => {
   it('shows the chat for the whole exam: earlier messages read, a new one counted, announced and in the title', async () => {
     server.use(chat([1, 0, '前のメッセージ'], [2, 1, '返信']));
     const { store } = render(<ExaminingPage />);
-    const panel = await screen.findByTestId('tester-chat');
+    // The chat's code comes after the page's first render (its loading state).
+    const panel = await screen.findByTestId('tester-chat', {}, { timeout: 5000 });
     await waitFor(() => expect(within(panel).getByText('前のメッセージ')).toBeVisible());
     // What was there before this page is not news.
     expect(screen.queryByTestId('chat-unread')).toBeNull();
@@ -350,13 +351,98 @@ describe('/examining (PRE00004)', () => {
       }),
     );
     render(<ExaminingPage />);
-    const input = await screen.findByLabelText('監視者へのメッセージ');
+    const input = await screen.findByLabelText('監視者へのメッセージ', {}, { timeout: 5000 });
     await userEvent.type(input, 'カメラを直しました');
     await userEvent.click(screen.getByRole('button', { name: '送信' }));
     await waitFor(() =>
       expect(sent).toEqual([expect.objectContaining({ message: 'カメラを直しました', message_type: 3 })]),
     );
     expect(await screen.findByText('カメラを直しました')).toBeVisible();
+  });
+
+  /** tester/detail answers only when `release` is called (a page whose sitting is still being asked for). */
+  function heldDetail(detail: Record<string, unknown>) {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    server.use(
+      http.get('*/api/v1/tester/detail.php', async () => {
+        await gate;
+        return HttpResponse.json({ status: 200, message: 'OK', result: detail });
+      }),
+    );
+    return () => release();
+  }
+
+  it('a reload mid-exam: until the page knows where the sitting stands it shows only that it is loading, then the running exam', async () => {
+    const release = heldDetail(testerDetail({ status: 5 }));
+    const { Header } = await import('../../features/layout/components/header');
+    render(
+      <>
+        <Header page="examining" loginHref="/login" />
+        <ExaminingPage />
+      </>,
+    );
+    const loading = await screen.findByTestId('exam-opening');
+    expect(loading).toHaveAttribute('role', 'status');
+    expect(loading).toHaveTextContent('受験の状態を確認しています…');
+    expect(screen.getByRole('heading', { name: '受験' })).toBeInTheDocument();
+    // Nothing from the slice's defaults: no step 1, no notes to agree to, no login, no chat, no logout.
+    expect(screen.queryByTestId('step-bar')).toBeNull();
+    expect(screen.queryByText('受験上の注意を確認してください。')).toBeNull();
+    expect(screen.queryByLabelText('受験上の注意を確認し、同意します')).toBeNull();
+    expect(screen.queryByTestId('exam-login')).toBeNull();
+    expect(screen.queryByTestId('recording-state')).toBeNull();
+    expect(screen.queryByTestId('tester-chat')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'ログアウト' })).toBeNull();
+    release();
+    await waitFor(() => expect(screen.getByTestId('exam-phase')).toHaveAttribute('data-phase', 'examing'));
+    expect(screen.queryByTestId('exam-opening')).toBeNull();
+    expect(screen.getByTestId('exam-reopen')).toBeVisible();
+    // spec §2: no logout while EXAMING.
+    expect(screen.queryByRole('button', { name: 'ログアウト' })).toBeNull();
+  });
+
+  it('before the exam, the notes and the logout show once the sitting is known', async () => {
+    const release = heldDetail(testerDetail({ status: 4 }));
+    const { Header } = await import('../../features/layout/components/header');
+    render(
+      <>
+        <Header page="examining" loginHref="/login" />
+        <ExaminingPage />
+      </>,
+    );
+    expect(await screen.findByTestId('exam-opening')).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'ログアウト' })).toBeNull();
+    release();
+    expect(await screen.findByLabelText('受験上の注意を確認し、同意します')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'ログアウト' })).toBeVisible();
+  });
+
+  it('says it is loading in English on an English page', async () => {
+    heldDetail(testerDetail({ status: 5 }));
+    renderWithProviders(<ExaminingPage />, { actor: 1, lang: 'en' });
+    expect(await screen.findByTestId('exam-opening')).toHaveTextContent('Checking where your exam stands…');
+    expect(screen.getByTestId('exam-opening')).toHaveAttribute('role', 'status');
+  });
+
+  it('a sitting that cannot be asked for says so and offers to try again; nothing else can be pressed', async () => {
+    server.use(http.get('*/api/v1/tester/detail.php', () => HttpResponse.error()));
+    const { Header } = await import('../../features/layout/components/header');
+    render(
+      <>
+        <Header page="examining" loginHref="/login" />
+        <ExaminingPage />
+      </>,
+    );
+    expect(await screen.findByTestId('exam-error')).toHaveTextContent(
+      'ネットワークエラーが発生しました。もう一度お試しください。',
+    );
+    expect(screen.queryByTestId('exam-login')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'ログアウト' })).toBeNull();
+    server.use(ok('tester/detail', testerDetail({ status: 5 }), 'get'));
+    await userEvent.click(screen.getByRole('button', { name: 'もう一度読み込む' }));
+    await waitFor(() => expect(screen.getByTestId('exam-phase')).toHaveAttribute('data-phase', 'examing'));
+    expect(screen.queryByTestId('exam-error')).toBeNull();
   });
 
   it('shows the notes, the monitoring label, recording not started yet; login waits for the agreement', async () => {

@@ -1,7 +1,7 @@
 import { ACTOR } from '../../../../contract/common';
 import type { Db } from '../../db/db';
 import type { AuthContext } from '../app-types';
-import { endTesterMatching, revokeUserSessions, scheduleRecordingFinalize } from '../sitting-exit';
+import { endTesterMatchingOnExit, revokeUserSessions, scheduleRecordingFinalize } from '../sitting-exit';
 
 /**
  * Ends the caller's session (logout.php). An examinee leaves its sitting: the logout is logged on it, the
@@ -28,8 +28,9 @@ export async function logOut(
       if (t.rows[0])
         await tx.query(`INSERT INTO examinee_logs (test_id, event) VALUES ($1, 'logout')`, [t.rows[0].id]);
       // The examinee has left: the checker sees it at once (not after the tester-timeout sweep), and no
-      // other window of the same examinee can bring the sitting back into the queue.
-      await endTesterMatching(tx, auth.userId, 'logout');
+      // other window of the same examinee can bring the sitting back into the queue. A logout sent as the page
+      // went, right behind that page's DISCONNECT, is still what the checker is told.
+      await endTesterMatchingOnExit(tx, auth.userId, 'logout');
       await revokeUserSessions(tx, auth.userId, 'logout');
       // A recording the page could not finish before logging out is completed from what the store holds.
       if (t.rows[0]) await scheduleRecordingFinalize(tx, t.rows[0].id);

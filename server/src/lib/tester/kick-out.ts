@@ -5,6 +5,7 @@ import type { Db } from '../../db/db';
 import type { AuthContext } from '../app-types';
 import {
   endTesterMatching,
+  endTesterMatchingOnExit,
   revokeUserSessions,
   scheduleAbandonedFinalize,
   scheduleRecordingFinalize,
@@ -66,7 +67,7 @@ export async function kickOut(
           kicked = ai ? 1 : s.kicked;
         }
         if (ai) await tx.query(`UPDATE users SET kicked = 1, updated_at = now() WHERE id = $1`, [testerId]);
-        await endTesterMatching(tx, testerId, ai ? 'ai_forced_logout' : 'logout');
+        await endTesterMatchingOnExit(tx, testerId, ai ? 'ai_forced_logout' : 'logout');
         await revokeUserSessions(tx, testerId, ai ? 'ai_forced_logout' : 'self_kick_out');
         break;
       }

@@ -18,9 +18,11 @@ import { ModalHost } from './modal-host';
 
 const LOGOUT = 'ログアウト';
 
-/** A store with a minimal tester slice: the header reads only its testerState. */
-function renderWithTesterSlice(testerState: number) {
-  const tester = (s: { testerState: number } = { testerState }) => s;
+/** A store with a minimal tester slice: the header reads only its testerState and examiningSittingKnown. */
+function renderWithTesterSlice(testerState: number, examiningSittingKnown = true) {
+  const tester = (
+    s: { testerState: number; examiningSittingKnown: boolean } = { testerState, examiningSittingKnown },
+  ) => s;
   const store = configureStore({
     reducer: combineReducers({ startup, session, errors, layout, tester }),
     preloadedState: loginState(1),
@@ -107,9 +109,18 @@ describe('Header', () => {
     expect(screen.getByRole('button', { name: LOGOUT })).toBeInTheDocument();
   });
 
-  it('on examining without a tester slice yet, shows logout (the state is not EXAMING)', () => {
-    renderHeader({ actor: 1, page: 'examining' });
+  it('on examining, hides logout until the page knows where the sitting stands (a reload mid-exam)', () => {
+    // The tester state is its default (1) while /examining still opens the sitting: it may be EXAMING.
+    const a = renderWithTesterSlice(1, false);
+    expect(screen.queryByRole('button', { name: LOGOUT })).not.toBeInTheDocument();
+    a.unmount();
+    renderWithTesterSlice(4, true);
     expect(screen.getByRole('button', { name: LOGOUT })).toBeInTheDocument();
+  });
+
+  it('on examining without a tester slice yet, shows no logout (nothing is known of the sitting)', () => {
+    renderHeader({ actor: 1, page: 'examining' });
+    expect(screen.queryByRole('button', { name: LOGOUT })).not.toBeInTheDocument();
   });
 
   it('disables logout while the header-logout-disabled flag is set', () => {
@@ -151,12 +162,13 @@ describe('Header', () => {
 
 describe('isLogoutVisible / targetDomain', () => {
   it('follows spec §2', () => {
-    expect(isLogoutVisible(null, 'login', null)).toBe(false);
-    expect(isLogoutVisible(2, 'monitoring', null)).toBe(true);
-    expect(isLogoutVisible(1, 'envSetting', 5)).toBe(true);
-    expect(isLogoutVisible(1, 'examining', 5)).toBe(false);
-    expect(isLogoutVisible(1, 'examining', 6)).toBe(true);
-    expect(isLogoutVisible(1, null, null)).toBe(false);
+    expect(isLogoutVisible(null, 'login', null, false)).toBe(false);
+    expect(isLogoutVisible(2, 'monitoring', null, false)).toBe(true);
+    expect(isLogoutVisible(1, 'envSetting', 5, false)).toBe(true);
+    expect(isLogoutVisible(1, 'examining', 5, true)).toBe(false);
+    expect(isLogoutVisible(1, 'examining', 6, true)).toBe(true);
+    expect(isLogoutVisible(1, 'examining', 6, false)).toBe(false);
+    expect(isLogoutVisible(1, null, null, false)).toBe(false);
   });
   it('reads the host of a URL or a bare host', () => {
     expect(targetDomain('https://a.example.com:8443/x')).toBe('a.example.com:8443');

@@ -24,18 +24,29 @@ export function selectHeaderTesterState(s: RootState): number | null {
 }
 
 /**
+ * Whether /examining knows where the sitting stands (tester-slice `examiningSittingKnown`); false before the
+ * tester slice is registered. Read as the tester state is, for the same reason.
+ */
+export function selectHeaderSittingKnown(s: RootState): boolean {
+  return s.tester?.examiningSittingKnown === true;
+}
+
+/**
  * Spec §2: logout shows only when logged in; for a tester only on env-setting, or on examining when the
- * tester state is not EXAMING.
+ * tester state is not EXAMING. On examining that state is known only once the page has opened the sitting
+ * (`sittingKnown`): before, the tester state is its default, and a running exam (a reload mid-exam) would be
+ * offered a logout the spec hides.
  */
 export function isLogoutVisible(
   actor: Actor | null,
   page: PageId | null,
   testerState: number | null,
+  sittingKnown: boolean,
 ): boolean {
   if (actor === null) return false;
   if (actor !== ACTOR.tester) return true;
   if (page === 'envSetting') return true;
-  if (page === 'examining') return testerState !== TESTER_STATUS.examing;
+  if (page === 'examining') return sittingKnown && testerState !== TESTER_STATUS.examing;
   return false;
 }
 
@@ -68,12 +79,13 @@ export function Header({ page, loginHref }: HeaderProps) {
   const login = useAppSelector(selectLogin);
   const target = useAppSelector((s) => selectStartupParams(s).target);
   const testerState = useAppSelector(selectHeaderTesterState);
+  const sittingKnown = useAppSelector(selectHeaderSittingKnown);
   const logoutDisabled = useAppSelector(selectHeaderLogoutDisabled);
   const [busy, setBusy] = useState(false);
 
   const actor = login?.actor ?? null;
   const domain = targetDomain(target);
-  const showLogout = isLogoutVisible(actor, page, testerState);
+  const showLogout = isLogoutVisible(actor, page, testerState, sittingKnown);
 
   const onLogout = async () => {
     if (actor === ACTOR.tester && testerState !== null) {

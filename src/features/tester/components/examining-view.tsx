@@ -7,17 +7,22 @@ import { PageTitle } from '../../../components/layout/page-title';
 import { useText } from '../../../components/ui/use-text';
 import { LiveStatus } from '../../live/components/live-status';
 import { selectPhoneBlocksExamStart } from '../../phone-pairing/phone-pairing-slice';
-import { examErrorOccurred, examTermAgreementChanged, selectTester } from '../tester-slice';
+import { examErrorOccurred, examTermAgreementChanged, examiningLeft, selectTester } from '../tester-slice';
 import { selectExamBlocker } from '../../wider-view/wider-view-selectors';
 import { examiningEntered } from '../examining-thunks';
 import type { AppThunk } from '../../../app/store';
 import { stopWakeLock } from '../tester-thunks';
-import { ChatPanel } from './chat-panel';
 import { DisconnectBanner } from './disconnect-banner';
 import { ExitNotice } from './exit-notice';
 import { StepBar } from './step-bar';
 import { TermsAgreement } from './terms-agreement';
 import { TOUCH } from '../../../components/ui/touch';
+import { deferredPart } from '../../../components/ui/deferred-part';
+
+// The chat shows once the sitting is known, never in the page's first render (its loading state): its code is
+// fetched right after that render, beside the exam's machinery.
+const chat = deferredPart(() => import('./chat-panel').then((m) => m.ChatPanel));
+const ChatPanel = chat.Part;
 
 /**
  * The exam's actions (exam-thunks.ts) load with the exam's machinery, which is registered before the page opens
@@ -25,7 +30,7 @@ import { TOUCH } from '../../../components/ui/touch';
  */
 const examThunks = () => import('../exam-thunks');
 
-/** The recording phase, or null while the recording feature is not registered with the store. */
+/** The recording phase, or null while the recording feature is not registered with the store (still loading). */
 export function selectRecordingPhase(s: RootState): string | null {
   return s.recording?.phase ?? null;
 }
@@ -73,6 +78,7 @@ export function ExaminingView({
   const [machineryFailure, setMachineryFailure] = useState<{ error: unknown } | null>(null);
   useEffect(() => {
     let live = true;
+    chat.preload().catch(() => undefined);
     ready().then(
       () => {
         if (live) void dispatch(examiningEntered());
@@ -84,6 +90,7 @@ export function ExaminingView({
     return () => {
       live = false;
       stopWakeLock();
+      dispatch(examiningLeft());
     };
   }, [dispatch, ready]);
   if (machineryFailure) throw machineryFailure.error;
@@ -97,152 +104,175 @@ export function ExaminingView({
   const phase = tester.examPhase;
   const removed = tester.exit !== 'none';
   const inExam = phase === 'examing' || phase === 'interrupted' || phase === 'finishing';
+  // Until the page knows where the sitting stands (a reload mid-exam, whose code may still be loading), the
+  // tester state is its defaults: the notes and the login would be a guess about an exam that may be running.
+  // A failed opening (tester/detail could not be had) says why and asks again.
+  const opening = !tester.examiningSittingKnown && !removed;
   return (
     <section aria-labelledby="page-title">
       <PageTitle>
         <span id="page-title">{t('title')}</span>
       </PageTitle>
-      <StepBar />
-      {!removed && (
-        <p className="alert alert-info fw-bold" data-testid="monitoring-label">
-          {t('monitoringLabel')}
-        </p>
-      )}
-      <ExitNotice />
-      <DisconnectBanner />
-      <LiveStatus />
-      <dl className="row small mb-3">
-        <dt className="col-sm-3">{t('recording.label')}</dt>
-        <dd className="col-sm-9" data-testid="recording-state">
-          {recording === null
-            ? t('recording.notAvailable')
-            : recordingText
-              ? t(`recording.${recordingText}`)
-              : t('recording.unknown', { status: recording })}
-        </dd>
-        <dt className="col-sm-3">{t('interruption.label')}</dt>
-        <dd className="col-sm-9" data-testid="interruption-state">
-          {phase === 'interrupted' ? t('interruption.interrupted') : t('interruption.none')}
-        </dd>
-      </dl>
-      <p role="status" aria-live="polite" data-testid="exam-phase" data-phase={phase}>
-        {t(`phase.${phase}`)}
-      </p>
-      <div aria-live="assertive" role="alert">
-        {tester.examErrorKey && (
-          <p className="text-danger" data-testid="exam-error">
-            {text(tester.examErrorKey)}
+      {opening ? (
+        tester.examErrorKey ? (
+          <>
+            <p className="text-danger" role="alert" data-testid="exam-error">
+              {text(tester.examErrorKey)}
+            </p>
+            <Button size="lg" style={TOUCH} onClick={() => void dispatch(examiningEntered())}>
+              {t('opening.retry')}
+            </Button>
+          </>
+        ) : (
+          <p role="status" data-testid="exam-opening">
+            {t('opening.loading')}
           </p>
-        )}
-        {tester.authError && tester.exit === 'none' && (
-          <p className="text-danger">{text('tester:errors.authError')}</p>
-        )}
-      </div>
-
-      {!removed && phonePanel}
-      {!removed && steps}
-      {!removed && blocker && phase !== 'examing' && (
-        <p className="small text-danger fw-bold" id="exam-blocked" data-testid="exam-blocked">
-          {t(`blocked.${blocker}`)}
-        </p>
-      )}
-      {!removed && !inExam && (
-        <section aria-labelledby="notes-heading">
-          <h2 id="notes-heading" className="h5">
-            {t('notes.heading')}
-          </h2>
-          <TermsAgreement
-            term={tester.examiningTerm}
-            testId="exam-notes"
-            checkboxId="exam-notes-agree"
-            texts={{
-              region: t('notes.regionLabel'),
-              loadFailed: t('notes.loadFailed'),
-              fallback: t('notes.default'),
-              agree: t('notes.agree'),
-            }}
-            agreed={tester.examTermAgreed}
-            onAgreedChange={(agreed) => dispatch(examTermAgreementChanged(agreed))}
-          />
-          {!tester.examTermAgreed && (
-            <p className="small text-body-secondary" id="login-hint">
-              {t('loginHint')}
+        )
+      ) : (
+        <>
+          <StepBar />
+          {!removed && (
+            <p className="alert alert-info fw-bold" data-testid="monitoring-label">
+              {t('monitoringLabel')}
             </p>
           )}
-          {phoneBlocks && (
-            <p className="small text-body-secondary" id="phone-hint" data-testid="phone-blocks-start">
-              {t('phoneHint')}
+          <ExitNotice />
+          <DisconnectBanner />
+          <LiveStatus />
+          <dl className="row small mb-3">
+            <dt className="col-sm-3">{t('recording.label')}</dt>
+            <dd className="col-sm-9" data-testid="recording-state">
+              {recording === null
+                ? t('recording.preparing')
+                : recordingText
+                  ? t(`recording.${recordingText}`)
+                  : t('recording.unknown', { status: recording })}
+            </dd>
+            <dt className="col-sm-3">{t('interruption.label')}</dt>
+            <dd className="col-sm-9" data-testid="interruption-state">
+              {phase === 'interrupted' ? t('interruption.interrupted') : t('interruption.none')}
+            </dd>
+          </dl>
+          <p role="status" aria-live="polite" data-testid="exam-phase" data-phase={phase}>
+            {t(`phase.${phase}`)}
+          </p>
+          <div aria-live="assertive" role="alert">
+            {tester.examErrorKey && (
+              <p className="text-danger" data-testid="exam-error">
+                {text(tester.examErrorKey)}
+              </p>
+            )}
+            {tester.authError && tester.exit === 'none' && (
+              <p className="text-danger">{text('tester:errors.authError')}</p>
+            )}
+          </div>
+
+          {!removed && phonePanel}
+          {!removed && steps}
+          {!removed && blocker && phase !== 'examing' && (
+            <p className="small text-danger fw-bold" id="exam-blocked" data-testid="exam-blocked">
+              {t(`blocked.${blocker}`)}
             </p>
           )}
-          <Button
-            size="lg"
-            className="mt-2"
-            style={TOUCH}
-            disabled={!tester.examTermAgreed || phoneBlocks || phase === 'opening' || blocker !== null}
-            aria-describedby={
-              [
-                !tester.examTermAgreed ? 'login-hint' : '',
-                phoneBlocks ? 'phone-hint' : '',
-                blocker ? 'exam-blocked' : '',
-              ]
-                .join(' ')
-                .trim() || undefined
-            }
-            onClick={() => act((m) => m.examSystemLoginRequested())}
-            data-testid="exam-login"
-          >
-            {phase === 'opening' ? t('loginBusy') : t('login')}
-          </Button>
-        </section>
-      )}
-
-      {!removed && phase === 'examing' && !tester.examWindowAttached && (
-        <p className="small" id="reopen-hint">
-          {t('reopenHint')}
-        </p>
-      )}
-      {!removed && inExam && (
-        <div className="d-flex flex-wrap gap-2">
-          {phase === 'examing' && !tester.examWindowAttached && (
-            <Button
-              size="lg"
-              variant="outline-primary"
-              style={TOUCH}
-              aria-describedby="reopen-hint"
-              onClick={() => act((m) => m.examSystemLoginRequested())}
-              data-testid="exam-reopen"
-            >
-              {t('reopen')}
-            </Button>
+          {!removed && !inExam && (
+            <section aria-labelledby="notes-heading">
+              <h2 id="notes-heading" className="h5">
+                {t('notes.heading')}
+              </h2>
+              <TermsAgreement
+                term={tester.examiningTerm}
+                testId="exam-notes"
+                checkboxId="exam-notes-agree"
+                texts={{
+                  region: t('notes.regionLabel'),
+                  loadFailed: t('notes.loadFailed'),
+                  fallback: t('notes.default'),
+                  agree: t('notes.agree'),
+                }}
+                agreed={tester.examTermAgreed}
+                onAgreedChange={(agreed) => dispatch(examTermAgreementChanged(agreed))}
+              />
+              {!tester.examTermAgreed && (
+                <p className="small text-body-secondary" id="login-hint">
+                  {t('loginHint')}
+                </p>
+              )}
+              {phoneBlocks && (
+                <p className="small text-body-secondary" id="phone-hint" data-testid="phone-blocks-start">
+                  {t('phoneHint')}
+                </p>
+              )}
+              <Button
+                size="lg"
+                className="mt-2"
+                style={TOUCH}
+                disabled={!tester.examTermAgreed || phoneBlocks || phase === 'opening' || blocker !== null}
+                aria-describedby={
+                  [
+                    !tester.examTermAgreed ? 'login-hint' : '',
+                    phoneBlocks ? 'phone-hint' : '',
+                    blocker ? 'exam-blocked' : '',
+                  ]
+                    .join(' ')
+                    .trim() || undefined
+                }
+                onClick={() => act((m) => m.examSystemLoginRequested())}
+                data-testid="exam-login"
+              >
+                {phase === 'opening' ? t('loginBusy') : t('login')}
+              </Button>
+            </section>
           )}
-          {phase === 'interrupted' && (
-            <Button
-              size="lg"
-              style={TOUCH}
-              disabled={blocker !== null}
-              aria-describedby={blocker ? 'exam-blocked' : undefined}
-              onClick={() => act((m) => m.examSystemLoginRequested())}
-              data-testid="exam-resume"
-            >
-              {t('resume')}
-            </Button>
-          )}
-          <Button
-            size="lg"
-            variant="danger"
-            style={TOUCH}
-            disabled={phase === 'finishing'}
-            onClick={() => act((m) => m.examFinishRequested())}
-            data-testid="exam-finish"
-          >
-            {phase === 'finishing' ? t('finish.busy') : t('finish.button')}
-          </Button>
-        </div>
-      )}
 
-      <div className="mt-4">
-        <ChatPanel messageType={3} disabled={removed} />
-      </div>
+          {!removed && phase === 'examing' && !tester.examWindowAttached && (
+            <p className="small" id="reopen-hint">
+              {t('reopenHint')}
+            </p>
+          )}
+          {!removed && inExam && (
+            <div className="d-flex flex-wrap gap-2">
+              {phase === 'examing' && !tester.examWindowAttached && (
+                <Button
+                  size="lg"
+                  variant="outline-primary"
+                  style={TOUCH}
+                  aria-describedby="reopen-hint"
+                  onClick={() => act((m) => m.examSystemLoginRequested())}
+                  data-testid="exam-reopen"
+                >
+                  {t('reopen')}
+                </Button>
+              )}
+              {phase === 'interrupted' && (
+                <Button
+                  size="lg"
+                  style={TOUCH}
+                  disabled={blocker !== null}
+                  aria-describedby={blocker ? 'exam-blocked' : undefined}
+                  onClick={() => act((m) => m.examSystemLoginRequested())}
+                  data-testid="exam-resume"
+                >
+                  {t('resume')}
+                </Button>
+              )}
+              <Button
+                size="lg"
+                variant="danger"
+                style={TOUCH}
+                disabled={phase === 'finishing'}
+                onClick={() => act((m) => m.examFinishRequested())}
+                data-testid="exam-finish"
+              >
+                {phase === 'finishing' ? t('finish.busy') : t('finish.button')}
+              </Button>
+            </div>
+          )}
+
+          <div className="mt-4">
+            <ChatPanel needed messageType={3} disabled={removed} />
+          </div>
+        </>
+      )}
     </section>
   );
 }
