@@ -9,6 +9,7 @@ import { LoginPage } from './pages/login-page';
 import { TesterEnvSettingPage } from './pages/tester-pages';
 import { expectNoAxeViolations } from './helpers';
 import { importAccounts } from './support/accounts';
+import { LiveChecker } from './pages/live-checker';
 
 // The AI identity check decides for real (Human in the server's AI workers). Chromium's fake camera
 // plays a .y4m made here from a licence-clean still (research/ai-feasibility.md §2): a real face passes the
@@ -103,7 +104,7 @@ async function openAiCheck(
 async function registerAiStartupUrl(
   request: APIRequestContext,
   urlKey: string,
-  ai: { is_ai_faild_manual: number; ai_face_retry: number; ai_idcard_retry: number },
+  ai: { is_ai_faild_manual: number; ai_face_retry: number; ai_idcard_retry: number; is_proctor?: number },
 ) {
   const admin = await request.post('/api/v1/login.php', {
     data: { login_id: 'sysadmin01', password: 'demo-pass' },
@@ -262,26 +263,41 @@ test.describe('AI identity check with a real face', () => {
     browser: managerBrowser,
     request,
   }) => {
-    test.setTimeout(FIRST_CHECK_MS + 90_000);
-    // A sitting whose fallback is "continue" (is_ai_faild_manual 2), with one face attempt allowed.
+    test.setTimeout(FIRST_CHECK_MS + 120_000);
+    // A proctored sitting whose fallback is "continue" (is_ai_faild_manual 2), with one face attempt allowed,
+    // watched by a checker of this test's own (every other checker inactive while the examinee starts: this
+    // server runs one spec at a time, the live specs have their own).
     await registerAiStartupUrl(request, 'e2e-ai-continue', {
       is_ai_faild_manual: 2,
       ai_face_retry: 1,
       ai_idcard_retry: 3,
+      is_proctor: 1,
     });
+    await importAccounts(request, [['ai-checker', 'AI監視者', 2, '', 'ai-Pass-2026']]);
+    const checker = new LiveChecker('ai-checker', 'ai-Pass-2026');
+    await checker.open(managerBrowser, request);
     const browser = await browserWithCamera(cameraClip('coffee.png'));
     let testId: number;
     try {
-      const { page, ai, ...opened } = await openAiCheck(browser, baseURL, 'e2e-ai-continue', 'tester09');
+      const { page, ai, ...opened } = await checker.alone(() =>
+        openAiCheck(browser, baseURL, 'e2e-ai-continue', 'tester09'),
+      );
       testId = opened.testId;
+      const identity = checker.console_.paneOf('tester09').getByTestId('pane-auth-state');
+      await expect(identity).toBeVisible({ timeout: 30_000 });
+      await expect(identity).toHaveText(/^(本人確認前|AI本人確認中)$/);
       const last = await ai.takeAndRegister(FIRST_CHECK_MS);
       expect(last).toMatchObject({ ok: false, status: 4, error: { code: 'retry_limit_exceeded' } });
       const dialog = page.getByRole('dialog');
       await expect(dialog).toContainText('最後に撮影した写真で受験を続けます');
       await dialog.getByRole('button').click();
       await expect(page).toHaveURL(/\/examining$/);
+      // The checker reads that the AI could not confirm the examinee, never "before the identity check".
+      await expect(identity).toHaveText('AI確認不可（管理者が確認）', { timeout: 20_000 });
+      await expectNoAxeViolations(checker.page);
     } finally {
       await browser.close();
+      await checker.close();
     }
 
     // The AI identity section says the examinee continued for review, and lists the attempt with its reason

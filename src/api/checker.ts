@@ -19,6 +19,7 @@ import type {
 } from '@contract/tester';
 import { WIDER_VIEW_PARAMS } from '@contract/constants/wider-view';
 import type { PhoneCamera, PhoneLostReason, PhoneState } from '@contract/constants/phone';
+import type { AiAuthStatusCode } from '@contract/constants/ai-auth';
 import { call } from './client';
 import { DEFAULT_MATCHING_TIMEOUT_SECONDS } from '@contract/constants/matching';
 
@@ -62,6 +63,8 @@ export interface CheckerMatching {
   channel: ViewerChannelCredentials | null;
   /** The sitting's wider view (start-up flags): its screen shared, room scans, a phone as a second camera. */
   widerView: { screen: boolean; roomScan: boolean; phone: boolean };
+  /** Who checks the examinee's identity (start-up is_auth, is_ai_auth): nobody, a checker, or the AI. */
+  identityCheck: IdentityCheck;
   /** The sitting's phone camera (README "Phone as a second camera"); null when the sitting has none. */
   phone: CheckerPhone | null;
 }
@@ -140,6 +143,7 @@ function toCheckerMatching(m: Matching): CheckerMatching {
     matchingCommand: m.matching_command,
     channel: toViewerChannel(m.signaling_channel, m.viewer_client_id),
     widerView: widerViewOf(m.startup_parameters),
+    identityCheck: identityCheckOf(m.startup_parameters),
     phone: m.phone
       ? {
           state: m.phone.state,
@@ -154,6 +158,20 @@ function toCheckerMatching(m: Matching): CheckerMatching {
 
 /** A start-up flag as the stored parameters hold it (1, '1', true). */
 const on = (v: unknown) => v === 1 || v === '1' || v === true;
+
+/** Who checks a sitting's identity: nobody (is_auth 0), the AI (is_ai_auth 1, its default) or a checker. */
+export type IdentityCheck = 'none' | 'checker' | 'ai';
+
+/**
+ * Who checks a sitting's identity, from its stored start-up parameters, as the examinee's page decides where
+ * it goes (tester-thunks.ts `resumePath`): is_auth 0 skips the check; otherwise is_ai_auth (default 1, spec §2)
+ * picks the AI or a checker.
+ */
+export function identityCheckOf(p: Record<string, unknown> | null | undefined): IdentityCheck {
+  const n = (v: unknown) => (v === undefined || v === null || v === '' ? null : Number(v));
+  if (n(p?.is_auth) === 0) return 'none';
+  return (n(p?.is_ai_auth) ?? 1) === 1 ? 'ai' : 'checker';
+}
 
 /** The wider view's flags of a sitting's start-up parameters. */
 export function widerViewOf(p: Record<string, unknown> | null | undefined): CheckerMatching['widerView'] {
@@ -287,6 +305,8 @@ export interface ExamineeSummary {
   /** When the head shot / ID card image was last stored (null when unknown or none). */
   headShotUpdatedAt: string | null;
   idCardUpdatedAt: string | null;
+  /** The AI identity check's status (AI_AUTH_STATUS), or null when the sitting has had none. */
+  aiAuthStatus: AiAuthStatusCode | null;
 }
 
 /** GET tester/detail for a matched examinee (its current sitting). */
@@ -302,6 +322,7 @@ export async function getExamineeSummary(testerId: number): Promise<ExamineeSumm
     idCardUrl: r.id_card_uri,
     headShotUpdatedAt: r.head_shot_updated_at ?? null,
     idCardUpdatedAt: r.id_card_updated_at ?? null,
+    aiAuthStatus: (r.ai_auth?.status ?? null) as AiAuthStatusCode | null,
   };
 }
 

@@ -65,6 +65,7 @@ function m(testerId: number, monitorId: number): CheckerMatching {
     matchingCommand: 0,
     channel: null,
     widerView: { screen: false, roomScan: false, phone: false },
+    identityCheck: 'checker',
     phone: null,
   };
 }

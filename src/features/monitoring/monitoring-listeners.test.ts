@@ -56,6 +56,7 @@ function matching(monitorId: number): CheckerMatching {
     matchingCommand: 0,
     channel: null,
     widerView: { screen: false, roomScan: false, phone: false },
+    identityCheck: 'checker',
     phone: null,
   };
 }

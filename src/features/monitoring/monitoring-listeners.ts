@@ -79,6 +79,7 @@ import {
   viewerStateChanged,
 } from './monitoring-viewers';
 import { MESSAGE_COMMANDS, SEND_TYPE } from '@contract/constants/messages';
+import { TESTER_STATUS } from '@contract/constants/tester';
 
 /** How often each pane's chat is fetched (ms). */
 export const MESSAGE_POLL_MS = 2000;
@@ -145,6 +146,7 @@ function followPhone(
 export async function pollAndReconcile(store: Store, report?: ViewerReport): Promise<void> {
   const before = new Map(selectPanes(store.getState()).map((p) => [p.testerId, p.monitorId]));
   const phonesBefore = new Map(selectPanes(store.getState()).map((p) => [p.testerId, p.phone]));
+  const statusBefore = new Map(selectPanes(store.getState()).map((p) => [p.testerId, p.testerStatus]));
   let r;
   try {
     r = await pollCheckerMatchings(report);
@@ -165,6 +167,14 @@ export async function pollAndReconcile(store: Store, report?: ViewerReport): Pro
     if (isNew) {
       void loadExaminee(store, m.testerId);
       void pollMessages(store, m.testerId);
+    } else if (
+      m.identityCheck === 'ai' &&
+      (statusBefore.get(m.testerId) ?? 0) < TESTER_STATUS.identificated &&
+      m.testerStatus >= TESTER_STATUS.identificated
+    ) {
+      // The AI's check let the examinee through: read what it decided (passed, or continued for the manager's
+      // review) and the photos it kept, for the pane to say so.
+      void loadExaminee(store, m.testerId);
     }
     // A phone camera that was paired and is lost now (README "Phone as a second camera").
     const phoneBefore = phonesBefore.get(m.testerId);
@@ -205,6 +215,7 @@ export async function loadExaminee(store: Store, testerId: number): Promise<void
           updatedAt: headShot.updatedAt ?? detail.headShotUpdatedAt,
         },
         idCard: { url: detail.idCardUrl, updatedAt: detail.idCardUpdatedAt },
+        aiAuthStatus: detail.aiAuthStatus,
       }),
     );
   } catch (e) {

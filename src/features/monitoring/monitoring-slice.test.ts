@@ -26,6 +26,7 @@ function matching(monitorId: number, over: Partial<CheckerMatching> = {}): Check
     matchingCommand: 0,
     channel: null,
     widerView: { screen: false, roomScan: true, phone: false },
+    identityCheck: 'checker',
     phone: null,
     ...over,
   };

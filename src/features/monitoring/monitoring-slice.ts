@@ -10,8 +10,10 @@ import type {
   CheckerMatching,
   EndedExaminee,
   FixedNotification,
+  IdentityCheck,
   MatchingHistoryEntry,
 } from '../../api/checker';
+import type { AiAuthStatusCode } from '@contract/constants/ai-auth';
 import type { Mark } from '../../api/markings';
 import type { LiveFeed, LiveFlag } from '../../api/capture';
 import { loggedOut } from '../session/session-slice';
@@ -67,7 +69,12 @@ export interface Pane {
   /** The sitting's phone camera as the server last reported it (null: the sitting has none). */
   phone: { state: PhoneState; since: string | null; lostReason: PhoneLostReason | null } | null;
   muted: boolean;
+  /** The identity check by a checker, as the sitting's markers (and `rejected`) tell of it. */
   auth: PaneAuth;
+  /** Who checks this sitting's identity (start-up is_auth, is_ai_auth). */
+  identityCheck: IdentityCheck;
+  /** The AI identity check's status from tester/detail (AI_AUTH_STATUS); null before it is read or without one. */
+  aiAuthStatus: AiAuthStatusCode | null;
   /** The examinee announced BEFORE_CLOSE (spec §4: delayed deletion). */
   beforeClose: boolean;
   headShot: { url: string | null; updatedAt: string | null };
@@ -276,6 +283,8 @@ function newPane(m: CheckerMatching, now: number): Pane {
     phone: phoneOf(m),
     muted: false,
     auth: m.rejected === 1 ? 'rejected' : 'none',
+    identityCheck: m.identityCheck,
+    aiAuthStatus: null,
     beforeClose: false,
     headShot: { url: null, updatedAt: null },
     idCard: { url: null, updatedAt: null },
@@ -359,6 +368,7 @@ const monitoringSlice = createSlice({
             const told = fromMarkers(state.chats[m.testerId] ?? []);
             if (pane.auth !== 'rejected') pane.auth = told.auth;
             pane.roomScan = told.roomScan;
+            pane.aiAuthStatus = p.aiAuthStatus;
             if (p.viewStatus.screen === 'ended') pane.viewStatus.screen = 'ended';
           } else {
             // A first pane, or another sitting of the examinee: its conversation starts empty.
@@ -375,6 +385,7 @@ const monitoringSlice = createSlice({
         if (p.examName !== m.examName) p.examName = m.examName;
         if (m.rejected === 1 && p.auth !== 'rejected') p.auth = 'rejected';
         if (p.roomScanEnabled !== m.widerView.roomScan) p.roomScanEnabled = m.widerView.roomScan;
+        if (p.identityCheck !== m.identityCheck) p.identityCheck = m.identityCheck;
         const views = viewsOf(m.widerView);
         if (views.join() !== p.views.join()) {
           p.views = views;
@@ -406,10 +417,12 @@ const monitoringSlice = createSlice({
         testName: string;
         headShot: { url: string | null; updatedAt: string | null };
         idCard: { url: string | null; updatedAt: string | null };
+        aiAuthStatus?: AiAuthStatusCode | null;
       }>,
     ) {
       const p = state.panes.entities[action.payload.testerId];
       if (!p) return;
+      if (action.payload.aiAuthStatus !== undefined) p.aiAuthStatus = action.payload.aiAuthStatus;
       p.name = action.payload.name;
       p.testName = action.payload.testName || null;
       p.headShot = action.payload.headShot;

@@ -27,6 +27,7 @@ import { ElapsedTime } from './elapsed-time';
 import { ExamineeImages } from './examinee-images';
 import { FlagBadge, PaneLiveStills } from './pane-live';
 import { PaneViews } from './pane-views';
+import { paneIdentityState } from '../pane-identity';
 
 /** A pane action: an icon with its name for screen readers and as a tooltip, and its shortcut key. */
 function PaneButton({
@@ -95,6 +96,7 @@ export const MonitorPane = memo(function MonitorPane({
   const headingId = `pane-heading-${testerId}`;
   const busy = pane.connection === 'reconnecting';
   const status = testerStatusKey(pane.testerStatus);
+  const identity = paneIdentityState(pane);
   const large = variant === 'large';
 
   return (
@@ -156,8 +158,12 @@ export const MonitorPane = memo(function MonitorPane({
               {text(status)}
             </span>
           )}
-          <span data-testid="pane-auth-state" className={pane.auth === 'authenticating' ? 'fw-bold' : ''}>
-            {t(`auth.state.${pane.auth}`)}
+          <span
+            data-testid="pane-auth-state"
+            data-state={identity}
+            className={identity === 'authenticating' ? 'fw-bold' : ''}
+          >
+            {t(`auth.state.${identity}`)}
           </span>
           {pane.kicked && <span className="badge text-bg-danger">{t('kicked')}</span>}
           {pane.roomScanEnabled && pane.roomScan !== 'none' && (

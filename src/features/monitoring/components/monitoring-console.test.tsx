@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail, ok, server } from '../../../../tests/msw/server';
 import { renderWithProviders } from '../../../../tests/render';
 import type { Matching } from '@contract/matching';
@@ -71,6 +71,9 @@ let matchings: Matching[] = [];
 let feedPanes: LivePane[] = [];
 let feedVersion = 1;
 let feedWaiters: (() => void)[] = [];
+/** Long polls held by the handler: answered before the file's environment goes (else their XHR answers land
+ * after jsdom is torn down, an unhandled "ProgressEvent is not defined"). */
+let feedsWaiting = 0;
 function setFeed(panes: LivePane[]) {
   feedPanes = panes;
   feedVersion += 1;
@@ -118,10 +121,11 @@ function baseHandlers() {
     http.get('*/api/v1/checker/live_feed.php', async ({ request }) => {
       const asked = new URL(request.url).searchParams.get('version');
       if (asked === String(feedVersion)) {
+        feedsWaiting += 1;
         await new Promise<void>((r) => {
           feedWaiters.push(r);
           setTimeout(r, 1000);
-        });
+        }).finally(() => (feedsWaiting -= 1));
       }
       return HttpResponse.json({
         status: 200,
@@ -197,6 +201,12 @@ beforeEach(() => {
   baseHandlers();
 });
 afterEach(() => vi.clearAllMocks());
+afterAll(async () => {
+  for (const w of feedWaiters.splice(0)) w();
+  await vi.waitUntil(() => feedsWaiting === 0, { timeout: 2000 });
+  // The released answers reach their XHRs on the next turns.
+  await new Promise((r) => setTimeout(r, 50));
+});
 
 async function renderConsole(lang: 'ja' | 'en' = 'ja') {
   const r = renderWithProviders(
@@ -1236,6 +1246,92 @@ describe('MonitoringConsole: while the server cannot be reached', () => {
     expect(within(modal).getByLabelText('不正の種類')).toHaveValue('1');
     expect(within(modal).getByLabelText('通知しない')).toBeChecked();
     expect(within(modal).getByRole('button', { name: '保存' })).toBeEnabled();
+  });
+
+  it('says whether the AI let the examinee through, could not confirm them, or the sitting has no identity check', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      let aiStatus: number | null = null;
+      const details: number[] = [];
+      server.use(
+        http.get('*/api/v1/tester/detail.php', ({ request }) => {
+          const id = Number(new URL(request.url).searchParams.get('tester_id'));
+          details.push(id);
+          return HttpResponse.json({
+            status: 200,
+            message: 'OK',
+            result: {
+              tester_id: id,
+              test_id: 200 + id,
+              name: `受験者${id}`,
+              test_name: `試験${id}`,
+              status: 2,
+              head_shot_uri: null,
+              id_card_uri: null,
+              ai_auth:
+                id === 11 && aiStatus !== null
+                  ? { status: aiStatus, face_retry: 0, id_card_retry: 0, ai_all_retry: 0, attempts: [] }
+                  : null,
+            },
+          });
+        }),
+      );
+      const ai = (tester_status: number) =>
+        matching(11, { tester_status, startup_parameters: { is_auth: 1, is_ai_auth: 1 } });
+      const noCheck = matching(12, { tester_status: 5, startup_parameters: { is_auth: 0 } });
+      matchings = [ai(2), noCheck];
+      await renderConsole();
+      const state = (id: number) =>
+        within(screen.getByTestId(`monitor-pane-${id}`)).getByTestId('pane-auth-state');
+      await waitFor(() => expect(state(12)).toHaveTextContent('本人確認なし'));
+      expect(state(11)).toHaveTextContent('本人確認前');
+      // The AI's check passes: the next poll carries the new tester state, and the pane reads what the AI decided.
+      aiStatus = 1;
+      matchings = [ai(3), noCheck];
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(5100);
+      });
+      await waitFor(() => expect(state(11)).toHaveTextContent('AI本人確認済み'));
+      expect(details.filter((id) => id === 11)).toHaveLength(2);
+      // Into the exam: not read again.
+      matchings = [ai(5), noCheck];
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(5100);
+      });
+      expect(details.filter((id) => id === 11)).toHaveLength(2);
+      expect(state(11)).toHaveTextContent('AI本人確認済み');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('says the AI could not confirm an examinee let through for the manager’s review, in English too', async () => {
+    server.use(
+      http.get('*/api/v1/tester/detail.php', () =>
+        HttpResponse.json({
+          status: 200,
+          message: 'OK',
+          result: {
+            tester_id: 11,
+            test_id: 211,
+            name: 'A',
+            test_name: 'T',
+            status: 5,
+            head_shot_uri: null,
+            id_card_uri: null,
+            ai_auth: { status: 4, face_retry: 3, id_card_retry: 0, ai_all_retry: 3, attempts: [] },
+          },
+        }),
+      ),
+    );
+    matchings = [matching(11, { tester_status: 5 })];
+    await renderConsole('en');
+    const pane = screen.getByTestId('monitor-pane-11');
+    await waitFor(() =>
+      expect(within(pane).getByTestId('pane-auth-state')).toHaveTextContent(
+        "AI could not confirm (for the manager's review)",
+      ),
+    );
   });
 
   it('an identity decision and a kick-out that cannot be sent say why; the examinee is not shown as decided or gone', async () => {
