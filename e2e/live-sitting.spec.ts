@@ -20,6 +20,24 @@ const PASSWORD = 'live-Pass-2026';
 const CHECKER = 'live-checker';
 const EXAMINEES = ['live-a', 'live-b', 'live-c', 'live-d', 'live-e', 'live-f', 'live-g'] as const;
 
+/**
+ * Logs out the session a page of the spec holds (its sessionStorage), if any, before its browser goes: a sitting
+ * left running would be handed, unwatched, to the next spec's checker and end on its console as unanswered.
+ */
+async function logOutPageSession(request: APIRequestContext, page: Page | undefined): Promise<void> {
+  const token = await page
+    ?.evaluate(
+      () =>
+        (JSON.parse(sessionStorage.getItem('session') ?? 'null') as { accessToken?: string } | null)
+          ?.accessToken ?? null,
+    )
+    .catch(() => null);
+  if (token)
+    await request
+      .post('/api/v1/logout.php', { headers: { Authorization: `Bearer ${token}` } })
+      .catch(() => undefined);
+}
+
 /** The accounts of this spec. */
 const importLiveAccounts = (request: APIRequestContext) =>
   importAccounts(request, [
@@ -265,17 +283,7 @@ test.describe('a live sitting off the happy path', () => {
     } finally {
       // Log the examinee out (the new window's session) before its browser goes: a sitting left running
       // would be handed, unwatched, to the next spec's checker and end on its console as unanswered.
-      const token = await second.page
-        ?.evaluate(
-          () =>
-            (JSON.parse(sessionStorage.getItem('session') ?? 'null') as { accessToken?: string } | null)
-              ?.accessToken ?? null,
-        )
-        .catch(() => null);
-      if (token)
-        await request
-          .post('/api/v1/logout.php', { headers: { Authorization: `Bearer ${token}` } })
-          .catch(() => undefined);
+      await logOutPageSession(request, second.page);
       await first.close();
       await second.close();
       await checker.close();
@@ -344,17 +352,7 @@ test.describe('a live sitting off the happy path', () => {
       const f0 = await frames();
       await expect.poll(frames, { timeout: 10_000 }).toBeGreaterThan(f0 + 10);
     } finally {
-      const token = await e.page
-        ?.evaluate(
-          () =>
-            (JSON.parse(sessionStorage.getItem('session') ?? 'null') as { accessToken?: string } | null)
-              ?.accessToken ?? null,
-        )
-        .catch(() => null);
-      if (token)
-        await request
-          .post('/api/v1/logout.php', { headers: { Authorization: `Bearer ${token}` } })
-          .catch(() => undefined);
+      await logOutPageSession(request, e.page);
       await e.close();
       await checker.close();
     }
@@ -411,17 +409,7 @@ test.describe('a live sitting off the happy path', () => {
       expect(statuses).not.toContain(4);
       await expect(checker.console_.pane(testerId)).toBeVisible({ timeout: 30_000 });
     } finally {
-      const token = await e.page
-        ?.evaluate(
-          () =>
-            (JSON.parse(sessionStorage.getItem('session') ?? 'null') as { accessToken?: string } | null)
-              ?.accessToken ?? null,
-        )
-        .catch(() => null);
-      if (token)
-        await request
-          .post('/api/v1/logout.php', { headers: { Authorization: `Bearer ${token}` } })
-          .catch(() => undefined);
+      await logOutPageSession(request, e.page);
       await e.close();
       await checker.close();
     }

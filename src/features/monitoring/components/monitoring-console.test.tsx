@@ -111,6 +111,9 @@ function liveFlag(id: number, over: Partial<LiveFlag> = {}): LiveFlag {
   };
 }
 let ended: unknown[] = [];
+/** The AI identity check's status tester/detail gives per examinee (none when absent), and the detail reads. */
+let aiAuthStatus: Record<number, number> = {};
+let detailReads: number[] = [];
 let messages: Record<
   number,
   { id: number; send_type: number; message_type: number; kind: string; message: string; created_at: string }[]
@@ -138,6 +141,7 @@ function baseHandlers() {
     ),
     http.get('*/api/v1/tester/detail.php', ({ request }) => {
       const id = Number(new URL(request.url).searchParams.get('tester_id'));
+      detailReads.push(id);
       return HttpResponse.json({
         status: 200,
         message: 'OK',
@@ -149,6 +153,10 @@ function baseHandlers() {
           status: 2,
           head_shot_uri: null,
           id_card_uri: null,
+          ai_auth:
+            aiAuthStatus[id] === undefined
+              ? null
+              : { status: aiAuthStatus[id], face_retry: 0, id_card_retry: 0, ai_all_retry: 0, attempts: [] },
         },
       });
     }),
@@ -196,6 +204,8 @@ beforeEach(() => {
   for (const w of feedWaiters.splice(0)) w();
   matchings = [matching(11)];
   ended = [];
+  aiAuthStatus = {};
+  detailReads = [];
   messages = {};
   viewerMock.calls.length = 0;
   viewerMock.closes.length = 0;
@@ -1256,31 +1266,6 @@ describe('MonitoringConsole: while the server cannot be reached', () => {
   it('says whether the AI let the examinee through, could not confirm them, or the sitting has no identity check', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
-      let aiStatus: number | null = null;
-      const details: number[] = [];
-      server.use(
-        http.get('*/api/v1/tester/detail.php', ({ request }) => {
-          const id = Number(new URL(request.url).searchParams.get('tester_id'));
-          details.push(id);
-          return HttpResponse.json({
-            status: 200,
-            message: 'OK',
-            result: {
-              tester_id: id,
-              test_id: 200 + id,
-              name: `受験者${id}`,
-              test_name: `試験${id}`,
-              status: 2,
-              head_shot_uri: null,
-              id_card_uri: null,
-              ai_auth:
-                id === 11 && aiStatus !== null
-                  ? { status: aiStatus, face_retry: 0, id_card_retry: 0, ai_all_retry: 0, attempts: [] }
-                  : null,
-            },
-          });
-        }),
-      );
       const ai = (tester_status: number) =>
         matching(11, { tester_status, startup_parameters: { is_auth: 1, is_ai_auth: 1 } });
       const noCheck = matching(12, { tester_status: 5, startup_parameters: { is_auth: 0 } });
@@ -1291,19 +1276,19 @@ describe('MonitoringConsole: while the server cannot be reached', () => {
       await waitFor(() => expect(state(12)).toHaveTextContent('本人確認なし'));
       expect(state(11)).toHaveTextContent('本人確認前');
       // The AI's check passes: the next poll carries the new tester state, and the pane reads what the AI decided.
-      aiStatus = 1;
+      aiAuthStatus[11] = 1;
       matchings = [ai(3), noCheck];
       await act(async () => {
         await vi.advanceTimersByTimeAsync(5100);
       });
       await waitFor(() => expect(state(11)).toHaveTextContent('AI本人確認済み'));
-      expect(details.filter((id) => id === 11)).toHaveLength(2);
+      expect(detailReads.filter((id) => id === 11)).toHaveLength(2);
       // Into the exam: not read again.
       matchings = [ai(5), noCheck];
       await act(async () => {
         await vi.advanceTimersByTimeAsync(5100);
       });
-      expect(details.filter((id) => id === 11)).toHaveLength(2);
+      expect(detailReads.filter((id) => id === 11)).toHaveLength(2);
       expect(state(11)).toHaveTextContent('AI本人確認済み');
     } finally {
       vi.useRealTimers();
@@ -1311,24 +1296,7 @@ describe('MonitoringConsole: while the server cannot be reached', () => {
   });
 
   it('says the AI could not confirm an examinee let through for the manager’s review, in English too', async () => {
-    server.use(
-      http.get('*/api/v1/tester/detail.php', () =>
-        HttpResponse.json({
-          status: 200,
-          message: 'OK',
-          result: {
-            tester_id: 11,
-            test_id: 211,
-            name: 'A',
-            test_name: 'T',
-            status: 5,
-            head_shot_uri: null,
-            id_card_uri: null,
-            ai_auth: { status: 4, face_retry: 3, id_card_retry: 0, ai_all_retry: 3, attempts: [] },
-          },
-        }),
-      ),
-    );
+    aiAuthStatus[11] = 4;
     matchings = [matching(11, { tester_status: 5 })];
     await renderConsole('en');
     const pane = screen.getByTestId('monitor-pane-11');
