@@ -12,7 +12,7 @@ import { ChannelStatus, PhoneCameraSchema, PhoneStateSchema, SignalingChannel } 
 export * from './constants/phone';
 export { PhoneView } from './matching';
 
-/** tester/phone_pairing.php and phone/leave.php bodies: nothing (the session says whose sitting). */
+/** tester/phone_pairing.php body: nothing (the session says whose sitting). */
 export const PhoneEmptyBody = Type.Object({});
 export type PhoneEmptyBody = Static<typeof PhoneEmptyBody>;
 
@@ -46,8 +46,16 @@ export const PhonePairResult = Type.Object({
 });
 export type PhonePairResult = Static<typeof PhonePairResult>;
 
+/**
+ * The publishing run of the phone's page: an id the page makes each time it starts publishing (a reload or a new
+ * pairing starts a new one), sent with its polls and its leave.
+ */
+export const PhoneRun = Type.String({ minLength: 1, maxLength: 64 });
+
 /** phone/poll.php body: how the phone's publishing goes, and which camera it uses. */
 export const PhonePollBody = Type.Object({
+  /** The page's run. A poll of a run that already left (phone/leave) does not bring the phone back. */
+  run: Type.Optional(PhoneRun),
   channel_status: Type.Optional(ChannelStatus),
   camera: Type.Optional(PhoneCameraSchema),
   /** Fresh signaling credentials instead of the cached ones (a reconnect). */
@@ -84,5 +92,9 @@ export const PhonePollResult = Type.Object({
 export type PhonePollResult = Static<typeof PhonePollResult>;
 
 /** phone/leave.php result. */
+/** phone/leave.php body: the run that leaves (the session says whose sitting). */
+export const PhoneLeaveBody = Type.Object({ run: Type.Optional(PhoneRun) });
+export type PhoneLeaveBody = Static<typeof PhoneLeaveBody>;
+
 export const PhoneLeaveResult = Type.Object({ left: Type.Boolean() });
 export type PhoneLeaveResult = Static<typeof PhoneLeaveResult>;

@@ -255,6 +255,31 @@ describe('the phone channel, the checker and a lost phone', () => {
     expect(await logEvents()).toEqual(['phone_paired', 'phone_lost:left', 'phone_paired:replaced']);
   });
 
+  it('stays lost when a poll its page sent before leaving arrives after the leave; its reload comes back', async () => {
+    const checker = await loginAs(s.app, 'checker01');
+    await matchingPoll(checker);
+    await matchingPoll(tester, { channel_status: 'open' });
+    const phone = await pairedPhone();
+    await phonePoll(phone, { run: 'run-1', channel_status: 'open' });
+    const left = await post(phone, '/api/v1/phone/leave.php', { run: 'run-1' });
+    expect(envelope(left).result).toEqual({ left: true });
+    // The closed page's last poll, answered after its leave: no credentials, and the phone is still lost.
+    const late = await phonePoll(phone, { run: 'run-1', channel_status: 'open' });
+    expect(late).toMatchObject({ state: 'lost', signaling_channel: null, viewer_client_id: null });
+    expect((await matchingPoll(tester))[0]!.phone).toMatchObject({ state: 'lost', lost_reason: 'left' });
+    const seen = (await matchingPoll(checker)).find((m) => m.tester_id === testerId)!;
+    expect(seen.phone).toMatchObject({ state: 'lost', lost_reason: 'left', signaling_channel: null });
+    // The same phone's page reloaded: a new run, back as before.
+    const back = await phonePoll(phone, { run: 'run-2', channel_status: 'open' });
+    expect(back.state).toBe('live');
+    expect(back.signaling_channel).not.toBeNull();
+    expect((await matchingPoll(tester))[0]!.phone!.state).toBe('live');
+    expect(await logEvents()).toEqual(['phone_paired', 'phone_lost:left', 'phone_reconnected']);
+    // A run id too long for the contract is the client's mistake, told in the envelope.
+    const bad = await post(phone, '/api/v1/phone/leave.php', { run: 'x'.repeat(65) });
+    expect(bad.statusCode).toBe(400);
+  });
+
   it('revokes a replaced phone’s signaling credentials on the local stand-in', async () => {
     await matchingPoll(tester);
     const phone = await pairedPhone();

@@ -47,6 +47,8 @@ export async function pairPhone(code: string): Promise<PhoneSession> {
 
 /** One poll of the phone. */
 export interface PhonePollArgs {
+  /** The page's publishing run (contract/phone.ts `PhoneRun`); none while it waits for a camera. */
+  run?: string;
   channelStatus: ChannelStatus;
   camera: PhoneCamera | null;
   freshCredentials?: boolean;
@@ -60,6 +62,7 @@ export type PhonePoll = Omit<Camelize<PhonePollResult>, 'signalingChannel'> & {
 /** POST phone/poll with the phone's session. */
 export async function pollPhone(token: string, a: PhonePollArgs, signal?: AbortSignal): Promise<PhonePoll> {
   const data: Record<string, unknown> = { channel_status: a.channelStatus };
+  if (a.run) data.run = a.run;
   if (a.camera) data.camera = a.camera;
   if (a.freshCredentials) data.fresh_credentials = true;
   if (a.stats) data.stats = a.stats;
@@ -68,14 +71,17 @@ export async function pollPhone(token: string, a: PhonePollArgs, signal?: AbortS
   return { ...camelize(rest), signalingChannel: ch ? camelize(ch) : null };
 }
 
-/** POST phone/leave: the phone stops (stop pressed): it is lost at once rather than after its silence. */
-export async function leavePhone(token: string): Promise<boolean> {
-  return (await call<PhoneLeaveResult>('phone/leave', { data: {}, token, silent: true })).left;
+/**
+ * POST phone/leave: the phone stops (stop pressed): it is lost at once rather than after its silence, and a poll
+ * of `run` still on its way does not bring it back.
+ */
+export async function leavePhone(token: string, run: string): Promise<boolean> {
+  return (await call<PhoneLeaveResult>('phone/leave', { data: { run }, token, silent: true })).left;
 }
 
 /** phone/leave from a page that is going away (fetch keepalive; nothing waited for). */
-export function leavePhoneOnUnload(token: string): void {
-  sendOnUnload('phone/leave', {}, token);
+export function leavePhoneOnUnload(token: string, run: string): void {
+  sendOnUnload('phone/leave', { run }, token);
 }
 
 /** How the phone records (phone/poll `recording`), camelCase. */

@@ -62,11 +62,7 @@ export class CaptureQueue {
   }
 }
 
-export function newKey(): string {
-  const c = globalThis.crypto;
-  if (typeof c?.randomUUID === 'function') return c.randomUUID();
-  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
-}
+export { uniqueId as newKey } from '../../lib/unique-id';
 
 /** Sends one still and classifies the answer. */
 export async function sendStill(s: QueuedStill, now: () => number): Promise<SendOutcome> {

@@ -362,14 +362,16 @@ describe('the phone camera’s page', () => {
     expect(media.startMaster).not.toHaveBeenCalled();
   });
 
-  it('stop tells the server the phone leaves', async () => {
+  it('stop tells the server the phone leaves, naming the run its polls named', async () => {
     server.use(ok('phone/pair', PAIRED));
     media.startMaster.mockResolvedValue(fakeMaster());
     answerPolls(poll());
     let left = 0;
+    const leaves: Record<string, unknown>[] = [];
     server.use(
-      http.post('*/api/v1/phone/leave.php', () => {
+      http.post('*/api/v1/phone/leave.php', async ({ request }) => {
         left += 1;
+        leaves.push((await request.json()) as Record<string, unknown>);
         return HttpResponse.json({ status: 200, message: 'OK', result: { left: true } });
       }),
     );
@@ -382,5 +384,10 @@ describe('the phone camera’s page', () => {
     s.dispatch(phoneStopRequested());
     await until(() => selectPhoneCamera(s.getState()).endReason === 'stopped');
     expect(left).toBe(1);
+    // One run for the page's publishing: every poll and the leave carry it (a late poll stays lost).
+    const runs = new Set(polled.map((p) => p.run));
+    expect(runs.size).toBe(1);
+    expect(typeof leaves[0]!.run).toBe('string');
+    expect(runs.has(leaves[0]!.run)).toBe(true);
   });
 });

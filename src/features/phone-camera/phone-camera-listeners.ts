@@ -37,6 +37,7 @@ import {
   selectPhoneCamera,
 } from './phone-camera-slice';
 import { PhoneRecording } from './phone-recording';
+import { uniqueId } from '../../lib/unique-id';
 
 /**
  * The live copy of the phone's camera: at most 1 Mbit/s. The phone films the room at 640 × 480
@@ -213,6 +214,9 @@ export function addPhoneCameraListeners(startListening: AppStartListening): void
     effect: async (_action, api) => {
       if (!token) return;
       const bearer = token;
+      // This publishing run: its polls and its leave carry it, so that a poll still on its way when the page goes
+      // cannot bring the phone back after the leave.
+      const run = uniqueId();
       let starting = false;
       let fresh = true;
       // The matched checker's viewer ClientId: the only viewer the phone answers (null: nobody watches now).
@@ -256,6 +260,7 @@ export function addPhoneCameraListeners(startListening: AppStartListening): void
             allowedViewer: () => allowedViewer,
             refreshCredentials: async () => {
               const r = await pollPhone(bearer, {
+                run,
                 channelStatus: 'close',
                 camera: selectPhoneCamera(api.getState()).camera,
                 freshCredentials: true,
@@ -313,6 +318,7 @@ export function addPhoneCameraListeners(startListening: AppStartListening): void
         const stats = master?.stats();
         try {
           const r = await pollPhone(bearer, {
+            run,
             channelStatus: master && stats?.status === 'live' ? 'open' : 'close',
             camera: selectPhoneCamera(api.getState()).camera,
             ...(fresh ? { freshCredentials: true } : {}),
@@ -335,7 +341,7 @@ export function addPhoneCameraListeners(startListening: AppStartListening): void
       // A page that goes away (closed, reloaded, the browser killed) says so: the checker sees the phone lost
       // at once instead of after its silence.
       const onPageHide = (e: PageTransitionEvent) => {
-        if (!e.persisted) leavePhoneOnUnload(bearer);
+        if (!e.persisted) leavePhoneOnUnload(bearer, run);
       };
       window.addEventListener('pagehide', onPageHide);
 
@@ -362,7 +368,7 @@ export function addPhoneCameraListeners(startListening: AppStartListening): void
       releaseStream(PHONE_STREAM_ID);
       releaseWakeLock();
       if (phoneStopRequested.match(ended)) {
-        await leavePhone(bearer).catch(() => undefined);
+        await leavePhone(bearer, run).catch(() => undefined);
         api.dispatch(phoneEnded('stopped'));
       }
       // The page is done with this sitting: a reload must not pick the session up again (a new code will).

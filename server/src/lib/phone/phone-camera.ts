@@ -175,7 +175,7 @@ export async function pairPhone(
        VALUES ($1, $2, now(), now(), now() + $3::int * interval '1 second')
        ON CONFLICT (test_id) DO UPDATE SET session_id = EXCLUDED.session_id, paired_at = now(),
          last_poll_at = now(), stale_at = EXCLUDED.stale_at, channel_status = 'close', live_at = NULL,
-         lost_at = NULL, lost_reason = NULL, camera = NULL, stats = NULL`,
+         lost_at = NULL, lost_reason = NULL, left_run = NULL, camera = NULL, stats = NULL`,
       [grant.test_id, session.rows[0]!.id, timeout * PHONE_STALE_FACTOR],
     );
     if (replaced.rows.length > 0) await finalizeReplacedPhoneRecordings(tx, grant.test_id);
@@ -256,8 +256,8 @@ export async function phonePoll(
   const step = await app.db.transaction(async (tx) => {
     // The link row first, locked: a pairing that replaces this phone meanwhile waits, and then this poll sees it.
     const link = (
-      await tx.query<{ session_id: number; was_lost: boolean }>(
-        `SELECT session_id, (lost_at IS NOT NULL OR stale_at <= now()) AS was_lost
+      await tx.query<{ session_id: number; was_lost: boolean; left_run: string | null }>(
+        `SELECT session_id, (lost_at IS NOT NULL OR stale_at <= now()) AS was_lost, left_run
            FROM phone_links WHERE test_id = $1 FOR UPDATE`,
         [testId],
       )
@@ -285,7 +285,10 @@ export async function phonePoll(
     );
     const row = rows[0]!;
     const timeout = matchingTimeoutOf(row.startup_parameters, settings);
-    if (!row.open) return { row, timeout, state: 'lost' as PhoneState };
+    // A poll of a run that already said it left (sent before its page went, answered after the leave): the phone
+    // stays lost, and the gone page gets no credentials.
+    const late = link.was_lost && body.run !== undefined && link.left_run === body.run;
+    if (!row.open || late) return { row, timeout, state: 'lost' as PhoneState, late };
     const cs = body.channel_status ?? null;
     const upd = await tx.query<{ state: PhoneState }>(
       `UPDATE phone_links l SET
@@ -301,12 +304,12 @@ export async function phonePoll(
     );
     if (link.was_lost)
       await tx.query(`INSERT INTO examinee_logs (test_id, event) VALUES ($1, 'phone_reconnected')`, [testId]);
-    return { row, timeout, state: upd.rows[0]!.state };
+    return { row, timeout, state: upd.rows[0]!.state, late: false };
   });
-  const { row, timeout } = step;
+  const { row, timeout, late } = step;
   const sp = row.startup_parameters;
   const signaling =
-    row.open && isProctored(sp) && row.channel_name
+    row.open && !late && isProctored(sp) && row.channel_name
       ? await channels.signalingChannel({
           userId: auth.userId,
           role: 'master',
@@ -320,7 +323,7 @@ export async function phonePoll(
     state: step.state,
     matching_timeout: timeout,
     signaling_channel: signaling,
-    viewer_client_id: row.open ? row.viewer_client_id : null,
+    viewer_client_id: row.open && !late ? row.viewer_client_id : null,
     recording:
       paramInt(sp, 'is_record', 0) === 1
         ? {
@@ -333,18 +336,20 @@ export async function phonePoll(
 
 /**
  * phone/leave.php: the phone's page is going away (closed, stop pressed): the phone is lost at once rather than
- * after PHONE_STALE_FACTOR silent polls, and the examinee log says it left.
+ * after PHONE_STALE_FACTOR silent polls, and the examinee log says it left. `run` (the page's publishing run) is
+ * kept: a poll of that run answered after this one (it was on its way as the page went) leaves the phone lost.
  */
-export async function phoneLeave(db: Db, auth: AuthContext): Promise<PhoneLeaveResult> {
+export async function phoneLeave(db: Db, auth: AuthContext, run: string | null): Promise<PhoneLeaveResult> {
   const testId = phoneSitting(auth);
   const { rows } = await db.query<{ test_id: number }>(
     `WITH left_ AS (
-       UPDATE phone_links SET lost_at = now(), lost_reason = 'left', channel_status = 'close', stale_at = now()
+       UPDATE phone_links SET lost_at = now(), lost_reason = 'left', channel_status = 'close', stale_at = now(),
+              left_run = $3
         WHERE test_id = $1 AND session_id = $2 AND lost_at IS NULL
         RETURNING test_id)
      INSERT INTO examinee_logs (test_id, event, detail) SELECT test_id, 'phone_lost', 'left' FROM left_
      RETURNING test_id`,
-    [testId, auth.sessionId],
+    [testId, auth.sessionId, run],
   );
   return { left: rows.length > 0 };
 }

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { Envelope } from '../../../../../../contract/common';
 import {
   PhoneEmptyBody,
+  PhoneLeaveBody,
   PhoneLeaveResult,
   PhonePairBody,
   PhonePairingResult,
@@ -98,9 +99,10 @@ export default async function phoneRoutes(app: App): Promise<void> {
     '/phone/leave.php',
     {
       config: { access: ['phone'] },
-      schema: { body: PhoneEmptyBody, response: { 200: Envelope(PhoneLeaveResult) } },
+      schema: { body: PhoneLeaveBody, response: { 200: Envelope(PhoneLeaveResult) } },
       preValidation: emptyBodyAsObject,
     },
-    async (request, reply) => reply.ok(await phoneLeave(app.db, request.auth!)),
+    async (request, reply) =>
+      reply.ok(await phoneLeave(app.db, request.auth!, (request.body as PhoneLeaveBody).run ?? null)),
   );
 }
