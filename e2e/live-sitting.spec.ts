@@ -3,7 +3,7 @@ import { LiveChecker } from './pages/live-checker';
 import { MonitoringConsolePage } from './pages/monitoring-console';
 import { LoginPage } from './pages/login-page';
 import { RealExaminee } from './pages/monitoring-examinee';
-import { TesterExaminingPage } from './pages/tester-pages';
+import { TesterEnvSettingPage, TesterExaminingPage } from './pages/tester-pages';
 import { RecordingPlayer } from './pages/manager-search';
 import { expectNoAxeViolations } from './helpers';
 import { apiToken as demoToken, importAccounts, type SpecAccount } from './support/accounts';
@@ -540,8 +540,11 @@ test.describe('a live sitting off the happy path', () => {
       await expect(page).toHaveURL(/\/login$/);
       await new LoginPage(page).login(EXAMINEES[3], PASSWORD);
       await expect(page).toHaveURL(/\/env-setting$/);
-      await page.locator('#env-terms-agree').check();
-      await page.getByTestId('env-next').click();
+      // As an examinee does: the checks done, then the agreement (a CI run once clicked the box while the page
+      // was still settling, and the click did not take).
+      const env = new TesterEnvSettingPage(page);
+      await env.expectReady();
+      await env.agreeAndNext();
       await expect(page).toHaveURL(/\/examining$/, { timeout: 20_000 });
       const exam = new TesterExaminingPage(page);
       await exam.agreeNotes();
