@@ -4,31 +4,14 @@ import path from 'node:path';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/support/chromium';
 
 const PORT = Number(process.env.E2E_PORT ?? 8181);
+const LIVE_PORT = PORT + 1;
 const dataDir = process.env.PROCTOR_E2E_DATA_DIR ?? path.join(os.tmpdir(), `proctor-e2e-${process.pid}`);
+const liveDataDir = `${dataDir}-live`;
 // Workers load this file again: they must see the same directory as the runner that started the server.
 process.env.PROCTOR_E2E_DATA_DIR = dataDir;
 // server-restart.spec.ts starts a server of its own (E2E_PORT + 2), so it needs none of the live server's
 // isolation: it runs with the other specs, off the live chain that is the end-to-end layer's longest path.
 const LIVE_SPECS = /(checker-monitoring|live-sitting|checker-console|wider-view|phone-camera)\.spec\.ts/;
-/**
- * The live specs in two chains of about equal length (about 6 min each on 2 cores), each on a server of its own:
- * its port (E2E_PORT + 1, and + 3 beside server-restart's + 2) and data directory (global-teardown removes
- * both).
- */
-const LIVE_CHAINS = [
-  {
-    name: 'chromium-live',
-    specs: /(checker-console|wider-view)\.spec\.ts/,
-    port: PORT + 1,
-    dir: `${dataDir}-live`,
-  },
-  {
-    name: 'chromium-live-2',
-    specs: /(live-sitting|phone-camera|checker-monitoring)\.spec\.ts/,
-    port: PORT + 3,
-    dir: `${dataDir}-live2`,
-  },
-];
 
 /** The server under test, started fresh (new database, demo data) on `port`. */
 function server(port: number, dir: string) {
@@ -67,8 +50,7 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   globalTeardown: './e2e/support/global-teardown.ts',
   fullyParallel: false,
-  // Two live chains and the other specs beside them.
-  workers: 3,
+  workers: 2,
   retries: 0,
   reporter: [['list'], ['json', { outputFile: 'reports/e2e.json' }]],
   outputDir: 'test-results',
@@ -79,16 +61,16 @@ export default defineConfig({
   },
   // The live specs (checker-monitoring, live-sitting, checker-console, wider-view, phone-camera) switch checkers'
   // activation while their examinees start, so that each lands on its own checker: no other spec's examinee may
-  // start on that server meanwhile. Each chain runs its specs one after another (one worker) against a server of
-  // its own, while the other specs run beside them against the first server. Listed first, so that the scheduler
-  // starts the chains at once instead of after the other specs (it hands out files in project order).
+  // start on that server meanwhile. They run one after another (one worker) against a server of their own, while
+  // the other specs run beside them against the first server. Listed first, so that the scheduler starts the
+  // chain at once instead of after the other specs (it hands out files in project order).
   projects: [
-    ...LIVE_CHAINS.map((c) => ({
-      name: c.name,
-      testMatch: c.specs,
+    {
+      name: 'chromium-live',
+      testMatch: LIVE_SPECS,
       workers: 1,
-      use: { ...chromiumUse, baseURL: `http://127.0.0.1:${c.port}` },
-    })),
+      use: { ...chromiumUse, baseURL: `http://127.0.0.1:${LIVE_PORT}` },
+    },
     {
       name: 'chromium',
       // e2e/scale/ is the scale layer's (playwright.scale.config.ts, scripts/scale.mjs).
@@ -96,5 +78,5 @@ export default defineConfig({
       use: chromiumUse,
     },
   ],
-  webServer: [server(PORT, dataDir), ...LIVE_CHAINS.map((c) => server(c.port, c.dir))],
+  webServer: [server(PORT, dataDir), server(LIVE_PORT, liveDataDir)],
 });

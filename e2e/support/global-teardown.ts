@@ -8,6 +8,6 @@ import { rm } from 'node:fs/promises';
 export default async function globalTeardown(): Promise<void> {
   const dir = process.env.PROCTOR_E2E_DATA_DIR;
   if (!dir || !dir.includes('proctor-e2e-')) return;
-  // The live chains' servers keep their own directories beside it (playwright.config.ts).
-  for (const d of [dir, `${dir}-live`, `${dir}-live2`]) await rm(d, { recursive: true, force: true });
+  // The live specs' server keeps its own directory beside it (playwright.config.ts).
+  for (const d of [dir, `${dir}-live`]) await rm(d, { recursive: true, force: true });
 }
