@@ -91,10 +91,10 @@ export const PhonePollResult = Type.Object({
 });
 export type PhonePollResult = Static<typeof PhonePollResult>;
 
-/** phone/leave.php result. */
 /** phone/leave.php body: the run that leaves (the session says whose sitting). */
 export const PhoneLeaveBody = Type.Object({ run: Type.Optional(PhoneRun) });
 export type PhoneLeaveBody = Static<typeof PhoneLeaveBody>;
 
+/** phone/leave.php result. */
 export const PhoneLeaveResult = Type.Object({ left: Type.Boolean() });
 export type PhoneLeaveResult = Static<typeof PhoneLeaveResult>;

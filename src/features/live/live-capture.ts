@@ -6,6 +6,7 @@ import { loggedOut } from '../session/session-slice';
 import { liveStartRequested, liveStopRequested, selectLive } from './live-slice';
 import { selectTester } from '@/features/tester/tester-slice';
 import type { CaptureQueue } from './live-stills';
+import { uniqueId } from '../../lib/unique-id';
 
 /** Tester states (spec §4) in which stills are taken: identity checked (3) until the exam is over (7). */
 export function takesStills(testerState: number): boolean {
@@ -41,7 +42,7 @@ export function addLiveCaptureListeners(startListening: AppStartListening): void
                 const still = await task.pause(stills.captureLiveStill(stream, now));
                 if (still) {
                   const dropped = queue.add({
-                    key: stills.newKey(),
+                    key: uniqueId(),
                     image: still.image,
                     takenAt: still.takenAt,
                   });

@@ -62,8 +62,6 @@ export class CaptureQueue {
   }
 }
 
-export { uniqueId as newKey } from '../../lib/unique-id';
-
 /** Sends one still and classifies the answer. */
 export async function sendStill(s: QueuedStill, now: () => number): Promise<SendOutcome> {
   try {
